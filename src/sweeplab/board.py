@@ -1,0 +1,290 @@
+"""Board: an immutable mine layout on a bounded or torus grid, its numbers, and its formats.
+
+Formats come in pairs that round-trip: text (`*` mine, `.` safe, one row a line),
+MBF (byte width, byte height, 2-byte big-endian count, one (x, y) byte pair per mine)
+and JSON. `repr` is a call that rebuilds the board; `str` is the text grid.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import grid
+from .errors import FormatError, InvalidBoardError
+from .kernels import count_numbers
+from .svg import EXPLODED_CELL, MINE_CELL, draw_cells
+
+MINE_CHAR, SAFE_CHAR = "*", "."
+
+
+class Board:
+    """An immutable mine layout. Build one from text, a (height, width) bool array, or indices.
+
+    >>> b = Board("*..\\n...\\n..*")
+    >>> b.width, b.height, b.mine_count
+    (3, 3, 2)
+    >>> b.number(1, 1)
+    2
+    """
+
+    __slots__ = ("_width", "_height", "_topology", "_mines", "_numbers", "_hash")
+
+    def __init__(self, layout: str | np.ndarray, topology: str = "bounded"):
+        if isinstance(layout, str):
+            mines = _parse_text(layout)
+        else:
+            mines = np.asarray(layout)
+            if mines.ndim != 2:
+                raise InvalidBoardError(f"a board layout must be 2-D (height, width), got shape {mines.shape}")
+            if mines.dtype != np.bool_:
+                if not np.isin(mines, (0, 1)).all():
+                    raise InvalidBoardError("a board layout array must hold only booleans or 0/1")
+                mines = mines.astype(np.bool_)
+        height, width = mines.shape
+        grid.check_size(width, height, topology)
+        self._init(width, height, topology, np.ascontiguousarray(mines).reshape(-1).copy())
+
+    def _init(self, width: int, height: int, topology: str, flat: np.ndarray) -> None:
+        self._width, self._height, self._topology = int(width), int(height), topology
+        flat.setflags(write=False)
+        self._mines = flat
+        numbers = count_numbers(flat, grid.neighbour_table(self._width, self._height, topology))
+        numbers.setflags(write=False)
+        self._numbers = numbers
+        self._hash = None
+
+    @classmethod
+    def _from_flat(cls, width: int, height: int, flat: np.ndarray, topology: str = "bounded") -> "Board":
+        """Trusted fast path for generators: `flat` is a fresh bool array of width*height."""
+        board = object.__new__(cls)
+        board._init(width, height, topology, flat)
+        return board
+
+    @classmethod
+    def from_indices(cls, width: int, height: int, indices, topology: str = "bounded") -> "Board":
+        """A board with mines at the given flat indices (y * width + x); duplicates are an error."""
+        grid.check_size(width, height, topology)
+        idx = np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.int64)
+        if idx.size and (idx.min() < 0 or idx.max() >= width * height):
+            raise InvalidBoardError(f"mine index out of range; allowed 0..{width * height - 1}")
+        flat = np.zeros(width * height, dtype=np.bool_)
+        flat[idx] = True
+        if flat.sum() != idx.size:
+            raise InvalidBoardError("the same cell is given as a mine twice")
+        return cls._from_flat(width, height, flat, topology)
+
+    # --- what a board is -------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return self._width
+
+    @property
+    def height(self) -> int:
+        return self._height
+
+    @property
+    def topology(self) -> str:
+        return self._topology
+
+    @property
+    def size(self) -> int:
+        return self._width * self._height
+
+    @property
+    def mine_count(self) -> int:
+        return int(np.count_nonzero(self._mines))
+
+    @property
+    def mines(self) -> np.ndarray:
+        """Read-only bool array of shape (height, width)."""
+        return self._mines.reshape(self._height, self._width)
+
+    @property
+    def numbers(self) -> np.ndarray:
+        """Read-only int8 array (height, width): mines among the 8 neighbours (mine cells included)."""
+        return self._numbers.reshape(self._height, self._width)
+
+    @property
+    def flat_mines(self) -> np.ndarray:
+        return self._mines
+
+    @property
+    def flat_numbers(self) -> np.ndarray:
+        return self._numbers
+
+    @property
+    def neighbours(self) -> np.ndarray:
+        """The flat neighbour table, shape (size, 8), -1 where a bounded grid ends."""
+        return grid.neighbour_table(self._width, self._height, self._topology)
+
+    def mine_positions(self) -> list[tuple[int, int]]:
+        """Mines as (x, y), in row-major order."""
+        ys, xs = np.nonzero(self.mines)
+        return [(int(x), int(y)) for y, x in zip(ys, xs)]
+
+    def is_mine(self, x: int, y: int) -> bool:
+        return bool(self._mines[self._index(x, y)])
+
+    def number(self, x: int, y: int) -> int:
+        return int(self._numbers[self._index(x, y)])
+
+    def _index(self, x: int, y: int) -> int:
+        if not (0 <= x < self._width and 0 <= y < self._height):
+            raise InvalidBoardError(f"cell ({x}, {y}) is off the board; x in 0..{self._width - 1}, y in 0..{self._height - 1}")
+        return y * self._width + x
+
+    def with_mine_moved(self, source: tuple[int, int], target: tuple[int, int]) -> "Board":
+        """A new board with the mine at `source` moved to the free cell `target`."""
+        s, t = self._index(*source), self._index(*target)
+        if not self._mines[s] or self._mines[t]:
+            raise InvalidBoardError(f"cannot move a mine from {source} to {target}: need a mine at the first and none at the second")
+        flat = self._mines.copy()
+        flat[s], flat[t] = False, True
+        return Board._from_flat(self._width, self._height, flat, self._topology)
+
+    # --- identity ----------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self._width, self._height, self._topology) == (other._width, other._height, other._topology) \
+            and np.array_equal(self._mines, other._mines)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._width, self._height, self._topology, np.packbits(self._mines).tobytes()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        topo = "" if self._topology == "bounded" else f", topology={self._topology!r}"
+        return f"Board({self.to_text()!r}{topo})"
+
+    def __str__(self) -> str:
+        return self.to_text().rstrip("\n")
+
+    # --- formats -------------------------------------------------------------------------
+    def to_text(self) -> str:
+        rows = np.where(self.mines, MINE_CHAR, SAFE_CHAR)
+        return "".join("".join(r) + "\n" for r in rows)
+
+    @classmethod
+    def from_text(cls, text: str, topology: str = "bounded") -> "Board":
+        return cls(text, topology)
+
+    def to_mbf(self) -> bytes:
+        if self._width > 255 or self._height > 255 or self.mine_count > 65535:
+            raise FormatError(f"MBF holds at most 255x255 and 65535 mines; this board is {self._width}x{self._height} with {self.mine_count}")
+        if self._topology != "bounded":
+            raise FormatError("MBF has no topology field; only bounded boards can be written as MBF")
+        out = bytearray([self._width, self._height])
+        out += self.mine_count.to_bytes(2, "big")
+        for x, y in self.mine_positions():
+            out += bytes((x, y))
+        return bytes(out)
+
+    @classmethod
+    def from_mbf(cls, data: bytes) -> "Board":
+        if len(data) < 4:
+            raise FormatError(f"MBF too short: {len(data)} bytes; it needs 4 header bytes (width, height, 2-byte count)")
+        width, height, count = data[0], data[1], int.from_bytes(data[2:4], "big")
+        if width == 0 or height == 0:
+            raise FormatError(f"MBF size {width}x{height}: width and height must be 1..255")
+        if len(data) != 4 + 2 * count:
+            raise FormatError(f"MBF says {count} mines, so it needs {4 + 2 * count} bytes; it has {len(data)}")
+        pairs = np.frombuffer(data[4:], dtype=np.uint8).reshape(-1, 2).astype(np.int64)
+        if count and (pairs[:, 0].max() >= width or pairs[:, 1].max() >= height):
+            raise FormatError(f"MBF mine off the {width}x{height} board")
+        try:
+            return cls.from_indices(width, height, pairs[:, 1] * width + pairs[:, 0])
+        except InvalidBoardError as e:
+            raise FormatError(f"MBF: {e}") from None
+
+    def to_dict(self) -> dict:
+        return {"width": self._width, "height": self._height, "topology": self._topology,
+                "mines": [[x, y] for x, y in self.mine_positions()]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Board":
+        if not isinstance(data, dict):
+            raise FormatError("a JSON board must be an object with width, height, mines and optional topology")
+        missing = {"width", "height", "mines"} - data.keys()
+        if missing:
+            raise FormatError(f"JSON board lacks {', '.join(sorted(missing))}; it needs width, height, mines ([[x, y], ...])")
+        width, height, mines = data["width"], data["height"], data["mines"]
+        topology = data.get("topology", "bounded")
+        try:
+            grid.check_size(width, height, topology)
+        except InvalidBoardError as e:
+            raise FormatError(f"JSON board: {e}") from None
+        if not isinstance(mines, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in p)
+                for p in mines):
+            raise FormatError("JSON board 'mines' must be a list of [x, y] integer pairs")
+        for x, y in mines:
+            if not (0 <= x < width and 0 <= y < height):
+                raise FormatError(f"JSON board mine ({x}, {y}) is off the {width}x{height} board")
+        try:
+            return cls.from_indices(width, height, [y * width + x for x, y in mines], topology)
+        except InvalidBoardError as e:
+            raise FormatError(f"JSON board: {e}") from None
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> "Board":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise FormatError(f"not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    # --- drawing ---------------------------------------------------------------------------
+    def cell_codes(self) -> np.ndarray:
+        """Codes for svg.draw_cells: every cell shown, mines as mines."""
+        codes = self.numbers.astype(np.int16)
+        codes[self.mines] = MINE_CELL
+        return codes
+
+    def to_svg(self, *, cell: int = 20, highlight: np.ndarray | None = None,
+               exploded: tuple[int, int] | None = None) -> str:
+        codes = self.cell_codes()
+        if exploded is not None:
+            codes[exploded[1], exploded[0]] = EXPLODED_CELL
+        return draw_cells(codes, cell=cell, highlight=highlight)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+
+def _parse_text(text: str) -> np.ndarray:
+    rows = [r.rstrip("\r") for r in text.split("\n")]
+    while rows and rows[-1] == "":
+        rows.pop()
+    if not rows:
+        raise FormatError("empty board text; expected rows of '*' (mine) and '.' (safe)")
+    width = len(rows[0])
+    for n, r in enumerate(rows, 1):
+        if len(r) != width:
+            raise FormatError(f"board text row {n} has {len(r)} cells, row 1 has {width}; all rows must be equally long")
+        bad = set(r) - {MINE_CHAR, SAFE_CHAR}
+        if bad:
+            raise FormatError(f"board text row {n} holds {''.join(sorted(bad))!r}; allowed: '*' (mine) and '.' (safe)")
+    return np.array([[c == MINE_CHAR for c in r] for r in rows], dtype=np.bool_)
+
+
+def load_board(path: str | Path, topology: str = "bounded") -> Board:
+    """Read a board file in any format: JSON, text or MBF (by content, whatever the name)."""
+    data = Path(path).read_bytes()
+    return parse_board(data, topology)
+
+
+def parse_board(data: bytes, topology: str = "bounded") -> Board:
+    stripped = data.lstrip()
+    if stripped.startswith(b"{"):
+        return Board.from_json(data.decode("utf-8", errors="replace"))
+    if stripped and set(stripped) <= set(b"*.\r\n"):
+        return Board.from_text(data.decode("ascii"), topology)
+    return Board.from_mbf(data)

@@ -1,0 +1,52 @@
+"""The `sweeplab` command. Subcommands live in their own modules and load only when used.
+
+Bad input anywhere becomes one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from ..errors import SweeplabError
+
+# name -> "module:attribute"; each front end adds its line here.
+COMMANDS = {
+    "board": "sweeplab.cli.boards:board",
+    "stats": "sweeplab.cli.boards:stats",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr = COMMANDS[name].split(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sweeplab")
+def cli():
+    """sweeplab: play, generate, solve and study Minesweeper."""
+
+
+def main(argv=None):
+    try:
+        cli.main(args=argv, prog_name="sweeplab", standalone_mode=False)
+    except SweeplabError as e:
+        click.echo(f"sweeplab: error: {e}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(2 if e.exit_code in (1, 2) else e.exit_code)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)

@@ -1,0 +1,112 @@
+"""First-click rules: how the board a game is played on comes to be at its first opening click.
+
+A rule may lay the board before any click (`none`, WinMine's `shift`) or at the first
+click (`safe`, `opening`, Windows 7, `noguess`), so a game can start before its board
+exists. Rules are deterministic: the same rule, seed and click give the same board,
+which is what makes replay exact. New rules register a factory by name.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Callable
+
+import numpy as np
+
+from . import grid
+from .board import Board
+from .errors import InvalidBoardError
+
+
+class FirstClick(ABC):
+    """Base of every rule. Subclasses set `name` and implement `board_for`."""
+
+    name = "?"
+    check_win_on_first = True  # WinMine's shift skips the win test (the one-click bug)
+
+    def __init__(self, width: int, height: int, mines: int, topology: str = "bounded"):
+        grid.check_size(width, height, topology)
+        grid.check_mines(width, height, mines)
+        self.width, self.height, self.mines, self.topology = width, height, mines, topology
+
+    def board_before(self) -> Board | None:
+        """The board when it exists before any click, else None."""
+        return None
+
+    @abstractmethod
+    def board_for(self, x: int, y: int) -> tuple[Board, bool] | None:
+        """The board to play once the first opening click lands on (x, y), and whether to test
+        for a win after that click; None when the click does nothing (WinMine with no free cell)."""
+
+    def spec(self) -> dict:
+        """What a record stores to rebuild this rule."""
+        return {"rule": self.name}
+
+
+class Fixed(FirstClick):
+    """`none`: the board is fixed before play; the first click can lose."""
+
+    name = "none"
+
+    def __init__(self, board: Board):
+        super().__init__(board.width, board.height, board.mine_count, board.topology)
+        self.board = board
+
+    def board_before(self) -> Board:
+        return self.board
+
+    def board_for(self, x, y):
+        return self.board, True
+
+
+class Safe(FirstClick):
+    """`safe`: mines are laid uniformly after the first click, never on the clicked cell."""
+
+    name = "safe"
+    reserved = 1
+
+    def __init__(self, width, height, mines, seed, topology="bounded"):
+        super().__init__(width, height, mines, topology)
+        grid.check_mines(width, height, mines, min(self.reserved, width * height))
+        self.seed = seed
+
+    def excluded(self, x, y) -> np.ndarray:
+        mask = np.zeros(self.width * self.height, dtype=np.bool_)
+        mask[y * self.width + x] = True
+        return mask
+
+    def board_for(self, x, y):
+        from .generators.uniform import uniform_board
+        return uniform_board(self.width, self.height, self.mines, self.seed, topology=self.topology,
+                             exclude=self.excluded(x, y)), True
+
+    def spec(self):
+        return {"rule": self.name, "seed": self.seed}
+
+
+class Opening(Safe):
+    """`opening`: no mine in the 3x3 block around the first click, so it always opens."""
+
+    name = "opening"
+    reserved = 9
+
+    def excluded(self, x, y):
+        return grid.block_mask(self.width, self.height, x, y, self.topology)
+
+
+RuleFactory = Callable[..., FirstClick]
+RULES: dict[str, RuleFactory] = {"safe": Safe, "opening": Opening}
+
+
+def register_rule(name: str, factory: RuleFactory) -> None:
+    RULES[name] = factory
+
+
+def make_rule(name: str, width: int, height: int, mines: int, seed, topology: str = "bounded", **options) -> FirstClick:
+    """Build a first-click rule by name (`safe`, `opening`, and those later modules register)."""
+    try:
+        factory = RULES[name]
+    except KeyError:
+        raise InvalidBoardError(f"unknown first-click rule {name!r}; allowed: none (give a board), "
+                                f"{', '.join(sorted(RULES))}") from None
+    return factory(width, height, mines, seed, topology=topology, **options)

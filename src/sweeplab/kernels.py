@@ -1,0 +1,133 @@
+"""The rules as numba kernels over flat arrays: numbers, laying mines, opening with cascade, chord.
+
+`Game` and every batched player call these same kernels, so the rules exist once.
+Cell states in a game: HIDDEN, OPEN, FLAG, QUESTION (a "?" mark, otherwise hidden).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from .rng import below
+
+HIDDEN = np.int8(0)
+OPEN = np.int8(1)
+FLAG = np.int8(2)
+QUESTION = np.int8(3)
+
+
+@nb.njit(cache=True)
+def count_numbers(mines, nbr):
+    """Mines among the 8 neighbours of each cell (int8); a mine cell gets its count too."""
+    n = mines.shape[0]
+    out = np.zeros(n, dtype=np.int8)
+    for i in range(n):
+        if mines[i]:
+            for k in range(8):
+                j = nbr[i, k]
+                if j >= 0:
+                    out[j] += 1
+    return out
+
+
+@nb.njit(cache=True)
+def lay_uniform(n, count, excluded, state):
+    """Put `count` mines uniformly on the n cells not excluded (partial Fisher-Yates).
+
+    `state` is a splitmix64 state; returns (mines as bool[n], new state). The caller
+    checks that enough cells are free.
+    """
+    free = np.empty(n, dtype=np.int32)
+    m = 0
+    for i in range(n):
+        if not excluded[i]:
+            free[m] = i
+            m += 1
+    mines = np.zeros(n, dtype=np.bool_)
+    for k in range(count):
+        state, r = below(state, m - k)
+        j = k + r
+        t = free[k]
+        free[k] = free[j]
+        free[j] = t
+        mines[free[k]] = True
+    return mines, state
+
+
+@nb.njit(cache=True)
+def flood_open(state, numbers, nbr, start, queue):
+    """Open `start` (known safe, hidden or "?") and cascade breadth-first through zeros.
+
+    Flagged cells are never opened; "?" cells are. Returns how many cells opened.
+    `queue` is scratch space of length n.
+    """
+    if state[start] == OPEN or state[start] == FLAG:
+        return 0
+    state[start] = OPEN
+    opened = 1
+    if numbers[start] != 0:
+        return opened
+    head = 0
+    tail = 0
+    queue[tail] = start
+    tail += 1
+    while head < tail:
+        i = queue[head]
+        head += 1
+        for k in range(8):
+            j = nbr[i, k]
+            if j >= 0 and (state[j] == HIDDEN or state[j] == QUESTION):
+                state[j] = OPEN
+                opened += 1
+                if numbers[j] == 0:
+                    queue[tail] = j
+                    tail += 1
+    return opened
+
+
+@nb.njit(cache=True)
+def open_cell(state, numbers, mines, nbr, i, queue):
+    """A left click on cell i. Returns (cells opened, exploded cell or -1)."""
+    if state[i] == OPEN or state[i] == FLAG:
+        return 0, -1
+    if mines[i]:
+        state[i] = OPEN
+        return 0, i
+    return flood_open(state, numbers, nbr, i, queue), -1
+
+
+@nb.njit(cache=True)
+def chord_ready(state, numbers, nbr, i):
+    """True when cell i is an open number whose adjacent flags equal it."""
+    if state[i] != OPEN or numbers[i] == 0:
+        return False
+    flags = 0
+    for k in range(8):
+        j = nbr[i, k]
+        if j >= 0 and state[j] == FLAG:
+            flags += 1
+    return flags == numbers[i]
+
+
+@nb.njit(cache=True)
+def chord(state, numbers, mines, nbr, i, exploded, queue):
+    """Chord on cell i: open every unflagged neighbour ("?" included) if the flags match.
+
+    Mines hit are written to `exploded` (length >= 8). Returns (cells opened, mines hit).
+    """
+    if not chord_ready(state, numbers, nbr, i):
+        return 0, 0
+    opened = 0
+    hits = 0
+    for k in range(8):
+        j = nbr[i, k]
+        if j < 0 or state[j] == OPEN or state[j] == FLAG:
+            continue
+        if mines[j]:
+            state[j] = OPEN
+            exploded[hits] = j
+            hits += 1
+        else:
+            opened += flood_open(state, numbers, nbr, j, queue)
+    return opened, hits

@@ -274,5 +274,7 @@ def replay(board: Board, actions, *, rule: FirstClick | None = None, marks: bool
     for a in actions:
         kind, x, y = (a.kind, a.x, a.y) if isinstance(a, Action) else (a[0], a[1], a[2])
         game.act(kind, x, y)
-    game._clock = time.monotonic
+    # From here on the clock runs in real time, continuing from the last action's time.
+    offset = time.monotonic() - (times[-1] if times else 0.0)
+    game._clock = lambda: time.monotonic() - offset
     return game

@@ -108,66 +108,81 @@ def solved_bbbv_kernel(mines, numbers, nbr, opened):
 
 
 @nb.njit(cache=True)
+def _zini_premium(i, mines, numbers, labels, nbr, opened, flagged, seen):
+    """(3BV units a chord at i would complete, clicks it costs: open i if closed, flags, chord)."""
+    gain = 0
+    cost = 1
+    if not opened[i]:
+        cost += 1
+        if labels[i] == 0:
+            gain += 1  # a lone number opened by the click itself
+    m = 0
+    for d in range(8):
+        j = nbr[i, d]
+        if j < 0 or opened[j]:
+            continue
+        if mines[j]:
+            if not flagged[j]:
+                cost += 1
+        elif labels[j] == 0:
+            gain += 1
+        elif numbers[j] == 0:
+            new = True
+            for q in range(m):
+                if seen[q] == labels[j]:
+                    new = False
+            if new:
+                seen[m] = labels[j]
+                m += 1
+                gain += 1
+    return gain, cost
+
+
+@nb.njit(cache=True)
 def zini_kernel(mines, numbers, nbr):
-    """Greedy ZiNi: fewest clicks with flags and chords, choosing at each step the chord with the
-    best premium (3BV it completes minus the clicks it costs); then one click per 3BV left."""
+    """Greedy ZiNi (Zimmermann and Nikolaus): while some number's chord completes at least as much
+    3BV as it costs in clicks, take the best (first in row-major order on ties); otherwise left-click
+    the first 3BV unit still closed. Counts every click: left, flag and chord."""
     n = mines.shape[0]
     labels, k = label_openings(mines, numbers, nbr)
     opened = np.zeros(n, dtype=np.bool_)
     flagged = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int32)
+    seen = np.empty(8, dtype=np.int32)
     clicks = 0
     while True:
-        best, best_gain = -1, 0
+        best, best_premium = -1, 0
         for i in range(n):
             if mines[i] or numbers[i] == 0:
                 continue
-            cost = 1  # the chord
+            gain, cost = _zini_premium(i, mines, numbers, labels, nbr, opened, flagged, seen)
+            if gain > 0 and gain - cost >= best_premium and (best < 0 or gain - cost > best_premium):
+                best, best_premium = i, gain - cost
+        if best >= 0:
+            i = best
             if not opened[i]:
-                cost += 1
-            gain = 0
-            if not opened[i] and labels[i] == 0:
-                gain += 1
+                clicks += 1
+                opened[i] = True
             for d in range(8):
                 j = nbr[i, d]
-                if j < 0:
-                    continue
-                if mines[j]:
-                    if not flagged[j]:
-                        cost += 1
-                elif not opened[j]:
-                    if numbers[j] == 0 or labels[j] == 0:
-                        gain += 1  # an unopened opening, or a lone number
-            premium = gain - cost
-            if premium >= best_gain and gain > 0 and (best < 0 or premium > best_gain):
-                best, best_gain = i, premium
-        if best < 0:
-            break
-        i = best
-        if not opened[i]:
+                if j >= 0 and mines[j] and not flagged[j]:
+                    flagged[j] = True
+                    clicks += 1
             clicks += 1
-            _zini_open(i, mines, numbers, nbr, opened, queue)
-        for d in range(8):
-            j = nbr[i, d]
-            if j >= 0 and mines[j] and not flagged[j]:
-                flagged[j] = True
-                clicks += 1
-        clicks += 1
-        for d in range(8):
-            j = nbr[i, d]
-            if j >= 0 and not mines[j] and not opened[j]:
-                _zini_open(j, mines, numbers, nbr, opened, queue)
-    # every 3BV unit still closed costs one left click
-    done = np.zeros(k + 1, dtype=np.bool_)
-    for i in range(n):
-        if mines[i] or opened[i]:
+            for d in range(8):
+                j = nbr[i, d]
+                if j >= 0 and not mines[j] and not opened[j]:
+                    _zini_open(j, mines, numbers, nbr, opened, queue)
             continue
-        if labels[i] == 0:
-            clicks += 1
-        elif numbers[i] == 0 and not done[labels[i]]:
-            done[labels[i]] = True
-            clicks += 1
-            _zini_open(i, mines, numbers, nbr, opened, queue)
+        nxt = -1
+        for i in range(n):
+            if not mines[i] and not opened[i] and (numbers[i] == 0 or labels[i] == 0):
+                nxt = i
+                break
+        if nxt < 0:
+            break
+        clicks += 1
+        _zini_open(nxt, mines, numbers, nbr, opened, queue)
     return clicks
 
 

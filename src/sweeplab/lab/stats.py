@@ -1,0 +1,30 @@
+"""Win-rate statistics: the Wilson score interval and the summary of a batch of games."""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import SweeplabError
+
+Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (default 95%) for `successes` out of `trials`.
+
+    Unlike the normal approximation it stays inside [0, 1] and behaves at 0 and at n wins.
+    """
+    if trials < 0 or successes < 0 or successes > trials:
+        raise SweeplabError(f"need 0 <= successes <= trials, got {successes} of {trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    n = float(trials)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(successes: int, trials: int) -> float:
+    return successes / trials if trials else float("nan")

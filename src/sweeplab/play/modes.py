@@ -1,0 +1,143 @@
+"""Generation modes of `sweeplab play`: each names a generator and first-click rule, with its levels.
+
+A mode whose generator is not installed yet shows as unavailable (with the reason) instead of
+crashing the server; the default is no guess, and when no guess is unavailable the default is
+the safe-first-click uniform mode and `default_note` says so (never a silent fallback).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from .. import generators
+from ..errors import InvalidBoardError, SweeplabError
+from ..firstclick import FirstClick
+from ..presets import PRESETS
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    label: str
+    generator: str
+    first_click: str | None = None  # None: the generator's own default
+    levels: dict = field(default_factory=lambda: {k: tuple(v) for k, v in PRESETS.items()})
+    min_side: int = 9  # custom limits as WinMine: 9..30 wide (8 on Windows 98), 9..24 high
+    session: bool = False  # one continuing generator per player session (WinMine's rand() stream)
+
+    def limits(self) -> dict:
+        return {"width": [self.min_side, 30], "height": [self.min_side, 24], "mines": [1, "(width-1)*(height-1)"]}
+
+
+MODES: dict[str, Mode] = {m.name: m for m in (
+    Mode("noguess", "No guess", "noguess"),
+    Mode("win7", "Windows 7", "win7"),
+    Mode("winxp", "Windows XP", "winxp", session=True),
+    Mode("win98", "Windows 98 (8x8 beginner)", "win98",
+         levels={"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}, min_side=8,
+         session=True),
+    Mode("safe", "Uniform, safe first click", "uniform", "safe"),
+)}
+PREFERRED_DEFAULT = "noguess"
+
+
+def availability(name: str) -> str | None:
+    """None when the mode can make boards now, else why not."""
+    mode = MODES[name]
+    try:
+        info = generators.lookup(mode.generator)
+    except Exception as e:  # a half-built plugin must not take the server down
+        return f"not available yet: {e}"
+    if mode.first_click is not None and mode.first_click not in info.first_clicks:
+        return f"generator {info.name!r} lacks first-click rule {mode.first_click!r}"
+    return None
+
+
+def modes_info() -> dict:
+    """The menu: every mode with whether it is available, the default, and why."""
+    out = []
+    for m in MODES.values():
+        why = availability(m.name)
+        out.append({"name": m.name, "label": m.label, "available": why is None, "why": why,
+                    "levels": {k: list(v) for k, v in m.levels.items()}, "limits": m.limits()})
+    default, note = default_mode()
+    return {"modes": out, "default": default, "default_note": note}
+
+
+def default_mode() -> tuple[str, str | None]:
+    why = availability(PREFERRED_DEFAULT)
+    if why is None:
+        return PREFERRED_DEFAULT, None
+    return "safe", ("No guess is not available yet, so the default mode is the uniform one with a safe "
+                    "first click: its boards may need guessing.")
+
+
+def check_mode(name) -> Mode:
+    if not isinstance(name, str) or name not in MODES:
+        raise InvalidBoardError(f"unknown mode {name!r}; allowed: {', '.join(MODES)}")
+    why = availability(name)
+    if why is not None:
+        raise InvalidBoardError(f"mode {name!r} is {why}; available: "
+                                f"{', '.join(n for n in MODES if availability(n) is None)}")
+    return MODES[name]
+
+
+def check_level(mode: Mode, level, width=None, height=None, mines=None) -> tuple[str, int, int, int]:
+    """(level, width, height, mines) for a named level of this mode or a custom one within its limits."""
+    if level in mode.levels:
+        if (width, height, mines) != (None, None, None):
+            raise InvalidBoardError(f"level {level!r} has a fixed size; give width, height and mines only with "
+                                    "level 'custom'")
+        return (level, *mode.levels[level])
+    if level != "custom":
+        raise InvalidBoardError(f"unknown level {level!r}; allowed: {', '.join(mode.levels)}, custom")
+    lo = mode.min_side
+    for name, value, hi in (("width", width, 30), ("height", height, 24)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidBoardError(f"a custom level needs an integer {name}, got {value!r}; allowed {lo}..{hi}")
+        if not lo <= value <= hi:
+            raise InvalidBoardError(f"custom {name} {value} is out of range; allowed {lo}..{hi}")
+    room = (width - 1) * (height - 1)
+    if isinstance(mines, bool) or not isinstance(mines, int):
+        raise InvalidBoardError(f"a custom level needs an integer mine count, got {mines!r}; allowed 1..{room}")
+    if not 1 <= mines <= room:
+        raise InvalidBoardError(f"{mines} mines on {width}x{height}: allowed 1..{room} ((width-1)*(height-1), "
+                                "as in Windows)")
+    return "custom", width, height, mines
+
+
+class Sessions:
+    """Per player session state of the session modes (WinMine continues one rand() stream)."""
+
+    def __init__(self, limit: int = 1000):
+        self._state: dict[tuple[str, str], object] = {}
+        self._lock = threading.Lock()
+        self._limit = limit
+
+    def get(self, session: str, mode: str, factory):
+        with self._lock:
+            key = (session, mode)
+            if key not in self._state:
+                if len(self._state) >= self._limit:
+                    self._state.pop(next(iter(self._state)))
+                self._state[key] = factory()
+            return self._state[key]
+
+
+def new_session_state(mode: Mode, seed: int):
+    """The continuing generator of a session mode, seeded once per player session; None while the
+    generator offers no session (each game then takes its own seed)."""
+    return None
+
+
+def make_rule(mode: Mode, width: int, height: int, mines: int, seed: int, *, session_state=None) -> FirstClick:
+    """The first-click rule for one game of this mode (the board itself may come at the first click)."""
+    try:
+        if mode.session and session_state is not None:
+            return session_state.next_rule(width, height, mines)
+        return generators.make(mode.generator, width, height, mines, seed, first_click=mode.first_click)
+    except SweeplabError:
+        raise
+    except Exception as e:  # a generator's own failure is reported, never replaced by another board
+        raise InvalidBoardError(f"mode {mode.name!r} could not make a {width}x{height}/{mines} board: {e}") from e

@@ -1,0 +1,83 @@
+"""The autoplayer: the loop view -> player -> moves -> Game, on the real `Game`, recording each move.
+
+Every move carries whether the player called it *certain* (its deduction proved the cell safe)
+or a guess, so soundness is checkable: a certain open that hits a mine is a bug, never luck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import IllegalMoveError, SweeplabError
+from ..game import LOST, WON, Game
+from .players import Move, Player
+
+
+@dataclass
+class Played:
+    """One move as it was played: the move and what it did."""
+
+    move: Move
+    opened: int
+    exploded: bool
+
+
+@dataclass
+class GameResult:
+    """The outcome of one autoplayed game."""
+
+    won: bool
+    guesses: int  # moves the player did not call certain (the rule's first click excluded)
+    certain: int  # moves the player called certain
+    unsound: int  # certain opens that hit a mine: must always be 0
+    lost_on_guess: bool
+    moves: list[Played] = field(default_factory=list)  # filled only when recording
+
+
+def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *, record: bool = False,
+             max_rounds: int | None = None) -> GameResult:
+    """Play `game` to its end with `player`, opening `first` as the first click when given.
+
+    The player sees only `game.view()`; it never touches the game. Raises if the player
+    returns no move, or moves that change nothing (a player bug that would loop forever).
+    """
+    guesses = certain = unsound = 0
+    lost_on_guess = False
+    played: list[Played] = []
+    if first is not None and not game.over:
+        game.open(*first)
+    rounds = 0
+    limit = max_rounds if max_rounds is not None else 4 * game.width * game.height + 8
+    while not game.over:
+        rounds += 1
+        if rounds > limit:
+            raise SweeplabError(f"player {player.name!r} made no end of the game in {limit} rounds")
+        view = game.view()
+        moves = player.moves(view)
+        if not moves:
+            raise SweeplabError(f"player {player.name!r} returned no move on a game still in play")
+        changed = False
+        for mv in moves:
+            if game.over:
+                break
+            if mv.kind == "open":
+                before = game.status
+                opened = game.act("open", mv.x, mv.y)
+                exploded = game.status == LOST
+                changed |= opened > 0 or exploded or before != game.status
+            elif mv.kind == "flag":
+                game.flag(mv.x, mv.y)
+                opened, exploded, changed = 0, False, True
+            else:
+                raise IllegalMoveError(f"player {player.name!r} made a {mv.kind!r} move; allowed: open, flag")
+            if mv.certain:
+                certain += 1
+                unsound += exploded
+            else:
+                guesses += 1
+                lost_on_guess |= exploded
+            if record:
+                played.append(Played(mv, opened, exploded))
+        if not changed:
+            raise SweeplabError(f"player {player.name!r} made moves that changed nothing: {moves[:3]}")
+    return GameResult(game.status == WON, guesses, certain, unsound, lost_on_guess, played)

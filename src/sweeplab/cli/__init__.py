@@ -16,6 +16,7 @@ from ..errors import SweeplabError
 COMMANDS = {
     "board": "sweeplab.cli.boards:board",
     "stats": "sweeplab.cli.boards:stats",
+    "bench": "sweeplab.cli.bench:bench",
 }
 
 
@@ -46,7 +47,10 @@ def main(argv=None):
         click.echo("aborted", err=True)
         sys.exit(130)
     except click.ClickException as e:
-        e.show()
-        sys.exit(2 if e.exit_code in (1, 2) else e.exit_code)
+        # One line, like every other error: what was wrong, and where to read what is allowed.
+        where = getattr(getattr(e, "ctx", None), "command_path", "sweeplab")
+        hint = f" (see '{where} --help')" if isinstance(e, click.UsageError) else ""
+        click.echo(f"{where}: error: {e.format_message()}{hint}", err=True)
+        sys.exit(2)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)

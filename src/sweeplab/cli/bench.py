@@ -1,0 +1,89 @@
+"""`sweeplab bench`: a player's win rate over many seeded games, with a 95% Wilson interval."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import click
+
+from ..errors import SweeplabError
+from ..lab.runner import TASK_GAMES, BenchSpec, append_row, read_done, run, summary
+from .options import CELL, level_options, resolve_level
+
+
+@click.command()
+@click.option("--player", default="strong", show_default=True, help="Player: rules, safest, strong (or random).")
+@level_options
+@click.option("--first-click", "first_click", default="opening", show_default=True,
+              help="First-click rule: safe (the clicked cell) or opening (the 3x3 around it).")
+@click.option("--at", "at", type=CELL, default=None,
+              help="The first click X,Y (0-based); default: the player chooses it.")
+@click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (non-negative).")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: one per CPU).")
+@click.option("--scheduler", default=None, help="A Dask scheduler address, tcp://host:port (needs sweeplab[dask]).")
+@click.option("--cluster", type=click.Choice(["local"]), default=None,
+              help="Start a Dask LocalCluster of --workers processes (needs sweeplab[dask]).")
+@click.option("--task-size", "task_games", type=int, default=TASK_GAMES, show_default=True,
+              help="Games per task.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Append each finished task to this CSV; games already in it are not played again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--no-progress", is_flag=True, help="Do not show the progress bar.")
+def bench(player, preset, width, height, mines, first_click, at, games, seed, workers, scheduler, cluster,
+          task_games, out, as_json, no_progress):
+    """Play GAMES seeded games with a player and print its win rate, 3BV of wins and speed."""
+    w, h, m = resolve_level(preset, width, height, mines)
+    if games < 1:
+        raise SweeplabError(f"--games must be at least 1, got {games}")
+    if seed < 0:
+        raise SweeplabError(f"--seed must be a non-negative integer, got {seed}")
+    if scheduler and cluster:
+        raise SweeplabError("give either --scheduler or --cluster, not both")
+    spec = BenchSpec(player, w, h, m, first_click, at, seed).check()
+    done = read_done(out, spec) if out else {}
+    already = sum(b - a for a, b in done if b <= games)
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("won {task.fields[won]:.2%}"), TimeRemainingColumn(),
+                        console=Console(stderr=True), disable=no_progress, transient=True)
+    state = {"wins": sum(c.wins for (a, b), c in done.items() if b <= games), "games": already}
+
+    def on_task(a, b, c):
+        if out:
+            append_row(out, spec, a, b, c)
+        state["wins"] += c.wins
+        state["games"] += c.games
+        progress.update(bar, advance=c.games, won=state["wins"] / max(1, state["games"]))
+
+    t0 = time.perf_counter()
+    with progress:
+        bar = progress.add_task(spec.player, total=games, completed=already,
+                                won=state["wins"] / max(1, state["games"]))
+        total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler, cluster=cluster,
+                    done=done, on_task=on_task)
+    wall = time.perf_counter() - t0
+    played = total.games - already
+    res = summary(total, wall=wall)
+    backend = f"dask {scheduler}" if scheduler else ("dask LocalCluster" if cluster else "local processes")
+    res.update({"spec": {"player": player, "width": w, "height": h, "mines": m, "first_click": first_click,
+                         "at": list(at) if at else None, "seed": seed},
+                "played_now": played, "games_per_second": played / wall if wall > 0 else None,
+                "workers": workers or os.cpu_count(), "backend": backend})
+    if as_json:
+        click.echo(json.dumps(res))
+        return
+    lo, hi = res["wilson95"]
+    where = "chosen by the player" if at is None else f"at ({at[0]}, {at[1]})"
+    click.echo(f"player {player} on {w}x{h}/{m}, first click {first_click} {where}, seed {seed}")
+    click.echo(f"  win rate   {res['win_rate']:.2%}  ({total.wins} of {total.games}; 95% Wilson {lo:.2%} - {hi:.2%})")
+    if total.wins:
+        click.echo(f"  3BV        {res['bbbv_won_mean']:.1f} on average in won games")
+    speed = f"{res['games_per_second']:.1f} games/s" if played else "nothing left to play"
+    click.echo(f"  speed      {speed} ({played} games in {wall:.1f} s, {res['workers']} workers, {backend})")
+    click.echo(f"  guesses    {res['guesses_per_game']:.2f} per game; certain moves that hit a mine: {total.unsound}")

@@ -1,0 +1,251 @@
+"""Players: given only a `View`, choose the next moves. `rules`, `safest` and `strong`, found by name.
+
+A player returns a list of `Move`s: every cell its deduction proved safe (each marked
+`certain`), or else one guess. Random choices come from the player's own seed, so a game
+replays exactly. Players never flag: a mine they know is simply never opened.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from ..errors import SweeplabError
+from ..rng import seed_key
+from ..view import View
+
+# Strong player's knobs (chosen by short win-rate runs; see docs/benchmarks.md).
+NEAR_TIE = 0.10          # look ahead on cells whose safety is within 10% (relative) of the best
+LOOKAHEAD_CELLS = 6      # ... but on at most this many of them
+ENDGAME_LAYOUTS = 120    # search the end game exhaustively when this few layouts remain
+ENDGAME_CELLS = 24       # ... over at most this many undecided cells
+
+
+class Move(NamedTuple):
+    kind: str      # "open" (the players here only open)
+    x: int
+    y: int
+    certain: bool  # True when the player's deduction proved the cell safe
+
+
+def _solver():
+    from . import analyse, deduce_rules  # the deduction core (solver/__init__)
+    return analyse, deduce_rules
+
+
+class Player:
+    """Base of every player: a name, and a seeded source for its random choices."""
+
+    name = "?"
+    summary = ""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed_key(seed))
+
+    def moves(self, view: View) -> list[Move]:
+        raise NotImplementedError
+
+    # --- shared helpers --------------------------------------------------------------
+    @staticmethod
+    def _certain(safe: np.ndarray) -> list[Move]:
+        ys, xs = np.nonzero(safe)
+        return [Move("open", int(x), int(y), True) for y, x in zip(ys, xs)]
+
+    def _pick(self, flat_cells: np.ndarray, width: int) -> Move:
+        i = int(flat_cells[self.rng.integers(len(flat_cells))]) if len(flat_cells) > 1 else int(flat_cells[0])
+        return Move("open", i % width, i // width, False)
+
+
+class RandomPlayer(Player):
+    """Opens a random hidden cell; the floor every other player must beat."""
+
+    name = "random"
+    summary = "a random hidden cell every move"
+
+    def moves(self, view):
+        hidden = np.flatnonzero(view.hidden)
+        return [self._pick(hidden, view.width)]
+
+
+class RulesPlayer(Player):
+    """Single-number and subset rules; when they are stuck, a random cell not known to be a mine."""
+
+    name = "rules"
+    summary = "single-number and subset rules, else a random guess"
+
+    def moves(self, view):
+        _, deduce_rules = _solver()
+        safe, mines = deduce_rules(view)
+        if safe.any():
+            return self._certain(safe)
+        free = np.flatnonzero(view.hidden & ~mines)
+        if free.size == 0:  # cannot happen on a consistent view; guard against a wrong deduction
+            raise SweeplabError("rules player: every hidden cell is a known mine but the game is not won")
+        return [self._pick(free, view.width)]
+
+
+def opening_odds(view: View, undecided: np.ndarray) -> np.ndarray:
+    """Per cell, how many undecided hidden neighbours it has (fewer: likelier to be a 0 and open)."""
+    nbr = view.neighbours
+    flat = undecided.reshape(-1)
+    padded = np.append(flat, False)  # index -1 (off a bounded grid) reads False
+    return padded[nbr].sum(axis=1).reshape(view.cells.shape)
+
+
+class SafestPlayer(Player):
+    """Complete deduction; else the safest cell, ties broken towards cells likely to open (corners,
+    edges, few unknown neighbours), then at random."""
+
+    name = "safest"
+    summary = "complete deduction, else the cell most likely safe"
+
+    def moves(self, view):
+        analyse, deduce_rules = _solver()
+        safe, _ = deduce_rules(view)  # cheap first: most certain moves are found by the rules
+        if safe.any():
+            return self._certain(safe)
+        a = analyse(view)
+        if a.safe.any():
+            return self._certain(a.safe)
+        undecided = view.hidden & ~a.mines
+        return [self._safest(view, a.probability, undecided)]
+
+    def _safest(self, view, probability, undecided) -> Move:
+        p = np.where(undecided, probability, np.inf).reshape(-1)
+        best = p.min()
+        ties = np.flatnonzero(p <= best + 1e-12)
+        if ties.size > 1:
+            unknown = opening_odds(view, undecided).reshape(-1)[ties]
+            ties = ties[unknown == unknown.min()]
+        return self._pick(ties, view.width)
+
+
+class StrongPlayer(SafestPlayer):
+    """Complete deduction; forced 50/50s guessed at once; an exhaustive end game when few layouts
+    remain; otherwise one move of look-ahead on the safest few cells, scoring each by
+    P(safe) x E[safety of the best next move] (1 when the reveal leads to a certain cell)."""
+
+    name = "strong"
+    summary = "deduction, forced 50/50s first, end-game search, look-ahead on the best guesses"
+
+    def moves(self, view):
+        analyse, deduce_rules = _solver()
+        safe, _ = deduce_rules(view)
+        if safe.any():
+            return self._certain(safe)
+        a = analyse(view)
+        if a.safe.any():
+            return self._certain(a.safe)
+        undecided = view.hidden & ~a.mines
+        fifty = self._forced_fifty(view, a.mines, undecided)
+        if fifty is not None:
+            return [fifty]
+        return [self._lookahead(view, a, undecided, analyse)]
+
+    # --- forced 50/50 ------------------------------------------------------------------------
+    def _forced_fifty(self, view, mines, undecided) -> Move | None:
+        """Two cells, one mine between them, that no later reveal can ever tell apart."""
+        w = view.width
+        cells = view.cells.reshape(-1)
+        nbr = view.neighbours
+        und = undecided.reshape(-1)
+        known = mines.reshape(-1)
+        for i in np.flatnonzero(cells > 0):
+            ns = nbr[i][nbr[i] >= 0]
+            pair = ns[und[ns]]
+            if pair.size != 2 or cells[i] - np.count_nonzero(known[ns]) != 1:
+                continue
+            a, b = int(pair[0]), int(pair[1])
+            na, nb_ = set(nbr[a][nbr[a] >= 0].tolist()), set(nbr[b][nbr[b] >= 0].tolist())
+            ok = True
+            for c in (na ^ nb_) - {a, b}:
+                if und[c]:  # a hidden cell beside only one of them could show which
+                    ok = False
+                    break
+            if ok:  # every open number beside them must see no other undecided cell
+                for c in (na | nb_) - {a, b}:
+                    if cells[c] >= 0:
+                        others = nbr[c][nbr[c] >= 0]
+                        if np.count_nonzero(und[others]) != np.count_nonzero(und[others] & ((others == a) | (others == b))):
+                            ok = False
+                            break
+            if ok:
+                pick = a if self.rng.integers(2) == 0 else b
+                return Move("open", pick % w, pick // w, False)
+        return None
+
+    # --- look-ahead -----------------------------------------------------------------------------
+    def _lookahead(self, view, a, undecided, analyse) -> Move:
+        w = view.width
+        p = np.where(undecided, a.probability, np.inf).reshape(-1)
+        order = np.lexsort((opening_odds(view, undecided).reshape(-1), p))
+        best_safety = 1.0 - p[order[0]]
+        cands = [int(i) for i in order[:LOOKAHEAD_CELLS * 4]
+                 if np.isfinite(p[i]) and 1.0 - p[i] >= best_safety * (1.0 - NEAR_TIE)]
+        cands = self._spread(cands, view, undecided)[:LOOKAHEAD_CELLS]
+        if len(cands) == 1:
+            return Move("open", cands[0] % w, cands[0] // w, False)
+        cells = view.cells.reshape(-1)
+        nbr = view.neighbours
+        mines = a.mines.reshape(-1)
+        und = undecided.reshape(-1)
+        total = a.layouts
+        best, best_score = cands[0], -1.0
+        for c in cands:
+            ns = nbr[c][nbr[c] >= 0]
+            lo = int(np.count_nonzero(mines[ns]))
+            hi = lo + int(np.count_nonzero(und[ns]))
+            score = 0.0
+            for v in range(lo, hi + 1):
+                trial = cells.copy()
+                trial[c] = v
+                b = analyse(View(trial.reshape(view.cells.shape), view.mine_count, view.topology))
+                if b.layouts == 0:
+                    continue
+                weight = b.layouts / total
+                if b.safe.any():  # the reveal leads to a certain cell
+                    score += weight
+                else:
+                    rest = view.hidden.reshape(-1) & ~b.mines.reshape(-1)
+                    rest[c] = False
+                    q = np.where(rest, b.probability.reshape(-1), np.inf).min()
+                    score += weight * (1.0 - q if np.isfinite(q) else 1.0)
+            if score > best_score + 1e-12:
+                best, best_score = c, score
+        return Move("open", best % w, best // w, False)
+
+    @staticmethod
+    def _spread(cands, view, undecided):
+        """Keep one off-frontier cell per opening-odds class: they are alike, and each costs a look."""
+        cells = view.cells.reshape(-1)
+        nbr = view.neighbours
+        seen, out = set(), []
+        odds = opening_odds(view, undecided).reshape(-1)
+        for c in cands:
+            ns = nbr[c][nbr[c] >= 0]
+            if not (cells[ns] >= 0).any():
+                if odds[c] in seen:
+                    continue
+                seen.add(odds[c])
+            out.append(c)
+        return out
+
+
+PlayerFactory = Callable[..., Player]
+PLAYERS: dict[str, PlayerFactory] = {
+    p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, RandomPlayer)
+}
+
+
+def register_player(name: str, factory: PlayerFactory) -> None:
+    PLAYERS[name] = factory
+
+
+def make_player(name: str, seed) -> Player:
+    """A player by name, seeded for its random choices."""
+    try:
+        factory = PLAYERS[name]
+    except KeyError:
+        raise SweeplabError(f"unknown player {name!r}; allowed: {', '.join(sorted(PLAYERS))}") from None
+    return factory(seed)

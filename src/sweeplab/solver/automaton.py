@@ -186,7 +186,7 @@ def _evolve_one(nu, nbr, starts, status, changed_at, closed, marked, dirty, chan
         for a in range(nd):
             y = dirty[a]
             left = nu[y] - marked[y]
-            if left == 0:
+            if nu[y] == 0 or left == 0:
                 for d in range(8):
                     x = nbr[y, d]
                     if x >= 0 and status[x] == CLOSED and stamp[x] != step:
@@ -375,7 +375,7 @@ def _one_step(status, nu, nbr):
         for d in range(8):
             x = nbr[y, d]
             if x >= 0 and status[x] == CLOSED:
-                if left == 0:
+                if nu[y] == 0 or left == 0:
                     opens[x] = True
                 elif left == 1 and closed == 1:
                     marks[x] = True

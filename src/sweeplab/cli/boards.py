@@ -61,17 +61,20 @@ def write_board(board, fmt, out):
 @click.option("--first-click", "first_click", default=None,
               help="First-click rule: none, safe, opening (default: the generator's own).")
 @click.option("--click", "click_at", type=CELL, default=None, help="The first click X,Y (0-based).")
+@click.option("--state", type=int, default=None,
+              help="WinMine generators: start from this rand() state (0..2**32-1) instead of the 16-bit --seed.")
 @click.option("--topology", type=click.Choice(["bounded", "torus"]), default="bounded", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--out", "-o", default=None, help="Write to this file instead of stdout.")
-def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out):
+def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None):
     """Make a board and print or write it, with its 3BV."""
     w, h, m = resolve_level(preset, width, height, mines)
     if seed < 0:
         raise InvalidBoardError(f"--seed must be a non-negative integer, got {seed}")
     if first_click is None and click_at is None and generator in ("uniform", "random"):
         first_click = "none"
-    b = lay_board(generator, w, h, m, seed, first_click, click_at, topology)
+    b = lay_board(generator, w, h, m, seed, first_click, click_at, topology,
+                  **({} if state is None else {"state": state}))
     write_board(b, fmt, out)
     st = board_stats(b)
     msg = f"{b.width}x{b.height}, {b.mine_count} mines, 3BV {st.bbbv}, openings {st.openings}, islands {st.islands}"

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -68,9 +69,9 @@ def test_malformed_file_is_one_line_and_exit_2(tmp_path, capsys):
 
 
 def test_console_script_and_module_run():
-    for cmd in (["sweeplab"], [sys.executable, "-m", "sweeplab"]):
+    script = Path(sys.executable).with_name("sweeplab")  # the venv's console script
+    for cmd in ([str(script)], [sys.executable, "-m", "sweeplab"]):
         done = subprocess.run([*cmd, "board", "--width", "4", "--height", "3", "--mines", "2", "--seed", "3"],
-                              capture_output=True, text=True, timeout=120,
-                              env=None if cmd[0] != "sweeplab" else None)
+                              capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert Board.from_text(done.stdout) == uniform_board(4, 3, 2, 3)

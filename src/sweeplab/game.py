@@ -18,7 +18,8 @@ from . import kernels as K
 from .board import Board
 from .errors import GameOverError, IllegalMoveError
 from .firstclick import Fixed, FirstClick
-from .svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL
+from .grid import neighbour_table
+from .svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL, draw_cells
 from .view import FLAG as VIEW_FLAG
 from .view import HIDDEN as VIEW_HIDDEN
 from .view import View
@@ -70,16 +71,12 @@ class Game:
         self._state = np.zeros(n, dtype=np.int8)
         self._queue = np.empty(n, dtype=np.int32)
         self._hits = np.empty(8, dtype=np.int64)
-        self._nbr = self.rule_neighbours()
+        self._nbr = neighbour_table(self.width, self.height, self.topology)
         self._opened = 0
         self._flags = 0
         self.status = READY
         self.exploded: list[tuple[int, int]] = []
         self.log: list[Action] = []
-
-    def rule_neighbours(self) -> np.ndarray:
-        from .grid import neighbour_table
-        return neighbour_table(self.width, self.height, self.topology)
 
     # --- what a player sees -----------------------------------------------------------
     @property
@@ -137,7 +134,6 @@ class Game:
         return codes.reshape(self.height, self.width)
 
     def to_svg(self, *, cell: int = 20) -> str:
-        from .svg import draw_cells
         return draw_cells(self.cell_codes(), cell=cell)
 
     def _repr_svg_(self) -> str:

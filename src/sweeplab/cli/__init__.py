@@ -17,6 +17,7 @@ COMMANDS = {
     "board": "sweeplab.cli.boards:board",
     "stats": "sweeplab.cli.boards:stats",
     "bench": "sweeplab.cli.bench:bench",
+    "automaton": "sweeplab.cli.automaton:automaton",
 }
 
 

@@ -16,6 +16,7 @@ from ..errors import SweeplabError
 COMMANDS = {
     "board": "sweeplab.cli.boards:board",
     "stats": "sweeplab.cli.boards:stats",
+    "play": "sweeplab.cli.play:play",
     "bench": "sweeplab.cli.bench:bench",
     "automaton": "sweeplab.cli.automaton:automaton",
 }

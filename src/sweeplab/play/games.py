@@ -172,12 +172,19 @@ def replay_frames(record: dict) -> list[dict]:
     game = replay(board, [], marks=record.get("marks", True))
     times = iter([float(a[3]) for a in acts])
     game._clock = lambda: next(times)
+
+    def timer(t):  # the counter as it read right after the action at time t
+        if game._started is None:
+            return 0
+        end = game._ended if game._ended is not None else t
+        return min(999, int(end - game._started) + 1)
+
     frames = [{"t": 0.0, "action": None, "cells": cells_text(game.cell_codes()), "mines_left": game.mines_left,
-               "status": game.status}]
+               "status": game.status, "timer": 0}]
     for kind, x, y, t in acts:
         game.act(kind, x, y)
         frames.append({"t": t, "action": [kind, x, y], "cells": cells_text(game.cell_codes()),
-                       "mines_left": game.mines_left, "status": game.status})
+                       "mines_left": game.mines_left, "status": game.status, "timer": timer(t)})
     return frames
 
 

@@ -1,0 +1,35 @@
+"""`sweeplab play`: the classic game in the browser (a local server), or in the terminal with --tui."""
+
+from __future__ import annotations
+
+import webbrowser
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port to listen on; 0 takes a free one.")
+@click.option("--no-browser", is_flag=True, help="Do not open the default browser.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite file for records and best times [default: the user's data directory, "
+                   "e.g. $XDG_DATA_HOME/sweeplab/sweeplab.db].")
+@click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
+def play(host, port, no_browser, db, tui):
+    """Play Minesweeper: the classic Windows game, served to your browser (Ctrl-C stops it)."""
+    from ..play.store import default_db_path
+    db_path = db or default_db_path()
+    if tui:
+        from ..play.tui import run_tui
+        run_tui(db_path)
+        return
+    from ..play.server import serve
+
+    def started(url):
+        click.echo(f"sweeplab play: serving at {url}  (records: {db_path}; Ctrl-C stops)")
+        if not no_browser:
+            webbrowser.open(url)
+
+    serve(db_path, host=host, port=port, on_started=started)
+    click.echo("sweeplab play: stopped")

@@ -1,0 +1,253 @@
+"""The web server of `sweeplab play`: a Starlette app over the game hub, and its uvicorn runner.
+
+The browser only draws what the JSON says: cell codes without mines while a game is in play, the
+board once it is over. Every bad request gets a 4xx JSON body `{"error": ...}` that says what was
+wrong and what is allowed, and changes no game.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import GameOverError, SweeplabError
+from . import modes as M
+from .games import Hub, UnknownGameError, replay_frames
+from .store import NotFoundError, Store
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+NEW_GAME_FIELDS = {"mode", "level", "width", "height", "mines", "marks", "seed", "session"}
+ACTION_FIELDS = {"kind", "x", "y"}
+
+
+class BadRequest(SweeplabError):
+    """A request that is not what the API takes."""
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request, allowed: set[str], *, empty_ok: bool = False) -> dict:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"request body of {len(raw)} bytes is too large; at most {MAX_BODY}")
+    if not raw.strip():
+        if empty_ok:
+            return {}
+        raise BadRequest(f"expected a JSON object body with {', '.join(sorted(allowed))}")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as e:
+        raise BadRequest(f"body is not JSON ({e}); expected a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadRequest(f"body must be a JSON object, got {type(data).__name__}")
+    unknown = set(data) - allowed
+    if unknown:
+        raise BadRequest(f"unknown field(s) {', '.join(sorted(map(repr, unknown)))}; allowed: "
+                         f"{', '.join(sorted(allowed))}")
+    return data
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"query parameter {name}={raw!r} is not an integer; allowed {low}..{high}") from None
+    if not low <= value <= high:
+        raise BadRequest(f"query parameter {name}={value} is out of range; allowed {low}..{high}")
+    return value
+
+
+def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
+    hub = hub or Hub(store)
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html")
+
+    async def records_page(request):
+        return FileResponse(STATIC / "records.html")
+
+    async def favicon(request):
+        return Response(status_code=204)
+
+    async def api_modes(request):
+        return JSONResponse(M.modes_info())
+
+    async def new_game(request):
+        data = await _body(request, NEW_GAME_FIELDS, empty_ok=True)
+        session = data.get("session")
+        if session is not None and (not isinstance(session, str) or not 1 <= len(session) <= 64):
+            raise BadRequest("session must be a string of 1..64 characters")
+        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed") if k in data}
+        # Laying a board can take a while (no guess), so it runs off the event loop.
+        pg = await anyio.to_thread.run_sync(lambda: hub.new(level=data.get("level", "beginner"),
+                                                            session=session, **kw))
+        return JSONResponse(hub.state(pg), status_code=201)
+
+    async def get_game(request):
+        return JSONResponse(hub.state(hub.get(request.path_params["gid"])))
+
+    async def act(request):
+        pg = hub.get(request.path_params["gid"])
+        data = await _body(request, ACTION_FIELDS)
+        missing = ACTION_FIELDS - set(data)
+        if missing:
+            raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
+                             "\"x\": column, \"y\": row}")
+        if pg.game.board is None and data["kind"] == "open":  # the first click may lay the board: off the loop
+            state = await anyio.to_thread.run_sync(hub.act, pg, data["kind"], data["x"], data["y"])
+        else:
+            state = hub.act(pg, data["kind"], data["x"], data["y"])
+        return JSONResponse(state)
+
+    async def hint(request):
+        pg = hub.get(request.path_params["gid"])
+        await _body(request, set(), empty_ok=True)
+        try:
+            import sweeplab.solver as solver
+            solver.hint  # noqa: B018  (the solver issue adds it)
+        except (ImportError, AttributeError):
+            return _error(503, "hints are not available yet: the solver (sweeplab.solver.hint) is not installed")
+        return JSONResponse(await anyio.to_thread.run_sync(hub.hint, pg))
+
+    async def best(request):
+        return JSONResponse({"best": store.best_times()})
+
+    async def records(request):
+        limit = _int_param(request, "limit", 50, 1, 500)
+        offset = _int_param(request, "offset", 0, 0, 10 ** 9)
+        filters = {}
+        for name in ("mode", "level", "status"):
+            v = request.query_params.get(name)
+            if v is not None:
+                filters[name] = v
+        unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status"}
+        if unknown:
+            raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
+                             "mode, level, status")
+        rows, total = store.records(limit=limit, offset=offset, **filters)
+        return JSONResponse({"records": rows, "total": total, "limit": limit, "offset": offset})
+
+    def _record_id(request) -> int:
+        raw = request.path_params["rid"]
+        if not raw.isdigit() or len(raw) > 18:
+            raise BadRequest(f"record id {raw!r} is not a positive integer")
+        return int(raw)
+
+    async def record(request):
+        return JSONResponse(store.get(_record_id(request)))
+
+    async def record_replay(request):
+        rec = store.get(_record_id(request))
+        return JSONResponse({"id": rec["id"], "width": rec["width"], "height": rec["height"],
+                             "frames": replay_frames(rec["record"])})
+
+    async def bad_request(request, exc):
+        return _error(400, str(exc))
+
+    async def not_found(request, exc):
+        return _error(404, str(exc))
+
+    async def conflict(request, exc):
+        return _error(409, str(exc))
+
+    async def http_error(request, exc: HTTPException):
+        msg = {404: f"no such page or API route: {request.url.path}",
+               405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+        return _error(exc.status_code, msg)
+
+    async def server_error(request, exc):  # a bug: still a JSON body, and the test suite fails on it
+        return _error(500, f"internal error: {type(exc).__name__}")
+
+    routes = [
+        Route("/", index),
+        Route("/records", records_page),
+        Route("/favicon.ico", favicon),
+        Route("/api/modes", api_modes),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{gid}", get_game),
+        Route("/api/games/{gid}/actions", act, methods=["POST"]),
+        Route("/api/games/{gid}/hint", hint, methods=["POST"]),
+        Route("/api/best", best),
+        Route("/api/records", records),
+        Route("/api/records/{rid}", record),
+        Route("/api/records/{rid}/replay", record_replay),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
+                SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.hub, app.state.store = hub, store
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; port 0 takes a free one."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise SweeplabError(f"cannot listen on {host}:{port} ({e.strerror}); choose another --port, or 0 for "
+                            "a free one") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning") -> None:
+    """Run the server until Ctrl-C (or SIGTERM); `on_started(url)` is called once it listens."""
+    import uvicorn
+
+    store = Store(db_path)
+    sock = bind(host, port)
+    url = url_of(sock)
+    app = create_app(store)
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off"))
+
+    def watch():
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.02)
+        if server.started and on_started is not None:
+            on_started(url)
+
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        store.close()
+
+
+def main() -> None:
+    """`python -m sweeplab.play.server DB [PORT]`: the server alone, for tests and benchmarks."""
+    import sys
+    db = sys.argv[1]
+    port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    serve(db, port=port, on_started=lambda url: print(url, flush=True))
+
+
+if __name__ == "__main__":
+    main()

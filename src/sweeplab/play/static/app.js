@@ -1,0 +1,491 @@
+// sweeplab play: draws what the server says and sends the player's actions. No rule logic lives
+// here: every cell, the counter, the status and the final board come from the server's JSON.
+"use strict";
+
+const SEGMENTS = { // lit segments of each seven-segment character
+  "0": "abcdef", "1": "bc", "2": "abged", "3": "abgcd", "4": "fgbc", "5": "afgcd", "6": "afgedc",
+  "7": "abc", "8": "abcdefg", "9": "abcdfg", "-": "g", " ": "",
+};
+const CELL_CLASS = { "#": "hidden", "F": "flag", "?": "question", "*": "mine", "X": "mine exploded", "W": "wrongflag" };
+const CELL_HTML = { "F": '<i class="flag"></i>', "*": '<i class="mine"></i>', "X": '<i class="mine"></i>',
+                    "W": '<i class="mine"></i><i class="cross"></i>', "?": "?" };
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  const r = await fetch(path, opts);
+  let data;
+  try { data = await r.json(); } catch (e) { data = { error: `bad response (${r.status})` }; }
+  if (!r.ok) { const err = new Error(data.error || r.statusText); err.status = r.status; throw err; }
+  return data;
+}
+
+function makeLcd(el) {
+  el.innerHTML = "";
+  for (let i = 0; i < 3; i++) {
+    const d = document.createElement("span");
+    d.className = "digit";
+    for (const s of "abcdefg") { const seg = document.createElement("i"); seg.className = s; d.appendChild(seg); }
+    el.appendChild(d);
+  }
+}
+
+function setLcd(el, value) {
+  // Three digits as on Windows: 0..999, and -99..-1 with a leading minus.
+  let text;
+  if (value < 0) text = "-" + String(Math.min(99, -value)).padStart(2, "0");
+  else text = String(Math.min(999, value)).padStart(3, "0");
+  el.dataset.value = text;
+  el.setAttribute("aria-label", `${el.id} ${text}`);
+  [...el.children].forEach((d, i) => {
+    const lit = SEGMENTS[text[i]] || "";
+    for (const seg of d.children) seg.classList.toggle("on", lit.includes(seg.className[0]));
+  });
+}
+
+function cellClass(ch) {
+  if (ch >= "0" && ch <= "8") return "cell open n" + ch;
+  return "cell " + CELL_CLASS[ch];
+}
+
+class BoardView {
+  // The grid of cells: draws a cells string ("0".."8", "#", "F", "?", "*", "X", "W"), changing only what changed.
+  constructor(el) { this.el = el; this.w = 0; this.h = 0; this.cells = ""; this.nodes = []; }
+  resize(w, h) {
+    if (w === this.w && h === this.h) return;
+    this.w = w; this.h = h; this.cells = ""; this.nodes = [];
+    this.el.style.setProperty("--w", w);
+    this.el.closest(".window").style.setProperty("--w", w);
+    const frag = document.createDocumentFragment();
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const c = document.createElement("div");
+      c.dataset.x = x; c.dataset.y = y; c.setAttribute("role", "gridcell");
+      frag.appendChild(c); this.nodes.push(c);
+    }
+    this.el.replaceChildren(frag);
+  }
+  draw(cells) {
+    for (let i = 0; i < cells.length; i++) {
+      const ch = cells[i];
+      if (ch === this.cells[i]) continue;
+      const n = this.nodes[i];
+      const keep = n.classList.contains("cursor");
+      n.className = cellClass(ch) + (keep ? " cursor" : "");
+      n.innerHTML = ch >= "1" && ch <= "8" ? ch : (CELL_HTML[ch] || "");
+      n.dataset.c = ch;
+    }
+    this.cells = cells;
+  }
+  node(x, y) { return (x >= 0 && y >= 0 && x < this.w && y < this.h) ? this.nodes[y * this.w + x] : null; }
+  ch(x, y) { return this.cells[y * this.w + x]; }
+}
+
+function fmtTime(s) { return (Math.round(s * 1000) / 1000).toFixed(3) + " s"; }
+function fmtDate(t) { return new Date(t * 1000).toLocaleString(); }
+
+async function drawBest(el, modeLabels) {
+  const { best } = await api("GET", "/api/best");
+  if (!best.length) { el.textContent = "No best times yet."; return; }
+  const rows = best.map(b => `<tr data-level="${b.level}" data-mode="${b.mode}"><td>${b.level}</td>` +
+    `<td>${modeLabels[b.mode] || b.mode}</td><td class="num">${fmtTime(b.elapsed)}</td><td class="num">${b.wins}</td>` +
+    `<td>${fmtDate(b.finished_at)}</td></tr>`).join("");
+  el.innerHTML = `<table class="classic" id="best-table"><tr><th>Level</th><th>Mode</th><th>Time</th><th>Wins</th>` +
+    `<th>When</th></tr>${rows}</table>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+class PlayPage {
+  constructor() {
+    this.$ = id => document.getElementById(id);
+    this.board = new BoardView(this.$("board"));
+    this.counter = this.$("counter"); this.timer = this.$("timer"); this.face = this.$("face");
+    makeLcd(this.counter); makeLcd(this.timer);
+    const saved = JSON.parse(localStorage.getItem("sweeplab.settings") || "{}");
+    this.settings = Object.assign({ level: "beginner", custom: { width: 30, height: 24, mines: 200 }, marks: true,
+                                    mode: null, hints: false, zoom: 1.5 }, saved);
+    this.session = sessionStorage.getItem("sweeplab.session") ||
+      (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+    sessionStorage.setItem("sweeplab.session", this.session);
+    this.state = null; this.press = null; this.cursor = null; this.queue = Promise.resolve();
+    this.received = 0; this.modes = null; this.modeLabels = {};
+    this.bindMenu(); this.bindMouse(); this.bindKeys();
+    setInterval(() => this.tick(), 100);
+  }
+
+  async start() {
+    this.modes = await api("GET", "/api/modes");
+    for (const m of this.modes.modes) this.modeLabels[m.name] = m.label;
+    const avail = this.modes.modes.filter(m => m.available).map(m => m.name);
+    if (!avail.includes(this.settings.mode)) this.settings.mode = this.modes.default;
+    this.drawModes();
+    this.applySettings();
+    const q = new URLSearchParams(location.search);  // "replay this seed": ?seed=N&mode=M&level=L[&width&height&mines]
+    const extra = {};
+    if (q.has("seed")) {
+      extra.seed = Number(q.get("seed"));
+      if (q.has("mode")) this.settings.mode = q.get("mode");
+      if (q.has("level")) this.settings.level = q.get("level");
+      for (const k of ["width", "height", "mines"]) if (q.has(k)) this.settings.custom[k] = Number(q.get(k));
+    }
+    await this.newGame(extra);
+    drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
+  }
+
+  save() { localStorage.setItem("sweeplab.settings", JSON.stringify(this.settings)); }
+
+  drawModes() {
+    const box = this.$("mode-items");
+    box.innerHTML = "";
+    for (const m of this.modes.modes) {
+      const b = document.createElement("button");
+      b.dataset.mode = m.name;
+      b.textContent = m.label + (m.name === this.modes.default ? " (default)" : "");
+      b.disabled = !m.available;
+      if (!m.available) b.title = m.why;
+      box.appendChild(b);
+    }
+  }
+
+  applySettings() {
+    document.documentElement.style.setProperty("--zoom", this.settings.zoom);
+    const menu = this.$("game-menu");
+    for (const b of menu.querySelectorAll("[data-level]")) b.classList.toggle("checked", b.dataset.level === this.settings.level);
+    for (const b of menu.querySelectorAll("[data-mode]")) b.classList.toggle("checked", b.dataset.mode === this.settings.mode);
+    menu.querySelector('[data-cmd="marks"]').classList.toggle("checked", this.settings.marks);
+    menu.querySelector('[data-cmd="hints"]').classList.toggle("checked", this.settings.hints);
+    menu.querySelector('[data-cmd="zoom"]').textContent = `Zoom: ${this.settings.zoom}x`;
+    this.$("hint-button").hidden = !this.settings.hints;
+  }
+
+  async newGame(extra = {}) {
+    const body = { mode: this.settings.mode, level: this.settings.level, marks: this.settings.marks,
+                   session: this.session, ...extra };
+    if (this.settings.level === "custom") Object.assign(body, this.settings.custom, extra);
+    this.queue = this.queue.then(async () => {
+      try {
+        this.show(await api("POST", "/api/games", body));
+        this.note(this.modes && this.modes.default_note && this.settings.mode === this.modes.default
+                  ? this.modes.default_note : "", true);
+      } catch (e) { this.note(e.message, true); }
+    });
+    return this.queue;
+  }
+
+  show(state) {
+    const fresh = !this.state || this.state.id !== state.id;
+    this.state = state; this.received = performance.now();
+    this.board.resize(state.width, state.height);
+    if (fresh) { this.board.cells = ""; this.clearHint(); }
+    this.board.draw(state.status === "lost" || state.status === "won" ? state.cells : state.cells);
+    setLcd(this.counter, state.mines_left);
+    this.tick();
+    this.setFace();
+    this.$("board").dataset.status = state.status;
+    this.$("window").querySelector(".title").textContent =
+      `Minesweeper · ${this.modeLabels[state.mode] || state.mode} · ${state.level}`;
+    if (state.status === "won" || state.status === "lost") this.finished(state);
+  }
+
+  tick() {
+    const s = this.state;
+    if (!s) return;
+    let t = s.timer;
+    if (s.status === "playing") t = Math.min(999, Math.floor(s.elapsed + (performance.now() - this.received) / 1000) + 1);
+    setLcd(this.timer, t);
+  }
+
+  setFace(pressing = false) {
+    const s = this.state;
+    let f = "smile";
+    if (s && s.status === "won") f = "cool";
+    else if (s && s.status === "lost") f = "dead";
+    else if (pressing) f = "surprised";
+    this.face.dataset.face = f;
+  }
+
+  finished(s) {
+    const st = s.stats;
+    const what = s.status === "won" ? "Won" : "Lost";
+    let extra = "";
+    if (s.status === "won" && s.new_best) extra = " <b>New best time!</b>";
+    else if (s.status === "won" && !s.eligible) extra = s.hints_used ? " (hints used: not eligible for best times)"
+                                                                     : " (custom boards have no best time)";
+    const html = `<div id="result-line" data-status="${s.status}">${what} in <b>${fmtTime(st.time)}</b>${extra}</div>` +
+      `<div>3BV <b id="r-bbbv">${st.bbbv}</b> (solved ${st.bbbv_solved}) · 3BV/s <b>${st.bbbv_per_second.toFixed(3)}</b>` +
+      ` · IOE <b>${st.ioe.toFixed(3)}</b> · clicks ${st.clicks}</div>` +
+      `<div>Seed ${s.seed} · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a></div>`;
+    this.$("last-game").innerHTML = html;
+    this.note(`${what}: time ${fmtTime(st.time)}, 3BV ${st.bbbv}, 3BV/s ${st.bbbv_per_second.toFixed(2)}, IOE ${st.ioe.toFixed(2)}`);
+    drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
+  }
+
+  note(text, isNote = false) {
+    const el = this.$("status");
+    el.innerHTML = "";
+    const span = document.createElement("span");
+    if (isNote) span.className = "note";
+    span.textContent = text;
+    el.appendChild(span);
+  }
+
+  act(kind, x, y) {
+    const s = this.state;
+    if (!s || s.status === "won" || s.status === "lost") return this.queue;
+    const id = s.id;
+    this.clearHint();
+    this.queue = this.queue.then(async () => {
+      if (!this.state || this.state.id !== id) return;  // a new game started meanwhile
+      try { this.show(await api("POST", `/api/games/${id}/actions`, { kind, x, y })); }
+      catch (e) { this.note(e.message, true); }
+    });
+    return this.queue;
+  }
+
+  // --- pressing: cells press down while held; the face is surprised ---------------------------
+  pressedCells() {
+    if (!this.press || this.press.x === null) return [];
+    const { x, y, chord } = this.press;
+    const out = [];
+    for (let dy = chord ? -1 : 0; dy <= (chord ? 1 : 0); dy++)
+      for (let dx = chord ? -1 : 0; dx <= (chord ? 1 : 0); dx++) {
+        const n = this.board.node(x + dx, y + dy);
+        if (n && (n.dataset.c === "#" || n.dataset.c === "?")) out.push(n);
+      }
+    return out;
+  }
+  drawPress() {
+    for (const n of this.$("board").querySelectorAll(".pressed")) n.classList.remove("pressed");
+    for (const n of this.pressedCells()) n.classList.add("pressed");
+    this.setFace(!!this.press);
+  }
+
+  bindMouse() {
+    const boardEl = this.$("board");
+    const cellAt = e => {
+      const t = e.target.closest(".cell");
+      return t && boardEl.contains(t) ? { x: Number(t.dataset.x), y: Number(t.dataset.y) } : { x: null, y: null };
+    };
+    boardEl.addEventListener("contextmenu", e => e.preventDefault());
+    boardEl.addEventListener("mousedown", e => {
+      e.preventDefault();
+      boardEl.focus({ preventScroll: true });
+      const s = this.state;
+      if (!s || s.status === "won" || s.status === "lost") return;
+      const c = cellAt(e);
+      if (c.x === null) return;
+      this.setCursor(c.x, c.y, false);
+      if (e.button === 2) {
+        if (e.buttons & 1) this.press = { ...c, chord: true };  // both buttons: chord
+        else if (!this.press) this.act("flag", c.x, c.y);        // right press flags at once, as on Windows
+      } else if (e.button === 1 || (e.button === 0 && (e.shiftKey || (e.buttons & 2)))) {
+        this.press = { ...c, chord: true };
+      } else if (e.button === 0) {
+        this.press = { ...c, chord: false };
+      }
+      this.drawPress();
+    });
+    boardEl.addEventListener("mouseover", e => {
+      if (!this.press) return;
+      const c = cellAt(e);
+      this.press.x = c.x; this.press.y = c.y;
+      this.drawPress();
+    });
+    boardEl.addEventListener("mouseleave", () => {
+      if (!this.press) return;
+      this.press.x = null; this.press.y = null;
+      this.drawPress();
+    });
+    document.addEventListener("mouseup", e => {
+      const p = this.press;
+      if (!p) return;
+      this.press = null;  // the first button up ends the press; the other button's release does nothing
+      this.drawPress();
+      if (p.x === null) return;
+      if (p.chord) this.act("chord", p.x, p.y);
+      else if (e.button === 0) this.act("open", p.x, p.y);
+    });
+    this.face.addEventListener("click", () => this.newGame());
+    this.face.addEventListener("mousedown", () => this.face.classList.add("down"));
+    document.addEventListener("mouseup", () => this.face.classList.remove("down"));
+    this.$("hint-button").addEventListener("click", () => this.hint());
+  }
+
+  // --- keyboard: arrows move, space/enter open, f flag, c chord, F2 new, h hint ------------------
+  setCursor(x, y, show = true) {
+    const old = this.cursor && this.board.node(this.cursor.x, this.cursor.y);
+    if (old) old.classList.remove("cursor");
+    this.cursor = { x, y };
+    const n = this.board.node(x, y);
+    if (n && show) n.classList.add("cursor");
+  }
+  bindKeys() {
+    document.addEventListener("keydown", e => {
+      if (document.querySelector("dialog[open]")) return;
+      if (e.key === "F2") { e.preventDefault(); this.newGame(); return; }
+      if (e.key === "Escape") { this.closeMenu(); return; }
+      if (e.target.closest && e.target.closest(".menu-items, input")) return;
+      const s = this.state;
+      if (!s) return;
+      const c = this.cursor || { x: Math.floor(s.width / 2), y: Math.floor(s.height / 2) };
+      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      if (e.key in moves) {
+        e.preventDefault();
+        const [dx, dy] = moves[e.key];
+        this.setCursor(Math.max(0, Math.min(s.width - 1, c.x + dx)), Math.max(0, Math.min(s.height - 1, c.y + dy)));
+        return;
+      }
+      const k = e.key.toLowerCase();
+      const kind = { " ": "open", enter: "open", f: "flag", c: "chord" }[k];
+      if (kind) { e.preventDefault(); this.setCursor(c.x, c.y); this.act(kind, c.x, c.y); }
+      else if (k === "h" && this.settings.hints) this.hint();
+    });
+  }
+
+  // --- menu -----------------------------------------------------------------------------------
+  closeMenu() { this.$("game-menu").hidden = true; this.$("game-menu-button").classList.remove("open"); }
+  bindMenu() {
+    const btn = this.$("game-menu-button"), menu = this.$("game-menu");
+    btn.addEventListener("click", e => {
+      e.stopPropagation();
+      menu.hidden = !menu.hidden; btn.classList.toggle("open", !menu.hidden);
+    });
+    document.addEventListener("click", e => { if (!menu.contains(e.target) && e.target !== btn) this.closeMenu(); });
+    menu.addEventListener("click", e => {
+      const b = e.target.closest("button");
+      if (!b || b.disabled) return;
+      this.closeMenu();
+      if (b.dataset.level === "custom") return this.customDialog();
+      if (b.dataset.level) { this.settings.level = b.dataset.level; this.save(); this.applySettings(); return this.newGame(); }
+      if (b.dataset.mode) { this.settings.mode = b.dataset.mode; this.save(); this.applySettings(); return this.newGame(); }
+      const cmd = b.dataset.cmd;
+      if (cmd === "new") return this.newGame();
+      if (cmd === "marks") { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); return this.newGame(); }
+      if (cmd === "hints") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
+      if (cmd === "zoom") {
+        const zooms = [1, 1.5, 2, 2.5];
+        this.settings.zoom = zooms[(zooms.indexOf(this.settings.zoom) + 1) % zooms.length];
+        this.save(); this.applySettings();
+      }
+    });
+  }
+
+  customDialog() {
+    const dlg = this.$("custom-dialog"), form = this.$("custom-form");
+    const mode = this.modes.modes.find(m => m.name === this.settings.mode);
+    const lim = mode ? mode.limits : { width: [9, 30], height: [9, 24] };
+    this.$("custom-limits").textContent = `Width ${lim.width[0]}–${lim.width[1]}, height ${lim.height[0]}–` +
+      `${lim.height[1]}, mines 1–(width−1)×(height−1).`;
+    this.$("custom-error").textContent = "";
+    for (const k of ["width", "height", "mines"]) form.elements[k].value = this.settings.custom[k];
+    dlg.showModal();
+    dlg.onclose = null;
+    this.$("custom-ok").onclick = async e => {
+      e.preventDefault();
+      const custom = {};
+      for (const k of ["width", "height", "mines"]) custom[k] = Number(form.elements[k].value);
+      const body = { mode: this.settings.mode, level: "custom", marks: this.settings.marks, session: this.session, ...custom };
+      try {
+        const state = await api("POST", "/api/games", body);  // the server checks the limits and explains them
+        this.settings.level = "custom"; this.settings.custom = custom; this.save(); this.applySettings();
+        this.show(state); dlg.close();
+      } catch (err) { this.$("custom-error").textContent = err.message; }
+    };
+  }
+
+  // --- hints ------------------------------------------------------------------------------------
+  clearHint() { for (const n of this.$("board").querySelectorAll("[class*=hint-]")) n.classList.remove("hint-safe", "hint-mine", "hint-guess"); }
+  async hint() {
+    const s = this.state;
+    if (!s || s.status === "won" || s.status === "lost") return;
+    try {
+      const h = await api("POST", `/api/games/${s.id}/hint`);
+      this.clearHint();
+      const cls = h.kind === "safe" ? "hint-safe" : h.kind === "mine" ? "hint-mine" : "hint-guess";
+      for (const [x, y] of h.cells) { const n = this.board.node(x, y); if (n) n.classList.add(cls); }
+      const p = h.probability === null ? "" : ` (mine probability ${(100 * h.probability).toFixed(1)}%)`;
+      this.note(`Hint: ${h.kind}${p}: ${h.reason}`);
+      s.hints_used = h.hints_used;
+    } catch (e) { this.note(e.message, true); }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+class RecordsPage {
+  constructor() {
+    this.$ = id => document.getElementById(id);
+    this.offset = 0; this.limit = 25; this.frames = []; this.i = 0; this.playing = null;
+    this.board = new BoardView(this.$("board"));
+    makeLcd(this.$("counter")); makeLcd(this.$("timer"));
+    this.$("prev-page").onclick = () => { this.offset = Math.max(0, this.offset - this.limit); this.list(); };
+    this.$("next-page").onclick = () => { this.offset += this.limit; this.list(); };
+    this.$("r-first").onclick = () => this.go(0);
+    this.$("r-prev").onclick = () => this.go(this.i - 1);
+    this.$("r-next").onclick = () => this.go(this.i + 1);
+    this.$("r-last").onclick = () => this.go(this.frames.length - 1);
+    this.$("r-play").onclick = () => this.play();
+    this.$("r-slider").oninput = e => this.go(Number(e.target.value));
+  }
+  async start() {
+    const modes = await api("GET", "/api/modes");
+    this.labels = Object.fromEntries(modes.modes.map(m => [m.name, m.label]));
+    await drawBest(this.$("best-times"), this.labels);
+    await this.list();
+    const id = Number(location.hash.slice(1));
+    if (id) this.open(id);
+  }
+  async list() {
+    const { records, total } = await api("GET", `/api/records?limit=${this.limit}&offset=${this.offset}`);
+    this.$("page-info").textContent = total ? ` ${this.offset + 1}–${this.offset + records.length} of ${total} ` : " none yet ";
+    this.$("prev-page").disabled = this.offset === 0;
+    this.$("next-page").disabled = this.offset + records.length >= total;
+    const rows = records.map(r => `<tr data-id="${r.id}"><td class="num">${r.id}</td><td>${fmtDate(r.finished_at)}</td>` +
+      `<td>${this.labels[r.mode] || r.mode}</td><td>${r.level} ${r.width}x${r.height}/${r.mines}</td><td>${r.status}</td>` +
+      `<td class="num">${r.elapsed.toFixed(3)}</td><td class="num">${r.bbbv}</td><td class="num">${r.bbbv_per_second.toFixed(2)}</td>` +
+      `<td class="num">${r.ioe.toFixed(2)}</td><td>${r.hints ? "hints" : ""}</td></tr>`).join("");
+    this.$("record-list").innerHTML = `<table class="classic" id="records-table"><tr><th>#</th><th>When</th><th>Mode</th>` +
+      `<th>Level</th><th>Result</th><th>Time</th><th>3BV</th><th>3BV/s</th><th>IOE</th><th></th></tr>${rows}</table>`;
+    for (const tr of this.$("record-list").querySelectorAll("tr[data-id]")) tr.onclick = () => this.open(Number(tr.dataset.id));
+  }
+  async open(id) {
+    const [rec, rp] = await Promise.all([api("GET", `/api/records/${id}`), api("GET", `/api/records/${id}/replay`)]);
+    location.hash = String(id);
+    for (const tr of this.$("record-list").querySelectorAll("tr[data-id]")) tr.classList.toggle("sel", Number(tr.dataset.id) === id);
+    this.rec = rec; this.frames = rp.frames;
+    this.$("window").hidden = false;
+    this.board.resize(rp.width, rp.height);
+    this.board.cells = "";
+    this.$("r-slider").max = this.frames.length - 1;
+    this.$("replay-title").textContent = `Replay of game ${id} · ${this.labels[rec.mode] || rec.mode} · ${rec.level}`;
+    const q = new URLSearchParams({ seed: rec.seed, mode: rec.mode, level: rec.level });
+    if (rec.level === "custom") { q.set("width", rec.width); q.set("height", rec.height); q.set("mines", rec.mines); }
+    this.$("r-seed").innerHTML = `Seed ${rec.seed} · <a href="/?${q}">play this seed again</a>`;
+    this.go(0);
+  }
+  go(i) {
+    if (!this.frames.length) return;
+    this.i = Math.max(0, Math.min(this.frames.length - 1, i));
+    const f = this.frames[this.i];
+    this.board.draw(f.cells);
+    setLcd(this.$("counter"), f.mines_left);
+    setLcd(this.$("timer"), f.timer || 0);
+    this.$("face").dataset.face = f.status === "won" ? "cool" : f.status === "lost" ? "dead" : "smile";
+    this.$("r-slider").value = this.i;
+    const a = f.action ? `${f.action[0]} (${f.action[1]}, ${f.action[2]}) at ${f.t.toFixed(3)} s` : "start";
+    this.$("r-info").textContent = `move ${this.i} of ${this.frames.length - 1}: ${a}`;
+  }
+  play() {
+    if (this.playing) { clearTimeout(this.playing); this.playing = null; this.$("r-play").textContent = "Play"; return; }
+    if (this.i >= this.frames.length - 1) this.go(0);
+    this.$("r-play").textContent = "Pause";
+    const step = () => {
+      if (this.i >= this.frames.length - 1) { this.playing = null; this.$("r-play").textContent = "Play"; return; }
+      const wait = Math.min(1500, Math.max(60, (this.frames[this.i + 1].t - this.frames[this.i].t) * 1000));
+      this.playing = setTimeout(() => { this.go(this.i + 1); step(); }, wait);
+    };
+    step();
+  }
+}
+
+const page = document.body.dataset.page === "records" ? new RecordsPage() : new PlayPage();
+window.sweeplab = page;  // for the console and the end-to-end tests
+page.start();

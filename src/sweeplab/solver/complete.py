@@ -1,0 +1,587 @@
+"""Complete deduction and exact mine probabilities by counting consistent layouts.
+
+Each frontier component is counted by a memoised sweep (numba): variables are assigned in a
+narrow order and partial layouts that leave the open numbers in the same state are merged,
+so a long frontier costs time linear in its length, not exponential. For every component we
+get, per number of mines k, the layouts count and each cell's mine count. Components and the
+U cells off the frontier are combined under the mine total with weights C(U, M - k).
+
+Decisions are made by counting: a cell is safe iff its mine count is 0 over the mine totals
+the whole board can reach, a mine iff its count equals the layouts count there (integers,
+never a float). Probabilities are ratios of those counts, formed in floating point with
+relative error ~1e-13; `Analysis.layouts` is the exact big integer. A component whose counts
+exceed 64 bits (or that is too tangled for the packed state) is counted again with Python
+integers by the same method.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from ..view import View
+from .frontier import Frontier, InconsistentPositionError, frontier
+
+SLOT_BITS = 4  # a number's partial sum (0..8) in 4 bits: 16 numbers half-assigned at most
+MAX_SLOTS = 16
+MAX_CELLS = 60_000_000  # table entries per component before the exact Python count takes over
+
+OK, OVERFLOW, TOO_WIDE, TOO_BIG = 0, 1, 2, 3
+
+
+@nb.njit(cache=True)
+def _grow_rows(a, need):
+    if need <= a.shape[0]:
+        return a
+    b = np.zeros((max(need, 2 * a.shape[0]), a.shape[1]), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@nb.njit(cache=True)
+def _grow(a, need):
+    if need <= a.shape[0]:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@nb.njit(cache=True)
+def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, cellmine):
+    """Count one component. `vars_` in order; `cons` its constraints; pos: var -> local index.
+
+    Writes counts[k] (layouts with k mines) and cellmine[var, k]. Returns a status code.
+    """
+    n = vars_.shape[0]
+    L = n + 1
+    nc = cons.shape[0]
+    # per var: incidences (slot, target, remaining after, last?)
+    inc_n = np.zeros(n, dtype=np.int64)
+    inc = np.zeros((n, 8, 4), dtype=np.int64)
+    first = np.empty(nc, dtype=np.int64)
+    last = np.empty(nc, dtype=np.int64)
+    for q in range(nc):
+        c = cons[q]
+        lo = n
+        hi = -1
+        for s in range(con_size[c]):
+            p = pos[con_vars[c, s]]
+            lo = min(lo, p)
+            hi = max(hi, p)
+        first[q] = lo
+        last[q] = hi
+    # slots: a number holds one from its first var to its last
+    by_first = np.argsort(first)
+    slot = np.empty(nc, dtype=np.int64)
+    free = np.ones(MAX_SLOTS, dtype=np.bool_)
+    ptr = 0
+    closing = np.zeros(n, dtype=np.int64)
+    for q in range(nc):
+        closing[last[q]] += 1
+    ends = np.zeros((n + 1), dtype=np.int64)
+    for i in range(n):
+        ends[i + 1] = ends[i] + closing[i]
+    end_list = np.empty(nc, dtype=np.int64)
+    fillp = ends[:n].copy()
+    for q in range(nc):
+        end_list[fillp[last[q]]] = q
+        fillp[last[q]] += 1
+    for i in range(n):
+        while ptr < nc and first[by_first[ptr]] == i:
+            q = by_first[ptr]
+            ptr += 1
+            got = -1
+            for z in range(MAX_SLOTS):
+                if free[z]:
+                    got = z
+                    break
+            if got < 0:
+                return TOO_WIDE
+            free[got] = False
+            slot[q] = got
+        for e in range(ends[i], ends[i + 1]):
+            free[slot[end_list[e]]] = True
+    for q in range(nc):
+        c = cons[q]
+        size = con_size[c]
+        for s in range(size):
+            p = pos[con_vars[c, s]]
+            rem = 0
+            for s2 in range(size):
+                if pos[con_vars[c, s2]] > p:
+                    rem += 1
+            k = inc_n[p]
+            inc[p, k, 0] = slot[q]
+            inc[p, k, 1] = con_target[c]
+            inc[p, k, 2] = rem
+            inc[p, k, 3] = 1 if p == last[q] else 0
+            inc_n[p] = k + 1
+
+    # forward sweep: layer i holds the distinct states before var i is assigned
+    cap = 64
+    keys = np.zeros(cap, dtype=np.int64)
+    F = np.zeros((cap, L), dtype=np.int64)
+    flo = np.zeros(cap, dtype=np.int64)
+    fhi = np.zeros(cap, dtype=np.int64)
+    child = np.full((cap, 2), -1, dtype=np.int64)
+    layer = np.zeros(n + 2, dtype=np.int64)
+    F[0, 0] = 1
+    flo[0] = 0
+    fhi[0] = 0
+    layer[0] = 0
+    layer[1] = 1
+    cand = np.empty(128, dtype=np.int64)
+    for i in range(n):
+        a0 = layer[i]
+        a1 = layer[i + 1]
+        ns = a1 - a0
+        cand = _grow(cand, 2 * ns)
+        ck = np.empty(2 * ns, dtype=np.int64)
+        cv = np.zeros(2 * ns, dtype=np.bool_)
+        nvalid = 0
+        for s in range(ns):
+            for b in range(2):
+                key = keys[a0 + s]
+                ok = True
+                for e in range(inc_n[i]):
+                    sh = inc[i, e, 0] * SLOT_BITS
+                    v = ((key >> sh) & 15) + b
+                    t = inc[i, e, 1]
+                    if v > t or v + inc[i, e, 2] < t:
+                        ok = False
+                        break
+                    key = key & ~(np.int64(15) << sh)
+                    if inc[i, e, 3] == 0:
+                        key = key | (v << sh)
+                if ok:
+                    ck[2 * s + b] = key
+                    cv[2 * s + b] = True
+                    cand[nvalid] = key
+                    nvalid += 1
+        uniq = np.unique(cand[:nvalid])
+        nu = uniq.shape[0]
+        b0 = a1
+        if (b0 + nu) * L > MAX_CELLS:
+            return TOO_BIG
+        if b0 + nu > keys.shape[0]:
+            newcap = max(b0 + nu, 2 * keys.shape[0])
+            keys = _grow(keys, newcap)
+            flo = _grow(flo, newcap)
+            fhi = _grow(fhi, newcap)
+            F = _grow_rows(F, newcap)
+            child = _grow_rows(child, newcap)
+        for u in range(nu):
+            keys[b0 + u] = uniq[u]
+            flo[b0 + u] = L
+            fhi[b0 + u] = -1
+            child[b0 + u, 0] = -1
+            child[b0 + u, 1] = -1
+        for s in range(ns):
+            src = a0 + s
+            for b in range(2):
+                if not cv[2 * s + b]:
+                    continue
+                dst = b0 + np.searchsorted(uniq, ck[2 * s + b])
+                child[src, b] = dst
+                for a in range(flo[src], fhi[src] + 1):
+                    x = F[dst, a + b] + F[src, a]
+                    if x < 0:
+                        return OVERFLOW
+                    F[dst, a + b] = x
+                lo = flo[src] + b
+                hi = fhi[src] + b
+                if lo < flo[dst]:
+                    flo[dst] = lo
+                if hi > fhi[dst]:
+                    fhi[dst] = hi
+        layer[i + 2] = b0 + nu
+    last_a = layer[n]
+    last_b = layer[n + 1]
+    if last_b == last_a:  # no consistent layout in this component
+        return OK
+    fin = last_a  # one state: every number closed
+    for k in range(flo[fin], fhi[fin] + 1):
+        counts[k] = F[fin, k]
+    # backward sweep: B[s, j] = completions from state s with j mines among the vars still to come
+    rows = last_b
+    B = np.zeros((rows, L), dtype=np.int64)
+    blo = np.full(rows, L, dtype=np.int64)
+    bhi = np.full(rows, -1, dtype=np.int64)
+    B[fin, 0] = 1
+    blo[fin] = 0
+    bhi[fin] = 0
+    for i in range(n - 1, -1, -1):
+        v = vars_[i]
+        for src in range(layer[i], layer[i + 1]):
+            for b in range(2):
+                d = child[src, b]
+                if d < 0 or bhi[d] < 0:
+                    continue
+                for j in range(blo[d], bhi[d] + 1):
+                    x = B[src, j + b] + B[d, j]
+                    if x < 0:
+                        return OVERFLOW
+                    B[src, j + b] = x
+                if blo[d] + b < blo[src]:
+                    blo[src] = blo[d] + b
+                if bhi[d] + b > bhi[src]:
+                    bhi[src] = bhi[d] + b
+                if b == 1:  # layouts through this state with var i a mine
+                    for a in range(flo[src], fhi[src] + 1):
+                        fa = F[src, a]
+                        if fa == 0:
+                            continue
+                        for j in range(blo[d], bhi[d] + 1):
+                            cellmine[v, a + 1 + j] += fa * B[d, j]
+    return OK
+
+
+@nb.njit(cache=True)
+def count_components(order, comp_start, con_vars, con_target, con_size, con_comp, nv):
+    """Count every component. Returns (counts (C, L), cellmine (nv, L), status per component)."""
+    ncomp = comp_start.shape[0] - 1
+    L = 1
+    for k in range(ncomp):
+        L = max(L, comp_start[k + 1] - comp_start[k] + 1)
+    counts = np.zeros((ncomp, L), dtype=np.int64)
+    cellmine = np.zeros((nv, L), dtype=np.int64)
+    status = np.zeros(ncomp, dtype=np.int64)
+    pos = np.empty(nv, dtype=np.int64)
+    for k in range(ncomp):
+        for q in range(comp_start[k], comp_start[k + 1]):
+            pos[order[q]] = q - comp_start[k]
+    # constraints grouped by component
+    m = con_comp.shape[0]
+    cstart = np.zeros(ncomp + 1, dtype=np.int64)
+    for c in range(m):
+        cstart[con_comp[c] + 1] += 1
+    for k in range(ncomp):
+        cstart[k + 1] += cstart[k]
+    clist = np.empty(m, dtype=np.int64)
+    fill = cstart[:ncomp].copy()
+    for c in range(m):
+        clist[fill[con_comp[c]]] = c
+        fill[con_comp[c]] += 1
+    for k in range(ncomp):
+        status[k] = _count_component(order[comp_start[k]:comp_start[k + 1]], clist[cstart[k]:cstart[k + 1]],
+                                     con_vars, con_target, con_size, pos, counts[k], cellmine)
+    return counts, cellmine, status
+
+
+def count_component_exact(vars_, cons):
+    """The same memoised count with Python integers: (counts[k], {var: cellmine[k]}).
+
+    `vars_`: var ids in order; `cons`: list of (var ids, target). Used when 64 bits overflow,
+    and as a second implementation in tests.
+    """
+    n = len(vars_)
+    pos = {v: i for i, v in enumerate(vars_)}
+    cs = [(sorted(pos[v] for v in vs), t) for vs, t in cons]
+    first = [c[0][0] for c in cs]
+    last = [c[0][-1] for c in cs]
+    incid = [[] for _ in range(n)]
+    for q, (ps, t) in enumerate(cs):
+        for r, p in enumerate(ps):
+            incid[p].append((q, t, len(ps) - r - 1, p == last[q]))
+    # states: tuple of (constraint, partial sum) for open constraints, sorted by constraint
+    layers = [{(): {0: 1}}]
+    children = []
+    for i in range(n):
+        nxt: dict = {}
+        ch = {}
+        for key, poly in layers[-1].items():
+            sums = dict(key)
+            for b in (0, 1):
+                new = dict(sums)
+                ok = True
+                for q, t, rem, is_last in incid[i]:
+                    v = new.get(q, 0) + b
+                    if v > t or v + rem < t:
+                        ok = False
+                        break
+                    if is_last:
+                        new.pop(q, None)
+                    else:
+                        new[q] = v
+                if not ok:
+                    continue
+                nk = tuple(sorted(new.items()))
+                ch[key, b] = nk
+                dst = nxt.setdefault(nk, {})
+                for a, c in poly.items():
+                    dst[a + b] = dst.get(a + b, 0) + c
+        layers.append(nxt)
+        children.append(ch)
+    counts = [0] * (n + 1)
+    for poly in layers[n].values():
+        for a, c in poly.items():
+            counts[a] += c
+    back = {key: {0: 1} for key in layers[n]}
+    cellmine = {}
+    for i in range(n - 1, -1, -1):
+        prev = {}
+        cm = [0] * (n + 1)
+        for key, fpoly in layers[i].items():
+            acc: dict = {}
+            for b in (0, 1):
+                nk = children[i].get((key, b))
+                if nk is None or nk not in back:
+                    continue
+                for j, c in back[nk].items():
+                    acc[j + b] = acc.get(j + b, 0) + c
+                if b == 1:
+                    for a, fa in fpoly.items():
+                        for j, c in back[nk].items():
+                            cm[a + 1 + j] += fa * c
+            if acc:
+                prev[key] = acc
+        back = prev
+        cellmine[vars_[i]] = cm
+    return counts, cellmine
+
+
+@nb.njit(cache=True)
+def _convolve(a, b):
+    out = np.zeros(a.shape[0] + b.shape[0] - 1, dtype=a.dtype)
+    for i in range(a.shape[0]):
+        if a[i] == 0:
+            continue
+        for j in range(b.shape[0]):
+            out[i + j] += a[i] * b[j]
+    return out
+
+
+@nb.njit(cache=True)
+def combine(polys, supp, sizes, U, M):
+    """Combine components under the mine total: C(U, M - j) weights for j frontier mines.
+
+    polys: (C, L) float counts (each row scaled by its own constant); supp: exact support.
+    Returns (ratio (C, L): R_c(k) / Z, feasible (C, L), off probability, off safe, off mine,
+    lo, hi, ok) where R_c(k) is the weight of everything but component c given it holds k.
+    """
+    C, L = polys.shape
+    pre_n = np.zeros(C + 1, dtype=np.int64)  # most mines the first c components can hold
+    for c in range(C):
+        pre_n[c + 1] = pre_n[c] + sizes[c]
+    tot = pre_n[C] + 1
+    # relative log-weights of C(U, M - j); valid for max(0, M - U) <= j <= M
+    w = np.zeros(tot, dtype=np.float64)
+    valid = np.zeros(tot, dtype=np.bool_)
+    jlo = max(0, M - U)
+    lw = np.full(tot, -np.inf)
+    if jlo < tot:
+        lw[jlo] = 0.0
+        valid[jlo] = jlo <= M
+        for j in range(jlo, min(M, tot - 1)):
+            lw[j + 1] = lw[j] + math.log(M - j) - math.log(U - M + j + 1)
+            valid[j + 1] = True
+    # prefix / suffix products of the component polynomials (float and support)
+    pre = np.zeros((C + 1, tot))
+    spre = np.zeros((C + 1, tot), dtype=np.bool_)
+    suf = np.zeros((C + 1, tot))
+    ssuf = np.zeros((C + 1, tot), dtype=np.bool_)
+    pre[0, 0] = 1.0
+    spre[0, 0] = True
+    suf[C, 0] = 1.0
+    ssuf[C, 0] = True
+    for c in range(C):
+        for i in range(pre_n[c] + 1):
+            if not spre[c, i]:
+                continue
+            for k in range(sizes[c] + 1):
+                if supp[c, k]:
+                    pre[c + 1, i + k] += pre[c, i] * polys[c, k]
+                    spre[c + 1, i + k] = True
+    for c in range(C - 1, -1, -1):
+        for i in range(pre_n[C] - pre_n[c + 1] + 1):
+            if not ssuf[c + 1, i]:
+                continue
+            for k in range(sizes[c] + 1):
+                if supp[c, k]:
+                    suf[c, i + k] += suf[c + 1, i] * polys[c, k]
+                    ssuf[c, i + k] = True
+    lmax = -np.inf
+    lo = -1
+    hi = -1
+    for j in range(tot):
+        if spre[C, j] and valid[j]:
+            if lo < 0:
+                lo = j
+            hi = j
+            lmax = max(lmax, lw[j])
+    ratio = np.zeros((C, L))
+    feasible = np.zeros((C, L), dtype=np.bool_)
+    if lo < 0:
+        return ratio, feasible, 0.0, False, False, lo, hi, False
+    for j in range(tot):
+        w[j] = math.exp(lw[j] - lmax) if valid[j] else 0.0
+    Z = 0.0
+    zoff = 0.0
+    off_safe = True
+    off_mine = True
+    for j in range(lo, hi + 1):
+        if spre[C, j] and valid[j]:
+            Z += pre[C, j] * w[j]
+            if U > 0:
+                zoff += pre[C, j] * w[j] * (M - j) / U
+            if M - j > 0:
+                off_safe = False
+            if M - j != U:
+                off_mine = False
+    oth_f = np.zeros(tot)
+    oth_s = np.zeros(tot, dtype=np.bool_)
+    for c in range(C):
+        oth_f[:] = 0.0
+        oth_s[:] = False
+        for i in range(pre_n[c] + 1):
+            if not spre[c, i]:
+                continue
+            for i2 in range(pre_n[C] - pre_n[c + 1] + 1):
+                if ssuf[c + 1, i2]:
+                    oth_f[i + i2] += pre[c, i] * suf[c + 1, i2]
+                    oth_s[i + i2] = True
+        rest = pre_n[C] - sizes[c]
+        for k in range(sizes[c] + 1):
+            if not supp[c, k]:
+                continue
+            r = 0.0
+            f = False
+            for K in range(rest + 1):
+                if oth_s[K] and valid[k + K]:
+                    r += oth_f[K] * w[k + K]
+                    f = True
+            ratio[c, k] = r / Z
+            feasible[c, k] = f
+    return ratio, feasible, (zoff / Z if U > 0 else 0.0), off_safe, off_mine, lo, hi, True
+
+
+class Analysis:
+    """What complete deduction knows about a position.
+
+    safe, mines: bool (h, w), hidden cells safe / a mine in every consistent layout.
+    probability: float64 (h, w), exact P(mine) for each unknown cell; NaN on open cells.
+    layouts: the number of consistent layouts of the whole board (exact, computed on demand).
+    mine_range: (lo, hi) mines the frontier can hold. components: independent frontier parts.
+    """
+
+    __slots__ = ("safe", "mines", "probability", "mine_range", "components", "trust_flags", "off_probability",
+                 "_polys", "_U", "_M", "_layouts")
+
+    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, off_probability, polys, U, M):
+        self.safe, self.mines, self.probability = safe, mines, probability
+        self.mine_range, self.components, self.trust_flags = mine_range, components, trust_flags
+        self.off_probability = off_probability
+        self._polys, self._U, self._M, self._layouts = polys, U, M, None
+
+    @property
+    def layouts(self) -> int:
+        """Consistent layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j)."""
+        if self._layouts is None:
+            total = [1]
+            for p in self._polys:
+                out = [0] * (len(total) + len(p) - 1)
+                for i, a in enumerate(total):
+                    if a:
+                        for k, b in enumerate(p):
+                            out[i + k] += a * b
+                total = out
+            U, M = self._U, self._M
+            self._layouts = sum(t * math.comb(U, M - j) for j, t in enumerate(total) if t and 0 <= M - j <= U)
+        return self._layouts
+
+    @property
+    def decided(self) -> np.ndarray:
+        return self.safe | self.mines
+
+    def __repr__(self) -> str:
+        return (f"<Analysis safe={int(self.safe.sum())} mines={int(self.mines.sum())} "
+                f"components={self.components} mine_range={self.mine_range}>")
+
+
+def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
+    """Complete deduction with the mine total, and exact probabilities, for `view`.
+
+    Flags count as unknown hidden cells unless `trust_flags` (a player's flags may be wrong).
+    Raises InconsistentPositionError when no layout fits the numbers and the mine total.
+    """
+    fr = frontier(view, trust_flags=trust_flags)
+    return analyse_frontier(fr, view.width, view.height)
+
+
+def analyse_frontier(fr: Frontier, width: int, height: int, *, trust_flags: bool = False,
+                     force_exact: bool = False) -> Analysis:
+    nv = len(fr.var_cell)
+    ncomp = fr.components
+    counts, cellmine, status = count_components(fr.order, fr.comp_start, fr.con_vars, fr.con_target, fr.con_size,
+                                                fr.con_comp, nv)
+    L = counts.shape[1]
+    exact_polys: list = []
+    polys = np.zeros((ncomp, L))
+    supp = counts > 0
+    cm_f = cellmine.astype(np.float64)
+    exact_rows = {}
+    for k in range(ncomp):
+        if status[k] != OK or force_exact:
+            vs = [int(v) for v in fr.order[fr.comp_start[k]:fr.comp_start[k + 1]]]
+            cons = [([int(v) for v in fr.con_vars[c, :fr.con_size[c]]], int(fr.con_target[c]))
+                    for c in np.flatnonzero(fr.con_comp == k)]
+            cnt, cm = count_component_exact(vs, cons)
+            top = max(cnt) or 1
+            polys[k, :len(cnt)] = [c / top for c in cnt]
+            supp[k, :] = False
+            supp[k, :len(cnt)] = [c > 0 for c in cnt]
+            for v, row in cm.items():
+                cm_f[v, :] = 0.0
+                cm_f[v, :len(row)] = [c / top for c in row]
+            exact_rows[k] = (cnt, cm)
+            exact_polys.append(cnt)
+        else:
+            top = counts[k].max()
+            if top == 0:
+                raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them")
+            polys[k] = counts[k] / top
+            comp_vars = fr.order[fr.comp_start[k]:fr.comp_start[k + 1]]
+            cm_f[comp_vars] /= top
+            exact_polys.append(counts[k])
+        if not supp[k].any():
+            raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them")
+    U, M = fr.off_cells, fr.mines_left
+    sizes = np.diff(fr.comp_start)
+    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok = combine(polys, supp, sizes, U, M)
+    if not ok:
+        raise InconsistentPositionError(
+            f"no layout fits the numbers with {M} mines among the unknown cells; the mine total must lie between "
+            "what the numbers need and what the hidden cells can hold")
+    comp_of = np.empty(nv, dtype=np.int64)
+    for k in range(ncomp):
+        comp_of[fr.order[fr.comp_start[k]:fr.comp_start[k + 1]]] = k
+    p_var = (cm_f * ratio[comp_of]).sum(axis=1) if nv else np.zeros(0)
+    feas = feasible[comp_of]
+    safe_v = ~((cellmine != 0) & feas).any(axis=1)
+    mine_v = ~((cellmine != counts[comp_of]) & feas).any(axis=1)
+    for k, (cnt, cm) in exact_rows.items():  # decisions from the Python-integer counts
+        fk = feasible[k]
+        for v, row in cm.items():
+            safe_v[v] = all(row[j] == 0 for j in range(len(row)) if j < L and fk[j])
+            mine_v[v] = all(row[j] == cnt[j] for j in range(len(row)) if j < L and fk[j])
+    n = width * height
+    prob = np.full(n, np.nan)
+    safe = np.zeros(n, dtype=np.bool_)
+    mines = np.zeros(n, dtype=np.bool_)
+    off = fr.unknown.copy()
+    off[fr.var_cell] = False
+    if U:
+        prob[off] = p_off
+        safe[off] = off_safe
+        mines[off] = off_mine
+    prob[fr.var_cell] = np.clip(p_var, 0.0, 1.0)
+    safe[fr.var_cell] = safe_v
+    mines[fr.var_cell] = mine_v
+    prob[safe] = 0.0
+    prob[mines] = 1.0
+    shape = (height, width)
+    return Analysis(safe.reshape(shape), mines.reshape(shape), prob.reshape(shape), (int(lo), int(hi)), ncomp,
+                    trust_flags, float(p_off) if U else None, exact_polys, U, M)

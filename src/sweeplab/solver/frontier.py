@@ -1,0 +1,212 @@
+"""Constraints from a View: the frontier (hidden cells next to a number), its numbers, and its
+independent components, each with a variable order that keeps the counting narrow.
+
+Only a `View` goes in, so nothing here can see a mine. By default a flag is an unknown hidden
+cell (a player's flags may be wrong); with `trust_flags` it is a mine and numbers count it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from ..errors import SweeplabError
+from ..view import FLAG, HIDDEN, View
+
+
+class InconsistentPositionError(SweeplabError):
+    """A position no mine layout can produce (numbers that contradict each other or the mine total)."""
+
+
+@nb.njit(cache=True)
+def build_constraints(cells, nbr, trust_flags):
+    """Numbers as constraints over unknown cells.
+
+    Returns (status, bad cell, var_cell, con_vars (m, 8) padded -1, con_target, con_size,
+    unknown mask, known mines). Status 0 ok; 1 a number that no layout can satisfy (`bad cell`).
+    """
+    n = cells.shape[0]
+    unknown = np.zeros(n, dtype=np.bool_)
+    known = 0
+    for i in range(n):
+        c = cells[i]
+        if c == -1 or (c == -2 and not trust_flags):
+            unknown[i] = True
+        elif c == -2:
+            known += 1
+    var_of = np.full(n, -1, dtype=np.int64)
+    var_cell = np.empty(n, dtype=np.int64)
+    nv = 0
+    con_vars = np.full((n, 8), -1, dtype=np.int64)
+    con_target = np.empty(n, dtype=np.int64)
+    con_size = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        c = cells[i]
+        if c < 0:
+            continue
+        t = np.int64(c)
+        u = 0
+        for k in range(8):
+            j = nbr[i, k]
+            if j < 0:
+                continue
+            if unknown[j]:
+                u += 1
+            elif cells[j] == -2:
+                t -= 1
+        if t < 0 or t > u:
+            return 1, i, var_cell[:0], con_vars[:0], con_target[:0], con_size[:0], unknown, known
+        if u == 0:
+            continue
+        s = 0
+        for k in range(8):
+            j = nbr[i, k]
+            if j >= 0 and unknown[j]:
+                if var_of[j] < 0:
+                    var_of[j] = nv
+                    var_cell[nv] = j
+                    nv += 1
+                con_vars[m, s] = var_of[j]
+                s += 1
+        con_target[m] = t
+        con_size[m] = s
+        m += 1
+    return 0, -1, var_cell[:nv], con_vars[:m], con_target[:m], con_size[:m], unknown, known
+
+
+@nb.njit(cache=True)
+def _find(parent, a):
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+@nb.njit(cache=True)
+def split_components(nv, con_vars, con_size):
+    """Independent components and a narrow variable order in each.
+
+    Returns (order: vars grouped by component, each in breadth-first order from a
+    pseudo-peripheral var; comp_start offsets; con_comp: component of each constraint).
+    """
+    m = con_vars.shape[0]
+    parent = np.arange(nv)
+    for c in range(m):
+        a = _find(parent, con_vars[c, 0])
+        for s in range(1, con_size[c]):
+            b = _find(parent, con_vars[c, s])
+            if a != b:
+                parent[b] = a
+    # var -> constraints (CSR)
+    deg = np.zeros(nv + 1, dtype=np.int64)
+    for c in range(m):
+        for s in range(con_size[c]):
+            deg[con_vars[c, s] + 1] += 1
+    start = np.cumsum(deg)
+    fill = start[:-1].copy()
+    vc = np.empty(start[-1], dtype=np.int64)
+    for c in range(m):
+        for s in range(con_size[c]):
+            v = con_vars[c, s]
+            vc[fill[v]] = c
+            fill[v] += 1
+    root = np.empty(nv, dtype=np.int64)
+    for v in range(nv):
+        root[v] = _find(parent, v)
+    dist = np.full(nv, -1, dtype=np.int64)
+    queue = np.empty(nv, dtype=np.int64)
+    order = np.empty(nv, dtype=np.int64)
+    comp_start = np.zeros(nv + 1, dtype=np.int64)
+    ncomp = 0
+    placed = 0
+    seen = np.zeros(nv, dtype=np.bool_)
+    for v0 in range(nv):
+        if seen[root[v0]]:
+            continue
+        seen[root[v0]] = True
+        # BFS twice: the var farthest from v0 is a pseudo-peripheral start, so the order sweeps
+        # along the frontier and few numbers are half-assigned at any time
+        first = v0
+        for sweep in range(2):
+            head = 0
+            tail = 1
+            queue[0] = first
+            dist[first] = 0
+            while head < tail:
+                v = queue[head]
+                head += 1
+                for e in range(start[v], start[v + 1]):
+                    c = vc[e]
+                    for s in range(con_size[c]):
+                        w = con_vars[c, s]
+                        if dist[w] < 0:
+                            dist[w] = dist[v] + 1
+                            queue[tail] = w
+                            tail += 1
+            if sweep == 0:
+                first = queue[tail - 1]
+                for q in range(tail):
+                    dist[queue[q]] = -1
+        for q in range(tail):
+            order[placed + q] = queue[q]
+        placed += tail
+        ncomp += 1
+        comp_start[ncomp] = placed
+    con_comp = np.empty(m, dtype=np.int64)
+    comp_of = np.empty(nv, dtype=np.int64)
+    for k in range(ncomp):
+        for q in range(comp_start[k], comp_start[k + 1]):
+            comp_of[order[q]] = k
+    for c in range(m):
+        con_comp[c] = comp_of[con_vars[c, 0]]
+    return order, comp_start[:ncomp + 1], con_comp
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """The constraint system of a position: numbers over unknown cells, split into components."""
+
+    width: int
+    height: int
+    var_cell: np.ndarray      # flat board cell of each frontier var
+    con_vars: np.ndarray      # (m, 8) var indices, -1 padded
+    con_target: np.ndarray    # mines each number still needs among its unknown neighbours
+    con_size: np.ndarray
+    order: np.ndarray         # vars grouped by component, in counting order
+    comp_start: np.ndarray
+    con_comp: np.ndarray
+    unknown: np.ndarray       # flat bool: cells whose content is unknown (hidden; flags unless trusted)
+    off_cells: int            # unknown cells next to no number
+    mines_left: int           # mines among the unknown cells
+
+    @property
+    def components(self) -> int:
+        return len(self.comp_start) - 1
+
+
+def frontier(view: View, *, trust_flags: bool = False) -> Frontier:
+    """The constraints of `view`; raises InconsistentPositionError for a number no layout can satisfy."""
+    if not isinstance(view, View):
+        raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
+    cells = view.cells.reshape(-1)
+    status, bad, var_cell, con_vars, con_target, con_size, unknown, known = build_constraints(
+        cells, view.neighbours, bool(trust_flags))
+    if status:
+        x, y = bad % view.width, bad // view.width
+        raise InconsistentPositionError(
+            f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden neighbours"
+            + (" and flags" if trust_flags else "") + "; every number must equal the mines around it")
+    mines_left = view.mine_count - int(known)
+    if mines_left < 0:
+        raise InconsistentPositionError(f"{known} trusted flags exceed the mine total {view.mine_count}; "
+                                        "flags must not outnumber the mines")
+    order, comp_start, con_comp = split_components(len(var_cell), con_vars, con_size)
+    off = int(np.count_nonzero(unknown)) - len(var_cell)
+    return Frontier(view.width, view.height, var_cell, con_vars, con_target, con_size, order, comp_start, con_comp,
+                    unknown, off, mines_left)
+
+
+__all__ = ["Frontier", "InconsistentPositionError", "frontier", "FLAG", "HIDDEN"]

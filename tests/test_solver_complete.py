@@ -1,0 +1,148 @@
+"""Complete deduction and probabilities against brute force over every layout (exact integers)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sweeplab import Board, Game, View
+from sweeplab.grid import neighbour_table
+from sweeplab.solver import InconsistentPositionError, analyse
+from sweeplab.solver.complete import analyse_frontier
+from sweeplab.solver.frontier import frontier
+
+
+def brute_force(view: View, trust_flags: bool = False):
+    """Every layout of the unknown cells that fits the numbers and the mine total: (layouts, mine counts)."""
+    cells = view.cells.reshape(-1)
+    nbr = neighbour_table(view.width, view.height, view.topology)
+    unknown = (cells == -1) | ((cells == -2) & (not trust_flags))
+    u = np.flatnonzero(unknown)
+    bit = {int(c): k for k, c in enumerate(u)}
+    masks = np.arange(1 << len(u), dtype=np.int64)
+    mines = view.mine_count - (int(np.count_nonzero(cells == -2)) if trust_flags else 0)
+    ok = np.bitwise_count(masks) == mines
+    for i in np.flatnonzero(cells >= 0):
+        cm = 0
+        t = int(cells[i])
+        for j in nbr[i]:
+            if j < 0:
+                continue
+            if unknown[j]:
+                cm |= 1 << bit[int(j)]
+            elif cells[j] == -2:
+                t -= 1
+        ok &= np.bitwise_count(masks & cm) == t
+    good = masks[ok]
+    counts = {int(c): int(((good >> k) & 1).sum()) for k, c in enumerate(u)}
+    return len(good), counts
+
+
+@st.composite
+def small_views(draw, max_unknown=16):
+    w = draw(st.integers(2, 6))
+    h = draw(st.integers(2, 5))
+    n = w * h
+    m = draw(st.integers(1, max(1, n // 3)))
+    mines = np.zeros(n, dtype=bool)
+    mines[draw(st.permutations(range(n)))[:m]] = True
+    board = Board(mines.reshape(h, w))
+    game = Game(board)
+    safe = np.flatnonzero(~mines)
+    for i in draw(st.lists(st.sampled_from(list(safe)), min_size=1, max_size=6)):
+        if game.status == "playing" or game.status == "ready":
+            game.open(int(i) % w, int(i) // w)
+    if game.over:
+        game = Game(board)
+        game.open(int(safe[0]) % w, int(safe[0]) // w)
+        if game.over:
+            return None
+    cells = game.view().cells.copy()
+    hidden = np.flatnonzero(cells.reshape(-1) == -1)
+    if len(hidden) > max_unknown:
+        # open more safe cells until brute force stays small
+        for i in hidden:
+            if not mines[i] and np.count_nonzero(cells == -1) > max_unknown:
+                cells.reshape(-1)[i] = board.flat_numbers[i]
+        if np.count_nonzero(cells == -1) > max_unknown:
+            return None
+    # flags, right or wrong, on some hidden cells
+    hidden = np.flatnonzero(cells.reshape(-1) == -1)
+    for i in draw(st.lists(st.sampled_from(list(hidden)), max_size=3)) if len(hidden) else []:
+        cells.reshape(-1)[i] = -2
+    return View(cells, m)
+
+
+def check_against_brute(view, a, trust_flags=False):
+    total, counts = brute_force(view, trust_flags)
+    assert a.layouts == total
+    for c, k in counts.items():
+        y, x = divmod(c, view.width)
+        assert a.safe[y, x] == (k == 0), (x, y)
+        assert a.mines[y, x] == (k == total), (x, y)
+        assert a.probability[y, x] == pytest.approx(float(Fraction(k, total)), abs=1e-12)
+    assert np.isnan(a.probability[view.cells >= 0]).all()
+    assert not (a.safe | a.mines)[view.cells >= 0].any()
+
+
+@settings(max_examples=300)
+@given(small_views())
+def test_matches_brute_force(view):
+    if view is None:
+        return
+    a = analyse(view)
+    check_against_brute(view, a)
+
+
+@settings(max_examples=120)
+@given(small_views(), st.data())
+def test_exact_python_count_matches(view, data):
+    """The Python-integer fallback counts the same as the numba sweep."""
+    if view is None:
+        return
+    fr = frontier(view)
+    a = analyse_frontier(fr, view.width, view.height, force_exact=True)
+    check_against_brute(view, a)
+
+
+@settings(max_examples=150)
+@given(small_views())
+def test_trusted_flags_match_brute_force(view):
+    if view is None:
+        return
+    try:
+        a = analyse(view, trust_flags=True)
+    except InconsistentPositionError:
+        assert brute_force(view, True)[0] == 0
+        return
+    check_against_brute(view, a, True)
+
+
+@settings(max_examples=150)
+@given(small_views(), st.integers(-3, 3))
+def test_wrong_mine_total_is_refused_or_counted(view, delta):
+    """With another mine total the count still matches brute force, or the position is refused."""
+    if view is None:
+        return
+    m = view.mine_count + delta
+    if not 0 <= m <= view.size:
+        return
+    v2 = View(view.cells, m)
+    if brute_force(v2)[0] == 0:
+        with pytest.raises(InconsistentPositionError):
+            analyse(v2)
+    else:
+        check_against_brute(v2, analyse(v2))
+
+
+def test_contradictory_numbers_raise():
+    with pytest.raises(InconsistentPositionError, match="cannot be satisfied"):
+        analyse(View.from_text("mines: 2\n4#\n##\n"))
+    with pytest.raises(InconsistentPositionError, match="contradict"):
+        analyse(View.from_text("mines: 1\n0#1\n1##\n"))  # the 0 and the lower 1 disagree
+    with pytest.raises(InconsistentPositionError, match="no layout fits"):
+        analyse(View.from_text("mines: 0\n1#\n##\n"))  # the 1 needs a mine, the total has none

@@ -264,3 +264,88 @@ def test_errors_say_what_is_allowed():
         A.run_board(mines, [(1, 1)])
     with pytest.raises(SweeplabError, match="square"):
         A.run_board(np.zeros((3, 4), dtype=bool), [(0, 0)])
+
+
+# --- the paper's measures, independently recomputed ---------------------------------------------
+
+def test_summary_matches_a_direct_count():
+    batch = A.random_batch(20, 0.15, 8, 300)
+    evo = A.run_batch(batch)
+    s = A.summarise(evo)
+    share = [sum(1 for v in evo.status[g] if v != 0) / 400 for g in range(300)]
+    assert s["solved_mean"] == pytest.approx(sum(share) / 300)
+    assert s["half_closed"] == pytest.approx(sum(1 for v in share if 1 - v >= 0.5) / 300)
+    assert s["solved_median"] == pytest.approx(float(np.median(share)))
+    assert s["steps_max"] == max(int(evo.changed_at[g].max()) for g in range(300))
+    lo, hi = s["half_closed_ci"]
+    assert lo < s["half_closed"] < hi
+    assert s["solved_mean_ci"][0] < s["solved_mean"] < s["solved_mean_ci"][1]
+
+
+def test_densities_parse_and_refuse_nonsense():
+    assert A.parse_densities("0.02:0.30:0.01") == pytest.approx([0.02 + 0.01 * k for k in range(29)])
+    assert A.parse_densities("0.1,0.2") == [0.1, 0.2]
+    for bad in ("0.3:0.1:0.01", "a:b:c", "0.1:0.2:0", "1.5"):
+        with pytest.raises(SweeplabError, match="allowed|write"):
+            A.parse_densities(bad)
+
+
+def test_complete_deduction_never_solves_less_than_the_automaton():
+    # The automaton's two clauses are special cases of deduction, so from the same three cells
+    # a complete solver ends with at least as much of the board open or known to be a mine.
+    for topology in ("bounded", "torus"):
+        result = A.compare(10, 0.16, 25, topology, 4)
+        assert (result["logic"] >= result["automaton"] - 1e-12).all()
+        assert (result["logic"] > result["automaton"]).any()  # and it does gain somewhere
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+def run_cli(capsys, *args):
+    from sweeplab.cli import main
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return exc.value.code or 0, out.out, out.err
+
+
+def test_cli_show_prints_every_step_and_draws(tmp_path, capsys):
+    svg = tmp_path / "e.svg"
+    code, out, _ = run_cli(capsys, "automaton", "show", "--size", "12", "--density", "0.1", "--seed", "3",
+                           "--game", "1", "--svg", str(svg), "--png", str(tmp_path / "e.png"))
+    assert code == 0
+    batch = A.random_batch(12, 0.1, 3, 1, first=1)
+    evo = A.run_batch(batch)
+    steps = int(evo.steps[0])
+    assert out.count("\nstep ") == steps + 1
+    last = out.split(f"step {steps}:")[1].strip().splitlines()[1:13]
+    want = [["#" if s == 0 else "F" if s == 2 else str(v) for s, v in zip(rs, rv)]
+            for rs, rv in zip(evo.status[0].reshape(12, 12), batch.nu[0].reshape(12, 12))]
+    assert last == ["".join(r) for r in want]
+    assert svg.read_text().startswith("<svg") and "t = 0" in svg.read_text()
+    assert (tmp_path / "e.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_sweep_json_equals_the_library(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "automaton", "sweep", "--size", "10", "--densities", "0.1,0.2",
+                           "--games", "50", "--topology", "torus", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    want = A.sweep(10, [0.1, 0.2], 50, ["torus"], 0)
+    assert [r["solved_mean"] for r in rows] == pytest.approx([r["solved_mean"] for r in want])
+    assert [r["half_closed"] for r in rows] == pytest.approx([r["half_closed"] for r in want])
+    png = tmp_path / "s.png"
+    code, out, _ = run_cli(capsys, "automaton", "sweep", "--size", "10", "--densities", "0.1", "--games", "20",
+                           "--plot", str(png))
+    assert code == 0 and "bounded" in out and "torus" in out
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_scaling_and_bad_input(capsys):
+    code, out, _ = run_cli(capsys, "automaton", "scaling", "--sizes", "8,16", "--games", "20", "--json")
+    assert code == 0 and [r["size"] for r in json.loads(out)] == [8, 16, 8, 16]
+    code, _, err = run_cli(capsys, "automaton", "sweep", "--topology", "klein", "--games", "5")
+    assert code == 2 and "allowed" in err and err.count("\n") == 1
+    code, _, err = run_cli(capsys, "automaton", "show", "--density", "1.5")
+    assert code == 2 and "0 <= p < 1" in err

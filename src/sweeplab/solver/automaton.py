@@ -435,7 +435,7 @@ def _mean_ci(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> 
     n = values.size
     mean = float(values.mean())
     half = Z95 * float(values.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
-    return mean, max(low, mean - half), min(high, mean + half)
+    return mean, float(max(low, mean - half)), float(min(high, mean + half))
 
 
 def _quantile_ci(values: np.ndarray, q: float) -> tuple[float, float, float]:

@@ -1,6 +1,14 @@
-"""Solvers: deduction (local rules and complete), exact probabilities and hints. They take only a View."""
+"""Solvers: local rules, complete deduction with exact probabilities, and hints. They take only a View.
+
+>>> from sweeplab import View
+>>> a = analyse(View.from_text("mines: 1\\n1#\\n##\\n"))
+>>> a.layouts, round(float(a.probability[0, 1]), 4)
+(3, 0.3333)
+"""
 
 from .complete import Analysis, analyse
 from .frontier import InconsistentPositionError
+from .hints import Hint, hint
+from .rules import deduce_rules
 
-__all__ = ["Analysis", "InconsistentPositionError", "analyse"]
+__all__ = ["Analysis", "Hint", "InconsistentPositionError", "analyse", "deduce_rules", "hint"]

@@ -1,0 +1,77 @@
+"""`sweeplab solve FILE`: read a position (View text format) and print its certain cells and probabilities."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..errors import FormatError
+from ..view import View
+
+
+def _read(path: str) -> View:
+    try:
+        text = sys_stdin() if path == "-" else Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise FormatError(f"cannot read {path!r} as a text view ({e}); expected a 'mines: N' line and rows of "
+                          "'#', 'F' and '0'-'8'") from None
+    return View.from_text(text)
+
+
+def sys_stdin() -> str:
+    return click.get_text_stream("stdin").read()
+
+
+@click.command()
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--trust-flags", is_flag=True, help="Treat flags as certain mines (by default they are unknown).")
+@click.option("--hint", "with_hint", is_flag=True, help="Add the hint: the certain moves or the best guess.")
+def solve(path, as_json, trust_flags, with_hint):
+    """Read a position (`mines: N`, then rows of '#' hidden, 'F' flag, '0'-'8' open) and print the
+    certain cells and every hidden cell's mine probability. FILE may be '-' for stdin."""
+    from ..solver import analyse, hint
+
+    view = _read(path)
+    a = analyse(view, trust_flags=trust_flags)
+    w, h = view.width, view.height
+    unknown = [(x, y) for y in range(h) for x in range(w) if view.cells[y, x] < 0]
+    safe = [(x, y) for x, y in unknown if a.safe[y, x]]
+    mines = [(x, y) for x, y in unknown if a.mines[y, x]]
+    tip = hint(view, trust_flags=trust_flags) if with_hint else None
+    if as_json:
+        out = {
+            "width": w, "height": h, "mines": view.mine_count, "trust_flags": trust_flags,
+            "layouts": str(a.layouts), "components": a.components, "mine_range": list(a.mine_range),
+            "safe": [list(c) for c in safe], "mines_certain": [list(c) for c in mines],
+            "probability": [[None if view.cells[y, x] >= 0 else float(a.probability[y, x]) for x in range(w)]
+                            for y in range(h)],
+        }
+        if tip is not None:
+            out["hint"] = tip.as_dict()
+        click.echo(json.dumps(out))
+        return
+    click.echo(f"{w}x{h}, {view.mine_count} mines, {len(unknown)} unknown cells, {a.components} frontier "
+               f"component{'s' * (a.components != 1)}, frontier holds {a.mine_range[0]}..{a.mine_range[1]} mines")
+    click.echo(f"consistent layouts: {a.layouts}")
+    click.echo("certain safe:  " + (" ".join(f"{x},{y}" for x, y in safe) or "none"))
+    click.echo("certain mines: " + (" ".join(f"{x},{y}" for x, y in mines) or "none"))
+    click.echo("mine probability in % (S safe, M mine, open cells show their number):")
+    for y in range(h):
+        row = []
+        for x in range(w):
+            c = int(view.cells[y, x])
+            if c >= 0:
+                row.append(f"{c:>4}")
+            elif a.safe[y, x]:
+                row.append("   S")
+            elif a.mines[y, x]:
+                row.append("   M")
+            else:
+                row.append(f"{100 * a.probability[y, x]:4.0f}")
+        click.echo("".join(row))
+    if tip is not None:
+        cells = " ".join(f"{x},{y}" for x, y in tip.cells)
+        click.echo(f"hint: {tip.kind} {cells}: {tip.reason}")

@@ -1,0 +1,138 @@
+"""Hints: the certain moves of a position, or the best guess, each with a reason a player can follow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..view import FLAG, HIDDEN, View
+from .complete import Analysis, analyse
+from .frontier import InconsistentPositionError
+
+KINDS = ("safe", "mine", "guess")
+
+
+@dataclass(frozen=True)
+class Hint:
+    """kind: 'safe' (open these), 'mine' (flag these) or 'guess' (no certain move; open this one).
+
+    cells: (x, y) pairs. probability: the chance the advice is right (1.0 for certain moves; for
+    a guess, the chance the cell is safe). reason: in words. progress: for a guess, the chance
+    that opening it is safe and then gives a new certain cell.
+    """
+
+    kind: str
+    cells: list = field(default_factory=list)
+    probability: float = 1.0
+    reason: str = ""
+    progress: float | None = None
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "cells": [list(c) for c in self.cells], "probability": self.probability,
+                "reason": self.reason, "progress": self.progress}
+
+
+def _xy(i: int, width: int) -> tuple[int, int]:
+    return int(i % width), int(i // width)
+
+
+def _why_certain(view: View, a: Analysis, i: int, safe: bool) -> str:
+    """A one-number explanation where one exists, else the counting argument."""
+    w = view.width
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    known_mine = a.mines.reshape(-1)
+    known_safe = a.safe.reshape(-1)
+    x, y = _xy(i, w)
+    for p in nbr[i]:
+        if p < 0 or cells[p] < 0:
+            continue
+        n = int(cells[p])
+        around = [int(q) for q in nbr[p] if q >= 0 and cells[q] < 0]
+        mines = [q for q in around if known_mine[q] and q != i]
+        maybe = [q for q in around if not known_safe[q] or q == i]
+        px, py = _xy(p, w)
+        if safe and len(mines) == n:
+            where = ", ".join(str(_xy(q, w)) for q in mines)
+            return (f"The {n} at ({px}, {py}) already touches {n} certain mine{'s' * (n != 1)}"
+                    + (f" ({where})" if mines else "") + f", so its other hidden neighbours, ({x}, {y}) among "
+                    "them, are safe.")
+        if not safe and len(maybe) == n:
+            return (f"The {n} at ({px}, {py}) has only {n} hidden neighbour{'s' * (n != 1)} that could hold a "
+                    f"mine, so each of them, ({x}, {y}) among them, is a mine.")
+    what = "safe" if safe else "a mine"
+    return (f"({x}, {y}) is {what} in every layout of mines that fits the numbers and the mine total "
+            f"({view.mine_count}); no single number shows it, but counting all {a.layouts} layouts does.")
+
+
+def guess_progress(view: View, a: Analysis, i: int, *, trust_flags: bool = False) -> tuple[float, float]:
+    """(chance cell i is safe and opening it gives a new certain cell, chance it shows a 0)."""
+    total = a.layouts
+    progress = 0
+    zero = 0
+    cells = view.cells.copy()
+    for n in range(9):
+        cells.reshape(-1)[i] = n
+        try:
+            b = analyse(View(cells, view.mine_count, view.topology), trust_flags=trust_flags)
+        except InconsistentPositionError:
+            continue
+        count = b.layouts  # layouts where cell i is safe and shows n
+        if n == 0:
+            zero = count
+        if (b.safe & (cells < 0)).any():
+            progress += count
+    return progress / total, zero / total
+
+
+def hint(view: View, *, trust_flags: bool = False, candidates: int = 8) -> Hint:
+    """The certain safe cells; else the certain mines not yet flagged; else the best guess.
+
+    A guess is the safest cell; among cells as safe as it, the one most likely to lead on to a
+    new certain cell (looking one move ahead at every number it could show).
+    """
+    a = analyse(view, trust_flags=trust_flags)
+    w = view.width
+    cells = view.cells.reshape(-1)
+    safe = np.flatnonzero(a.safe.reshape(-1))
+    if len(safe):
+        wrong_flags = [i for i in safe if cells[i] == FLAG]
+        reason = _why_certain(view, a, int(safe[0]), True)
+        if wrong_flags:
+            reason += (" Your flag" + "s" * (len(wrong_flags) > 1) + " at "
+                       + ", ".join(str(_xy(i, w)) for i in wrong_flags) + " cover" + "s" * (len(wrong_flags) == 1)
+                       + " a safe cell: remove it.")
+        return Hint("safe", [_xy(i, w) for i in safe], 1.0, reason)
+    mines = np.flatnonzero(a.mines.reshape(-1) & (cells == HIDDEN))
+    if len(mines):
+        return Hint("mine", [_xy(i, w) for i in mines], 1.0, _why_certain(view, a, int(mines[0]), False))
+    prob = a.probability.reshape(-1)
+    open_to = np.flatnonzero(cells == HIDDEN)
+    if not len(open_to):
+        return Hint("guess", [], 0.0, "Every hidden cell is flagged; the position has no cell left to open.")
+    p = prob[open_to]
+    best = p.min()
+    ties = open_to[p <= best + 1e-9]
+    # look ahead on corners and edges first (fewer neighbours: more often a 0), and on cells
+    # touching the frontier (their number often settles it)
+    nbr = view.neighbours
+    degree = (nbr[ties] >= 0).sum(axis=1)
+    touches = np.array([(cells[nbr[i][nbr[i] >= 0]] != HIDDEN).any() for i in ties], dtype=bool)
+    by_edge = ties[np.lexsort((ties, degree))][:candidates // 2]
+    by_front = ties[touches][:candidates - len(by_edge)]
+    pool = np.unique(np.concatenate([by_edge, by_front, ties[:max(0, candidates - len(by_edge) - len(by_front))]]))
+    scored = []
+    for i in pool:
+        prog, zero = guess_progress(view, a, int(i), trust_flags=trust_flags)
+        # corners and edges break exact ties: fewer neighbours, more often a 0
+        edge = -int(np.count_nonzero(view.neighbours[i] >= 0))
+        scored.append((prog, zero, edge, -int(i), int(i)))
+    prog, zero, _, _, i = max(scored)
+    x, y = _xy(i, w)
+    safe_p = 1.0 - float(prob[i])
+    tie = f", tied with {len(ties) - 1} other cell{'s' * (len(ties) != 2)}" if len(ties) > 1 else ""
+    reason = (f"No cell is certain. ({x}, {y}) is the safest cell{tie}: safe with probability {safe_p:.1%}. "
+              f"If you open it, the chance it is safe and gives a new certain cell is {prog:.1%}"
+              + (f" (it shows a 0 and opens an area with probability {zero:.1%})" if zero else "") + ".")
+    return Hint("guess", [(x, y)], safe_p, reason, prog)

@@ -1,0 +1,89 @@
+"""Local rules, one level: the single-number rule and the subset (set-difference) rule.
+
+This is the solver of the Windows 7 "no guess" patch: each number alone, then each pair of
+numbers whose hidden neighbours overlap. It sees no mine total and never iterates; call it
+again after acting on what it found.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..view import View
+from .frontier import InconsistentPositionError, build_constraints
+
+
+@nb.njit(cache=True)
+def _in(c, con_vars, con_size, v):
+    for s in range(con_size[c]):
+        if con_vars[c, s] == v:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def rules_kernel(nv, con_vars, con_target, con_size):
+    """Per frontier var: 1 safe, 2 mine, 0 unknown, by the single-number and pair rules."""
+    out = np.zeros(nv, dtype=np.int8)
+    m = con_vars.shape[0]
+    for c in range(m):  # single number: all its mines found, or all its hidden cells needed
+        t = con_target[c]
+        if t == 0 or t == con_size[c]:
+            for s in range(con_size[c]):
+                out[con_vars[c, s]] = 1 if t == 0 else 2
+    # var -> numbers touching it
+    deg = np.zeros(nv, dtype=np.int64)
+    touch = np.full((nv, 8), -1, dtype=np.int64)
+    for c in range(m):
+        for s in range(con_size[c]):
+            v = con_vars[c, s]
+            touch[v, deg[v]] = c
+            deg[v] += 1
+    for c in range(m):
+        for s in range(con_size[c]):
+            v = con_vars[c, s]
+            for e in range(deg[v]):
+                d = touch[v, e]
+                if d == c:
+                    continue
+                # pair (A=c, B=d): if B's own cells must hold t_B - t_A = |B \ A| mines, they all
+                # are mines and A's own cells are all safe (a subset A of B is the case A \ B empty)
+                only_b = 0
+                for s2 in range(con_size[d]):
+                    if not _in(c, con_vars, con_size, con_vars[d, s2]):
+                        only_b += 1
+                if con_target[d] - con_target[c] != only_b:
+                    continue
+                for s2 in range(con_size[d]):
+                    w = con_vars[d, s2]
+                    if not _in(c, con_vars, con_size, w):
+                        out[w] = 2
+                for s2 in range(con_size[c]):
+                    w = con_vars[c, s2]
+                    if not _in(d, con_vars, con_size, w):
+                        out[w] = 1
+    return out
+
+
+def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(safe, mines): bool (h, w) arrays of what the single-number and subset rules decide now.
+
+    Like `analyse`, flags are unknown hidden cells unless `trust_flags`.
+    """
+    if not isinstance(view, View):
+        raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
+    cells = view.cells.reshape(-1)
+    status, bad, var_cell, con_vars, con_target, con_size, _, _ = build_constraints(
+        cells, view.neighbours, bool(trust_flags))
+    if status:
+        x, y = bad % view.width, bad // view.width
+        raise InconsistentPositionError(f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden "
+                                        "neighbours; every number must equal the mines around it")
+    out = rules_kernel(len(var_cell), con_vars, con_target, con_size)
+    safe = np.zeros(view.size, dtype=np.bool_)
+    mines = np.zeros(view.size, dtype=np.bool_)
+    safe[var_cell[out == 1]] = True
+    mines[var_cell[out == 2]] = True
+    shape = (view.height, view.width)
+    return safe.reshape(shape), mines.reshape(shape)

@@ -16,7 +16,9 @@ from ..errors import SweeplabError
 COMMANDS = {
     "board": "sweeplab.cli.boards:board",
     "stats": "sweeplab.cli.boards:stats",
+    "solve": "sweeplab.cli.solve:solve",
     "play": "sweeplab.cli.play:play",
+    "cycles": "sweeplab.cli.cycles:cycles",
     "bench": "sweeplab.cli.bench:bench",
     "automaton": "sweeplab.cli.automaton:automaton",
 }

@@ -28,7 +28,6 @@ _TABLE = bytearray(range(256))
 for _code, _ch in enumerate(CODE_CHARS):
     _TABLE[_code] = ord(_ch)
 _TABLE = bytes(_TABLE)
-SEED_BITS = 63  # seeds fit SQLite's signed 64-bit integers
 
 
 def cells_text(codes: np.ndarray) -> str:
@@ -72,14 +71,11 @@ class Hub:
         level, w, h, m = M.check_level(mode_, level, width, height, mines)
         if not isinstance(marks, bool):
             raise IllegalMoveError(f"marks must be true or false, got {marks!r}")
-        if seed is None:
-            seed = secrets.randbits(SEED_BITS)
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** SEED_BITS:
-            raise IllegalMoveError(f"seed must be an integer in 0..2**{SEED_BITS}-1, got {seed!r}")
         state = None
-        if mode_.session and session is not None:
-            state = self.sessions.get(session, mode_.name, lambda: M.new_session_state(mode_, seed))
-        rule = M.make_rule(mode_, w, h, m, seed, session_state=state)
+        if mode_.session and seed is None:
+            state = self.sessions.get(session or secrets.token_hex(8), mode_.name,
+                                      lambda: M.new_session_state(mode_))
+        rule, seed = M.make_rule(mode_, w, h, m, seed, session_state=state)
         pg = PlayedGame(secrets.token_urlsafe(12), Game(rule=rule, marks=marks, clock=self._clock), mode_.name,
                         level, seed)
         with self._lock:

@@ -7,6 +7,7 @@ the safe-first-click uniform mode and `default_note` says so (never a silent fal
 
 from __future__ import annotations
 
+import secrets
 import threading
 from dataclasses import dataclass, field
 
@@ -25,18 +26,21 @@ class Mode:
     levels: dict = field(default_factory=lambda: {k: tuple(v) for k, v in PRESETS.items()})
     min_side: int = 9  # custom limits as WinMine: 9..30 wide (8 on Windows 98), 9..24 high
     session: bool = False  # one continuing generator per player session (WinMine's rand() stream)
+    seed_bits: int = 63  # what a seed is: a 64-bit key, Windows 7's time(0), WinMine's 32-bit rand() state
+    min_mines: int = 1
 
     def limits(self) -> dict:
-        return {"width": [self.min_side, 30], "height": [self.min_side, 24], "mines": [1, "(width-1)*(height-1)"]}
+        return {"width": [self.min_side, 30], "height": [self.min_side, 24],
+                "mines": [self.min_mines, "(width-1)*(height-1)" + (", at most 999" if self.session else "")]}
 
 
 MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("noguess", "No guess", "noguess"),
-    Mode("win7", "Windows 7", "win7"),
-    Mode("winxp", "Windows XP", "winxp", session=True),
+    Mode("win7", "Windows 7", "win7", seed_bits=32, min_mines=10),
+    Mode("winxp", "Windows XP", "winxp", session=True, seed_bits=32, min_mines=10),
     Mode("win98", "Windows 98 (8x8 beginner)", "win98",
          levels={"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}, min_side=8,
-         session=True),
+         session=True, seed_bits=32, min_mines=10),
     Mode("safe", "Uniform, safe first click", "uniform", "safe"),
 )}
 PREFERRED_DEFAULT = "noguess"
@@ -99,11 +103,14 @@ def check_level(mode: Mode, level, width=None, height=None, mines=None) -> tuple
         if not lo <= value <= hi:
             raise InvalidBoardError(f"custom {name} {value} is out of range; allowed {lo}..{hi}")
     room = (width - 1) * (height - 1)
+    if mode.session:
+        room = min(room, 999)
+    low = mode.min_mines
     if isinstance(mines, bool) or not isinstance(mines, int):
-        raise InvalidBoardError(f"a custom level needs an integer mine count, got {mines!r}; allowed 1..{room}")
-    if not 1 <= mines <= room:
-        raise InvalidBoardError(f"{mines} mines on {width}x{height}: allowed 1..{room} ((width-1)*(height-1), "
-                                "as in Windows)")
+        raise InvalidBoardError(f"a custom level needs an integer mine count, got {mines!r}; allowed {low}..{room}")
+    if not low <= mines <= room:
+        raise InvalidBoardError(f"{mines} mines on {width}x{height}: allowed {low}..{room} ((width-1)*(height-1)"
+                                f"{', at most 999' if mode.session else ''}, as in Windows)")
     return "custom", width, height, mines
 
 
@@ -125,18 +132,47 @@ class Sessions:
             return self._state[key]
 
 
-def new_session_state(mode: Mode, seed: int):
-    """The continuing generator of a session mode, seeded once per player session; None while the
-    generator offers no session (each game then takes its own seed)."""
-    return None
+class WinMinePlayer:
+    """A player session of a WinMine mode: started from a random 16-bit tick, as the program was,
+    every new game continues its one rand() stream (so the cycles players found show up here too)."""
+
+    def __init__(self, version: str, tick: int):
+        from ..generators.winmine import WinMineSession
+        self.session = WinMineSession(version, tick=tick)
+        self._lock = threading.Lock()
+
+    def next_rule(self, width: int, height: int, mines: int) -> tuple[FirstClick, int]:
+        from ..generators.winmine import Shift
+        with self._lock:
+            state = self.session.state
+            board = self.session.next_board(width=width, height=height, mines=mines)
+        return Shift(board, origin={"version": self.session.version.name, "state": state}), state
 
 
-def make_rule(mode: Mode, width: int, height: int, mines: int, seed: int, *, session_state=None) -> FirstClick:
-    """The first-click rule for one game of this mode (the board itself may come at the first click)."""
+def new_session_state(mode: Mode):
+    """The continuing generator of a session mode, seeded from the OS like a fresh start of the program."""
+    return WinMinePlayer(mode.generator, secrets.randbelow(1 << 16))
+
+
+def check_seed(mode: Mode, seed) -> int:
+    top = 2 ** mode.seed_bits - 1
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= top:
+        what = {63: "a seed", 32: "a 32-bit seed (Windows 7's time(0); WinMine's rand() state before the board)"}
+        raise InvalidBoardError(f"{what[mode.seed_bits]} must be an integer in 0..{top}, got {seed!r}")
+    return seed
+
+
+def make_rule(mode: Mode, width: int, height: int, mines: int, seed: int | None = None, *,
+              session_state=None) -> tuple[FirstClick, int]:
+    """The first-click rule for one game of this mode (the board itself may come at the first click),
+    and the seed that reproduces it: a given seed, the session's rand() state, or one drawn from the OS."""
     try:
-        if mode.session and session_state is not None:
+        if seed is None and mode.session and session_state is not None:
             return session_state.next_rule(width, height, mines)
-        return generators.make(mode.generator, width, height, mines, seed, first_click=mode.first_click)
+        seed = secrets.randbits(mode.seed_bits) if seed is None else check_seed(mode, seed)
+        if mode.session:  # a WinMine seed is the rand() state before the board
+            return generators.make(mode.generator, width, height, mines, 0, state=seed), seed
+        return generators.make(mode.generator, width, height, mines, seed, first_click=mode.first_click), seed
     except SweeplabError:
         raise
     except Exception as e:  # a generator's own failure is reported, never replaced by another board

@@ -20,7 +20,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import GameOverError, SweeplabError
+from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
 from .games import Hub, UnknownGameError, replay_frames
 from .store import NotFoundError, Store
@@ -163,6 +163,9 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
     async def not_found(request, exc):
         return _error(404, str(exc))
 
+    async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
+        return _error(503, f"{exc}; try again or choose another mode")
+
     async def conflict(request, exc):
         return _error(409, str(exc))
 
@@ -189,7 +192,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
+    handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GenerationError: unavailable,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store = hub, store

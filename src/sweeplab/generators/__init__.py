@@ -77,4 +77,4 @@ def _load_all() -> None:
 
 
 # Modules that call register() when imported; later issues add theirs here.
-_PLUGINS: list[str] = ["sweeplab.generators.winmine", "sweeplab.generators.win7"]
+_PLUGINS: list[str] = ["sweeplab.generators.winmine", "sweeplab.generators.win7", "sweeplab.generators.noguess"]

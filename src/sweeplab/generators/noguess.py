@@ -1,0 +1,253 @@
+"""No-guess boards: every board certified solvable by logic (with the mine total) from its first click.
+
+Method, by density:
+- `rejection`: lay uniform boards (the click's 3x3 kept free) until one certifies. Exactly
+  uniform over the boards our certifier accepts; used where it is cheap (the default up
+  to 22% mines, which covers expert's 99).
+- `mcmc`: repair a uniform board into a certified one (move a stuck frontier mine to a cell
+  off the frontier until it certifies), then run a Metropolis chain whose move takes one
+  mine to a random free cell and is accepted iff the board still certifies. The proposal
+  is symmetric, so the chain's stationary law is uniform over certifiable boards; the
+  repaired start's bias (mines at the edges, lower 3BV) fades as the chain mixes. The
+  number of moves per board is a parameter; `docs/benchmarks.md` measures the residual bias.
+
+Every board returned has passed `certify.certify_kernel` from its click; if none does within
+the budget, `GenerationError` (or, only when asked with `allow_uncertified=True`, the last
+board tried, marked `certified=False`). The same seed, size and click give the same board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from .. import grid
+from ..board import Board
+from ..errors import GenerationError, InvalidBoardError
+from ..firstclick import FirstClick, register_rule
+from ..kernels import lay_uniform
+from ..rng import below, seed_key
+from . import GeneratorInfo, register
+from .certify import DEFAULT_LEAF_BUDGET, SOLVED, certify_into, certify_kernel
+
+METHODS = ("auto", "rejection", "mcmc")
+REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
+DEFAULT_TRIES = 20_000  # rejection: uniform boards tried before giving up
+DEFAULT_REPAIRS = 20_000  # mcmc: repair moves allowed before giving up
+
+
+@dataclass(frozen=True)
+class NoGuessResult:
+    """A generated board and how it came to be."""
+
+    board: Board
+    certified: bool
+    method: str
+    tries: int  # rejection: boards laid; mcmc: repair moves
+    accepted: int  # mcmc: chain moves accepted
+    steps: int  # mcmc: chain moves proposed
+
+
+@nb.njit(cache=True)
+def _rejection(n, count, excluded, nbr, click, state, tries, budget):
+    """Lay uniform boards until one certifies. Returns (mines, state, boards laid, certified)."""
+    mines = np.zeros(n, dtype=np.bool_)
+    for t in range(tries):
+        mines, state = lay_uniform(n, count, excluded, state)
+        status, _, _ = certify_kernel(mines, nbr, click, budget)
+        if status == SOLVED:
+            return mines, state, t + 1, True
+    return mines, state, tries, False
+
+
+@nb.njit(cache=True)
+def _repair(mines, excluded, nbr, click, state, repairs, budget):
+    """Move stuck frontier mines until the board certifies. Returns (state, moves, certified).
+
+    Where the player gets stuck, one random hidden frontier mine moves to a random hidden
+    cell off the frontier (or, when there is none, to any free cell): a cell the player
+    could not decide becomes safe. The board is then certified again from scratch.
+    """
+    n = mines.shape[0]
+    st = np.zeros(n, dtype=np.int8)
+    cand = np.empty(n, dtype=np.int32)
+    for r in range(repairs + 1):
+        st[:] = 0
+        status, _, _ = certify_into(mines, nbr, click, budget, st)
+        if status == SOLVED:
+            return state, r, True
+        if r == repairs:
+            break
+        # a hidden mine the player touches (its neighbour is open)
+        nc = 0
+        for i in range(n):
+            if st[i] == 0 and mines[i]:
+                for k in range(8):
+                    j = nbr[i, k]
+                    if j >= 0 and st[j] == 1:
+                        cand[nc] = i
+                        nc += 1
+                        break
+        if nc == 0:  # a component over budget with no frontier mine: move any hidden mine
+            for i in range(n):
+                if st[i] == 0 and mines[i]:
+                    cand[nc] = i
+                    nc += 1
+        if nc == 0:
+            break
+        state, r1 = below(state, nc)
+        src = cand[r1]
+        # a hidden safe cell off the frontier, else any free cell
+        # now and then any free cell, so that mines walled in together cannot swap forever
+        state, coin = below(state, 4)
+        nd = 0
+        for i in range(n):
+            if coin > 0 and st[i] == 0 and not mines[i] and not excluded[i]:
+                inner = True
+                for k in range(8):
+                    j = nbr[i, k]
+                    if j >= 0 and st[j] == 1:
+                        inner = False
+                        break
+                if inner:
+                    cand[nd] = i
+                    nd += 1
+        if nd == 0:  # (a hidden safe frontier cell would just swap places with the mine: a 50/50 again)
+            for i in range(n):
+                if not mines[i] and not excluded[i]:
+                    cand[nd] = i
+                    nd += 1
+        if nd == 0:
+            break
+        state, r2 = below(state, nd)
+        mines[src] = False
+        mines[cand[r2]] = True
+    return state, repairs, False
+
+
+@nb.njit(cache=True)
+def _chain(mines, excluded, nbr, click, state, steps, budget):
+    """Metropolis moves over certified boards: one mine to a uniform free cell, kept iff it certifies.
+
+    `mines` must be certified; it stays certified. Returns (state, moves accepted).
+    """
+    n = mines.shape[0]
+    mpos = np.empty(n, dtype=np.int32)
+    fpos = np.empty(n, dtype=np.int32)
+    nm = 0
+    nfr = 0
+    for i in range(n):
+        if mines[i]:
+            mpos[nm] = i
+            nm += 1
+        elif not excluded[i]:
+            fpos[nfr] = i
+            nfr += 1
+    if nm == 0 or nfr == 0:
+        return state, 0
+    accepted = 0
+    for s in range(steps):
+        state, a = below(state, nm)
+        state, b = below(state, nfr)
+        src = mpos[a]
+        dst = fpos[b]
+        mines[src] = False
+        mines[dst] = True
+        status, _, _ = certify_kernel(mines, nbr, click, budget)
+        if status == SOLVED:
+            mpos[a] = dst
+            fpos[b] = src
+            accepted += 1
+        else:
+            mines[src] = True
+            mines[dst] = False
+    return state, accepted
+
+
+def default_steps(width: int, height: int, mines: int) -> int:
+    """Chain moves per board for `mcmc`: enough to wash out the repaired start (see benchmarks)."""
+    return max(200, 2 * mines)
+
+
+def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
+             method: str = "auto", steps: int | None = None, tries: int | None = None,
+             budget: int = DEFAULT_LEAF_BUDGET, allow_uncertified: bool = False) -> NoGuessResult:
+    """A board certified no-guess from the first click (x, y), whose 3x3 block is mine-free.
+
+    Raises GenerationError when no board certifies within `tries` (rejection: boards laid;
+    mcmc: repair moves), unless `allow_uncertified`, which returns the last board marked
+    `certified=False`.
+    """
+    grid.check_size(width, height, topology)
+    n = width * height
+    if not (0 <= x < width and 0 <= y < height):
+        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
+                                f"y in 0..{height - 1}")
+    excluded = grid.block_mask(width, height, x, y, topology)
+    grid.check_mines(width, height, mines, int(np.count_nonzero(excluded)))
+    if method not in METHODS:
+        raise InvalidBoardError(f"unknown no-guess method {method!r}; allowed: {', '.join(METHODS)}")
+    if method == "auto":
+        method = "rejection" if mines <= REJECTION_MAX_DENSITY * n else "mcmc"
+    nbr = grid.neighbour_table(width, height, topology)
+    click = y * width + x
+    state = np.uint64(seed_key(seed))
+    accepted = 0
+    if method == "rejection":
+        tries = DEFAULT_TRIES if tries is None else tries
+        flat, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, tries, budget)
+        steps = 0
+    else:
+        tries = DEFAULT_REPAIRS if tries is None else tries
+        flat, state = lay_uniform(n, mines, excluded, state)
+        state, used, ok = _repair(flat, excluded, nbr, click, state, tries, budget)
+        steps = default_steps(width, height, mines) if steps is None else steps
+        if ok and steps > 0:
+            state, accepted = _chain(flat, excluded, nbr, click, state, steps, budget)
+    if not ok and not allow_uncertified:
+        raise GenerationError(
+            f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "
+            f"{tries} {'boards' if method == 'rejection' else 'repair moves'} ({method}); use fewer mines "
+            f"(at most about {max_density_hint(width, height)}) or a larger budget")
+    board = Board._from_flat(width, height, flat, topology)
+    return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0)
+
+
+def max_density_hint(width: int, height: int) -> int:
+    """A rough mine count up to which generation is known to succeed (see docs/benchmarks.md)."""
+    return int(0.45 * (width * height - 9))
+
+
+class NoGuess(FirstClick):
+    """`noguess`: mines laid at the first click so that logic alone, with the mine total, opens the board."""
+
+    name = "noguess"
+
+    def __init__(self, width, height, mines, seed, topology="bounded", **options):
+        super().__init__(width, height, mines, topology)
+        grid.check_mines(width, height, mines, min(9, width * height))
+        seed_key(seed)  # a bad seed fails now, not at the first click
+        self.seed = seed
+        self.options = options
+        self.last: NoGuessResult | None = None
+
+    def board_for(self, x, y):
+        self.last = generate(self.width, self.height, self.mines, x, y, self.seed, topology=self.topology,
+                             **self.options)
+        return self.last.board, True
+
+    def spec(self):
+        return {"rule": self.name, "seed": self.seed, **self.options}
+
+
+def _factory(width, height, mines, seed, *, first_click="noguess", topology="bounded", **options):
+    return NoGuess(width, height, mines, seed, topology=topology, **options)
+
+
+register_rule("noguess", lambda width, height, mines, seed, topology="bounded", **options:
+              NoGuess(width, height, mines, seed, topology=topology, **options))
+register(GeneratorInfo("noguess", "certified solvable by logic (with the mine total) from the first click, "
+                       "whose 3x3 opens; rejection where cheap, else a Metropolis chain over certified boards",
+                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing")))

@@ -99,22 +99,32 @@ def version(name: str) -> Version:
 
 # --- kernels ---------------------------------------------------------------------------------
 
+_A2 = MULTIPLIER * MULTIPLIER & 0xFFFFFFFF          # two rand() steps at once
+_C2 = (INCREMENT * MULTIPLIER + INCREMENT) & 0xFFFFFFFF
+
+
 @nb.njit(cache=True, inline="always")
 def draw_board(state, width, height, mines, magic_w, magic_h, occupied, order):
     """Lay one board from `state` into `occupied` (all False on entry) and `order` (cells in the
-    order placed). Returns the state after the board. `magic_*` from msvc.divisor_magic."""
+    order placed). Returns the state after the board. `magic_*` from msvc.divisor_magic.
+
+    x and y come from one and two steps after the current state, both computed from it, so the
+    chain of dependent multiplies is one per draw rather than two.
+    """
     s = np.uint32(state)
-    w = np.int64(width)
-    h = np.int64(height)
+    w = np.uint64(width)
+    h = np.uint64(height)
+    mw = np.uint64(magic_w)
+    mh = np.uint64(magic_h)
     for k in range(mines):
         while True:
-            s = np.uint32(s * np.uint32(MULTIPLIER) + np.uint32(INCREMENT))
-            r = np.int64((s >> np.uint32(16)) & np.uint32(RAND_MAX))
-            x = r - w * ((r * magic_w) >> 32)
-            s = np.uint32(s * np.uint32(MULTIPLIER) + np.uint32(INCREMENT))
-            r = np.int64((s >> np.uint32(16)) & np.uint32(RAND_MAX))
-            y = r - h * ((r * magic_h) >> 32)
-            i = y * w + x
+            s1 = np.uint32(s * np.uint32(MULTIPLIER) + np.uint32(INCREMENT))
+            s = np.uint32(s * np.uint32(_A2) + np.uint32(_C2))
+            rx = np.uint64((s1 >> np.uint32(16)) & np.uint32(RAND_MAX))
+            ry = np.uint64((s >> np.uint32(16)) & np.uint32(RAND_MAX))
+            x = rx - w * ((rx * mw) >> np.uint64(32))
+            y = ry - h * ((ry * mh) >> np.uint64(32))
+            i = np.int64(y * w + x)
             if not occupied[i]:
                 break
         occupied[i] = True

@@ -1,0 +1,109 @@
+"""The terminal version, driven headless by Textual's pilot: mouse and keyboard, counter, timer, face, records."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Button, Static
+
+from sweeplab import generators
+from sweeplab.play.store import Store
+from sweeplab.play.tui import BoardView, MinesweeperApp, lcd
+
+SEED = 2024
+
+
+def board_for(seed, x, y):
+    return generators.make("uniform", 9, 9, 10, seed, first_click="safe").board_for(x, y)[0]
+
+
+def test_lcd_reads_like_the_classic_counter():
+    assert [lcd(v) for v in (0, 7, 42, 999, 1500, -3, -120)] == ["000", "007", "042", "999", "999", "-03", "-99"]
+
+
+def test_play_with_mouse_and_keyboard_and_file_the_game(tmp_path):
+    store = Store(tmp_path / "tui.db")
+    clock = [100.0]
+
+    async def run():
+        app = MinesweeperApp(store, mode="safe", seed=SEED, clock=lambda: clock[0])
+        async with app.run_test(size=(100, 40)) as pilot:
+            board = app.query_one(BoardView)
+            counter, timer = app.query_one("#counter", Static), app.query_one("#timer", Static)
+            face = app.query_one("#face", Button)
+            assert board.state["cells"] == "#" * 81 and str(counter.render()) == "010"
+            assert str(timer.render()) == "000" and str(face.label) == ":)"
+            # left click (press, then release) opens (4, 4); two columns per cell
+            await pilot.click(BoardView, offset=(8, 4))
+            await pilot.pause()
+            b = board_for(SEED, 4, 4)
+            assert board.state["status"] == "playing" and board.state["cells"][4 * 9 + 4] == str(b.number(4, 4))
+            assert str(timer.render()) == "001"
+            # right click flags a hidden mine; the counter goes down
+            mx, my = next((x, y) for x, y in b.mine_positions() if board.state["cells"][y * 9 + x] == "#")
+            await pilot.click(BoardView, offset=(2 * mx, my), button=3)
+            await pilot.pause()
+            assert board.state["cells"][my * 9 + mx] == "F" and str(counter.render()) == "009"
+            # keyboard: move the cursor to every safe hidden cell and press space
+            clock[0] += 41.5
+            for y in range(9):
+                for x in range(9):
+                    if not b.is_mine(x, y) and board.state["cells"][y * 9 + x] == "#":
+                        cx, cy = board.cursor
+                        for _ in range(abs(x - cx)):
+                            await pilot.press("right" if x > cx else "left")
+                        for _ in range(abs(y - cy)):
+                            await pilot.press("down" if y > cy else "up")
+                        assert board.cursor == (x, y)
+                        await pilot.press("space")
+            await pilot.pause()
+            assert board.state["status"] == "won" and str(face.label) == "B)"
+            assert str(counter.render()) == "000" and str(timer.render()) == "042"
+            assert "New best time" in str(app.query_one("#status", Static).render())
+            # F2 starts a new game
+            await pilot.press("f2")
+            await pilot.pause()
+            assert board.state["status"] == "ready" and str(face.label) == ":)"
+
+    asyncio.run(run())
+    rows, total = store.records()
+    assert total == 1 and rows[0]["status"] == "won" and rows[0]["seed"] == SEED and rows[0]["elapsed"] == 41.5
+    assert store.best_times()[0]["mode"] == "safe"
+    store.close()
+
+
+def test_lose_with_a_chord_and_change_level_and_mode(tmp_path):
+    store = Store(tmp_path / "tui.db")
+
+    async def run():
+        app = MinesweeperApp(store, mode="safe", seed=SEED)
+        async with app.run_test(size=(100, 40)) as pilot:
+            board = app.query_one(BoardView)
+            await pilot.click(BoardView, offset=(8, 4))
+            b = board_for(SEED, 4, 4)
+            # flag a wrong cell next to an open number so that its chord hits a mine
+            s = board.state
+            for i, ch in enumerate(s["cells"]):
+                if ch in "12345678":
+                    x, y = i % 9, i // 9
+                    around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx or dy)
+                              and 0 <= x + dx < 9 and 0 <= y + dy < 9 and s["cells"][(y + dy) * 9 + x + dx] == "#"]
+                    safe = [c for c in around if not b.is_mine(*c)]
+                    if len(safe) >= int(ch) and len(around) > len(safe):
+                        break
+            for c in safe[:int(ch)]:
+                await pilot.click(BoardView, offset=(2 * c[0], c[1]), button=3)
+            await pilot.click(BoardView, offset=(2 * x, y), button=2)  # the middle button chords
+            await pilot.pause()
+            assert board.state["status"] == "lost" and str(app.query_one("#face", Button).label) == "X("
+            assert "X" in board.state["cells"] and "W" in board.state["cells"]
+            await pilot.press("3")
+            await pilot.pause()
+            assert (board.state["width"], board.state["height"], board.state["mines"]) == (30, 16, 99)
+            await pilot.press("m")
+            await pilot.pause()
+            assert board.state["mode"] != "safe"
+
+    asyncio.run(run())
+    assert store.records()[0][0]["status"] == "lost"
+    store.close()

@@ -239,6 +239,8 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
     threading.Thread(target=watch, daemon=True).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then re-raises the Ctrl-C it caught
+        pass
     finally:
         sock.close()
         store.close()

@@ -66,16 +66,16 @@ class Store:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(SCHEMA)
-        except sqlite3.Error as e:
+        except (sqlite3.Error, OSError) as e:
             raise SweeplabError(f"cannot open the game database {str(path)!r}: {e}; give a writable --db PATH") from e
         self._db.row_factory = sqlite3.Row
 

@@ -164,8 +164,9 @@ class PlayPage {
     this.queue = this.queue.then(async () => {
       try {
         this.show(await api("POST", "/api/games", body));
-        this.note(this.modes && this.modes.default_note && this.settings.mode === this.modes.default
-                  ? this.modes.default_note : "", true);
+        const label = `${this.modeLabels[body.mode] || body.mode || ""}, ${body.level}`;
+        const dflt = this.modes && this.modes.default_note && body.mode === this.modes.default;
+        this.note(dflt ? this.modes.default_note : label, !!dflt);
       } catch (e) { this.note(e.message, true); }
     });
     return this.queue;
@@ -181,8 +182,7 @@ class PlayPage {
     this.tick();
     this.setFace();
     this.$("board").dataset.status = state.status;
-    this.$("window").querySelector(".title").textContent =
-      `Minesweeper · ${this.modeLabels[state.mode] || state.mode} · ${state.level}`;
+    this.$("window").title = `${this.modeLabels[state.mode] || state.mode} · ${state.level}`;
     if (state.status === "won" || state.status === "lost") this.finished(state);
   }
 

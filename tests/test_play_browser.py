@@ -1,0 +1,198 @@
+"""End to end in a real browser: Playwright driving Debian's /usr/bin/chromium against a real uvicorn server.
+
+A seeded game is opened with a cascade, flagged, chorded, won; another is lost; the counter,
+timer, face, best-times table and records page are checked, and a screenshot is kept under
+artifacts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from sweeplab import generators
+from sweeplab.play.server import bind, create_app, url_of
+from sweeplab.play.store import Store
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+
+def board_for(seed, x, y):
+    return generators.make("uniform", 9, 9, 10, seed, first_click="safe").board_for(x, y)[0]
+
+
+def cascade_seed():
+    """The first seed whose board opens (4, 4) as a 0 (a cascade) and leaves a chord to make."""
+    for seed in range(1000):
+        b = board_for(seed, 4, 4)
+        if b.number(4, 4) == 0:
+            return seed, b
+    raise AssertionError("no cascade seed in 0..999")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+    store = Store(tmp_path_factory.mktemp("e2e") / "play.db")
+    sock = bind("127.0.0.1", 0)
+    srv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning", access_log=False, lifespan="off"))
+    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    t.start()
+    while not srv.started:
+        time.sleep(0.02)
+    yield url_of(sock), store
+    srv.should_exit = True
+    t.join(5)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = browser.new_page(viewport={"width": 1200, "height": 800})
+        errors = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
+        browser.close()
+        assert errors == []
+
+
+def cell(page, x, y):
+    return page.locator(f'#board .cell[data-x="{x}"][data-y="{y}"]')
+
+
+def cells(page):
+    return page.evaluate("window.sweeplab.board.cells")
+
+
+def lcd(page, which):
+    return page.get_attribute(f"#{which}", "data-value")
+
+
+def wait_idle(page):
+    page.evaluate("window.sweeplab.queue")  # every action sent has been answered and drawn
+
+
+def test_play_win_and_lose_in_the_browser(server, page):
+    url, store = server
+    seed, b = cascade_seed()
+    page.goto(f"{url}?seed={seed}&mode=safe&level=beginner")
+    expect(page.locator("#board .cell")).to_have_count(81)
+    wait_idle(page)
+    assert lcd(page, "counter") == "010" and lcd(page, "timer") == "000"
+    assert page.get_attribute("#face", "data-face") == "smile"
+
+    # press and hold: the cell presses down and the face is surprised; release opens a cascade
+    box = cell(page, 4, 4).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    assert "pressed" in cell(page, 4, 4).get_attribute("class")
+    assert page.get_attribute("#face", "data-face") == "surprised"
+    page.mouse.up()
+    wait_idle(page)
+    opened = [i for i, ch in enumerate(cells(page)) if ch != "#"]
+    assert len(opened) > 1 and cells(page)[4 * 9 + 4] == "0"
+    for i in opened:
+        assert not b.flat_mines[i] and cells(page)[i] == str(b.flat_numbers[i])
+    assert page.get_attribute("#face", "data-face") == "smile" and lcd(page, "timer") == "001"
+    page.wait_for_timeout(1100)
+    assert int(lcd(page, "timer")) >= 2  # the clock runs between actions
+
+    # chord with shift+left: an open number with a hidden safe neighbour; flag its mines first
+    c = cells(page)
+    for i in opened:
+        x, y = i % 9, i // 9
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if (dx or dy) and 0 <= x + dx < 9 and 0 <= y + dy < 9]
+        if c[i] != "0" and any(c[v * 9 + u] == "#" and not b.is_mine(u, v) for u, v in around):
+            break
+    mines_near = [(u, v) for u, v in around if b.is_mine(u, v)]
+    for u, v in mines_near:
+        cell(page, u, v).click(button="right")
+    wait_idle(page)
+    assert lcd(page, "counter") == f"{10 - len(mines_near):03d}"
+    assert all(cell(page, u, v).get_attribute("data-c") == "F" for u, v in mines_near)
+    cell(page, x, y).click(modifiers=["Shift"])
+    wait_idle(page)
+    for u, v in around:
+        assert cells(page)[v * 9 + u] == ("F" if b.is_mine(u, v) else str(b.number(u, v)))
+
+    # the keyboard: arrows move the cursor, space opens
+    target = next((i % 9, i // 9) for i, ch in enumerate(cells(page)) if ch == "#" and not b.flat_mines[i])
+    page.evaluate("([x, y]) => window.sweeplab.setCursor(x, y)", [0, 0])
+    for _ in range(target[0]):
+        page.keyboard.press("ArrowRight")
+    for _ in range(target[1]):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Space")
+    wait_idle(page)
+    assert cells(page)[target[1] * 9 + target[0]] != "#"
+
+    # win: open every other safe cell
+    for i, ch in enumerate(cells(page)):
+        if ch == "#" and not b.flat_mines[i]:
+            cell(page, i % 9, i // 9).click()
+    wait_idle(page)
+    assert page.get_attribute("#face", "data-face") == "cool" and lcd(page, "counter") == "000"
+    assert page.get_attribute("#result-line", "data-status") == "won"
+    expect(page.locator("#best-table tr[data-level=beginner][data-mode=safe]")).to_have_count(1)
+    won_timer = lcd(page, "timer")
+    page.wait_for_timeout(1100)
+    assert lcd(page, "timer") == won_timer  # stopped
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "play_won.png"))
+
+    # F2 starts a new game; then lose one on a known board
+    page.keyboard.press("F2")
+    wait_idle(page)
+    assert page.get_attribute("#face", "data-face") == "smile" and lcd(page, "timer") == "000"
+    page.goto(f"{url}?seed=5&mode=safe&level=beginner")
+    expect(page.locator("#board .cell")).to_have_count(81)
+    wait_idle(page)
+    b5 = board_for(5, 0, 0)
+    cell(page, 0, 0).click()
+    wait_idle(page)
+    mx, my = b5.mine_positions()[0]
+    cell(page, mx, my).click()
+    wait_idle(page)
+    assert page.get_attribute("#face", "data-face") == "dead"
+    assert "exploded" in cell(page, mx, my).get_attribute("class")
+    assert cells(page).count("*") == 9
+    page.screenshot(path=str(ARTIFACTS / "play_lost.png"))
+
+    # every finished game is in the store; the records page lists and replays them
+    rows, total = store.records()
+    assert total == 2 and [r["status"] for r in rows] == ["lost", "won"]
+    page.goto(f"{url}records")
+    expect(page.locator("#records-table tr[data-id]")).to_have_count(2)
+    page.locator(f'#records-table tr[data-id="{rows[1]["id"]}"]').click()
+    expect(page.locator("#window")).to_be_visible()
+    page.click("#r-last")
+    assert page.get_attribute("#face", "data-face") == "cool"
+    page.click("#r-first")
+    assert page.evaluate("window.sweeplab.board.cells") == "#" * 81
+    page.screenshot(path=str(ARTIFACTS / "play_records.png"))
+
+
+def test_custom_level_limits_are_explained(server, page):
+    url, _ = server
+    page.goto(url)
+    expect(page.locator("#board .cell")).not_to_have_count(0)
+    page.click("#game-menu-button")
+    page.click('#game-menu [data-level="custom"]')
+    page.fill("#c-width", "31")
+    page.click("#custom-ok")
+    expect(page.locator("#custom-error")).to_contain_text("9..30")
+    page.fill("#c-width", "20")
+    page.fill("#c-height", "10")
+    page.fill("#c-mines", "30")
+    page.click("#custom-ok")
+    expect(page.locator("#board .cell")).to_have_count(200)

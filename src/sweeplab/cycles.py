@@ -652,6 +652,9 @@ def convergence_demo(size: Size, tick: int, *, limit: int = 6) -> tuple[dict, li
         mine = board_at(size, s)
         from_a = [c for c in src.get("first", []) if board_a.flat_mines[c]]
         from_b = [c for c in src.get("second", []) if board_b.flat_mines[c]]
+        # number cycle boards from the one where the sequence locks in (0), earlier ones negative
+        a = a - c_len if a > c_len // 2 else a
+        b = b - c_len if b > c_len // 2 else b
         rows.append({"board": i + 1, "state": s, "between_cycle_boards": [a, b], "offset_into_first": (p - qa) % (1 << bits),
                      "mines_from_first": len(from_a), "mines_from_second": len(from_b),
                      "other_mines": size.mines - len(from_a) - len(from_b)})
@@ -742,11 +745,15 @@ def quadrant_demo(state: int, big: Size = Size(16, 16, 40), small: Size = Size(8
             "stacked_big_mines": stacked.tolist()}, panels
 
 
-def shift_demo(version_name: str, preset: str, state: int, games: int = 20) -> tuple[dict, list[Panel]]:
-    """The first-click shift moves a mine but leaves the rand() state alone: the next boards are the same."""
+def shift_demo(version_name: str, level, state: int, games: int = 20) -> tuple[dict, list[Panel]]:
+    """The first-click shift moves a mine but leaves the rand() state alone: the next boards are the same.
+
+    `level` is (width, height, mines), already checked against the version's limits."""
     from .generators.winmine import WinMineSession
-    a = WinMineSession(version_name, state=state, preset=preset)
-    b = WinMineSession(version_name, state=state, preset=preset)
+    from .presets import Level
+    a = WinMineSession(version_name, state=state)
+    b = WinMineSession(version_name, state=state)
+    a.level = b.level = Level(*level)
     shifts, same, panels = 0, 0, []
     for g in range(games):
         game = a.new_game()

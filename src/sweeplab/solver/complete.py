@@ -482,6 +482,7 @@ class Analysis:
         if self._layouts is None:
             total = [1]
             for p in self._polys:
+                p = [int(c) for c in p]  # Python integers: products of counts exceed 64 bits
                 out = [0] * (len(total) + len(p) - 1)
                 for i, a in enumerate(total):
                     if a:

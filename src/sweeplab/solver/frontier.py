@@ -123,6 +123,9 @@ def split_components(nv, con_vars, con_size):
     ncomp = 0
     placed = 0
     seen = np.zeros(nv, dtype=np.bool_)
+    assigned = np.zeros(nv, dtype=np.bool_)
+    rem = con_size.copy()
+    opened = np.zeros(m, dtype=np.bool_)
     for v0 in range(nv):
         if seen[root[v0]]:
             continue
@@ -150,8 +153,42 @@ def split_components(nv, con_vars, con_size):
                 first = queue[tail - 1]
                 for q in range(tail):
                     dist[queue[q]] = -1
-        for q in range(tail):
-            order[placed + q] = queue[q]
+        # greedy order from that start: next the var that leaves the fewest numbers
+        # half-assigned (closes most, opens fewest), nearer the start on ties
+        for step in range(tail):
+            best = -1
+            best_score = 1 << 30
+            best_dist = 1 << 30
+            for q in range(tail):
+                v = queue[q]
+                if assigned[v]:
+                    continue
+                touched = step == 0
+                score = 0
+                for e in range(start[v], start[v + 1]):
+                    c = vc[e]
+                    if opened[c]:
+                        touched = True
+                    if rem[c] == 1:
+                        if opened[c]:
+                            score -= 1
+                    elif not opened[c]:
+                        score += 1
+                if not touched:
+                    continue
+                if score < best_score or (score == best_score and dist[v] < best_dist):
+                    best, best_score, best_dist = v, score, dist[v]
+            if best < 0:  # cannot happen in a connected component; keep the BFS order then
+                for q in range(tail):
+                    if not assigned[queue[q]]:
+                        best = queue[q]
+                        break
+            assigned[best] = True
+            for e in range(start[best], start[best + 1]):
+                c = vc[e]
+                rem[c] -= 1
+                opened[c] = rem[c] > 0
+            order[placed + step] = best
         placed += tail
         ncomp += 1
         comp_start[ncomp] = placed

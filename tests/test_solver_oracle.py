@@ -1,0 +1,159 @@
+"""Probabilities against ms-toollib (an independent implementation) on expert positions from real
+games; large positions that must not blow up; and the solver's blindness to the mines."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import ms_toollib
+import numpy as np
+import pytest
+
+from sweeplab import Board, Game, View, make_rule
+from sweeplab.solver import analyse, deduce_rules, hint
+from sweeplab.solver.complete import analyse_frontier
+from sweeplab.solver.frontier import frontier
+
+from .solver_positions import play_positions, toollib_board
+
+N_POSITIONS = 300  # the benchmark checks 1,000
+
+
+def toollib_probability(view: View, trust_flags: bool) -> np.ndarray:
+    board = toollib_board(view)
+    if not trust_flags:  # our default: a flag is just a hidden cell
+        board = [[10 if c == 11 else c for c in row] for row in board]
+    p, _ = ms_toollib.cal_probability_onboard(board, float(view.mine_count))
+    return np.array(p)
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return play_positions(N_POSITIONS, seed=7)
+
+
+def test_expert_positions_agree_with_ms_toollib(positions):
+    worst = 0.0
+    for v in positions:
+        a = analyse(v)
+        p = toollib_probability(v, False)
+        unknown = v.cells < 0
+        worst = max(worst, float(np.abs(p[unknown] - a.probability[unknown]).max()))
+        # certain cells by counting agree with ms-toollib's 0 and 1 (to its float precision)
+        assert not (a.safe & (p > 1e-9)).any() and not (a.mines & (p < 1 - 1e-9)).any()
+    assert worst < 1e-9
+
+
+def test_flags_change_nothing_by_default():
+    """A player's flags (here on real mines; brute force covers wrong ones) never steer the default analysis."""
+    for v in play_positions(60, seed=8, flags=True):
+        a = analyse(v)
+        plain = View(np.where(v.cells == -2, -1, v.cells), v.mine_count)
+        b = analyse(plain)
+        assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines) and a.layouts == b.layouts
+        assert np.array_equal(a.probability, b.probability, equal_nan=True)
+        q = toollib_probability(plain, False)
+        assert np.abs(q[v.cells < 0] - a.probability[v.cells < 0]).max() < 1e-9
+
+
+def test_rules_never_contradict_complete_deduction(positions):
+    for v in positions[:150]:
+        a = analyse(v)
+        safe, mines = deduce_rules(v)
+        assert not (safe & ~a.safe).any() and not (mines & ~a.mines).any()
+
+
+def test_numba_and_python_counts_agree_on_expert(positions):
+    for v in positions[:40]:
+        fr = frontier(v)
+        a = analyse_frontier(fr, v.width, v.height)
+        b = analyse_frontier(fr, v.width, v.height, force_exact=True)
+        assert a.layouts == b.layouts
+        assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
+        u = v.cells < 0
+        assert np.abs(a.probability[u] - b.probability[u]).max() < 1e-12
+
+
+def ring_view(width=30, height=16, mines=99, margin=2, seed=0) -> View:
+    """Everything inside a margin opened, mines only in the margin: one long ring-shaped frontier."""
+    rng = np.random.default_rng(seed)
+    inner = np.zeros((height, width), dtype=bool)
+    inner[margin:height - margin, margin:width - margin] = True
+    outer = np.flatnonzero(~inner.reshape(-1))
+    lay = np.zeros(width * height, dtype=bool)
+    lay[rng.choice(outer, size=min(mines, len(outer) - 1), replace=False)] = True
+    board = Board(lay.reshape(height, width))
+    cells = np.where(inner, board.flat_numbers.reshape(height, width), -1).astype(np.int8)
+    return View(cells, int(lay.sum()))
+
+
+def ones_view(width=30) -> View:
+    """A row of open numbers over a hidden row (mines every third cell): a frontier of 1s end to end."""
+    lay = np.zeros((3, width), dtype=bool)
+    lay[1, ::3] = True
+    board = Board(lay)
+    cells = np.full((3, width), -1, dtype=np.int8)
+    cells[0] = board.flat_numbers.reshape(3, width)[0]
+    cells[2] = board.flat_numbers.reshape(3, width)[2]
+    return View(cells, int(lay.sum()))
+
+
+@pytest.mark.parametrize("make", [lambda: ring_view(margin=1, mines=60), lambda: ring_view(margin=2, mines=99),
+                                  lambda: ring_view(margin=3, mines=150, seed=3), lambda: ones_view(400)])
+def test_large_components_finish_quickly(make):
+    v = make()
+    analyse(v)  # compile
+    t = time.perf_counter()
+    a = analyse(v)
+    took = time.perf_counter() - t
+    assert took < 2.0, took
+    assert a.components >= 1 and a.layouts > 0
+    if v.width <= 30:
+        p = toollib_probability(v, False)
+        u = v.cells < 0
+        assert np.abs(p[u] - a.probability[u]).max() < 1e-9
+
+
+def test_huge_counts_are_exact():
+    """A component with more than 2**64 layouts is counted with Python integers, still exactly."""
+    v = ring_view(margin=3, mines=150, seed=3)
+    a = analyse(v)
+    fr = frontier(v)
+    b = analyse_frontier(fr, v.width, v.height, force_exact=True)
+    assert a.layouts == b.layouts > 2 ** 64
+    assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
+
+
+# --- the solver cannot see the mines ---------------------------------------------------------
+
+def test_solvers_take_only_a_view():
+    game = Game(rule=make_rule("opening", 9, 9, 10, 1))
+    game.open(4, 4)
+    for f in (analyse, deduce_rules, hint):
+        with pytest.raises(TypeError, match="View"):
+            f(game)
+        with pytest.raises(TypeError, match="View"):
+            f(game.board)
+
+
+def test_view_holds_nothing_that_leads_to_the_mines():
+    game = Game(rule=make_rule("opening", 30, 16, 99, 5))
+    game.open(3, 3)
+    view = game.view()
+    assert not hasattr(view, "__dict__")
+    seen, todo = set(), [view]
+    while todo:  # everything reachable from the view: arrays of what is visible, ints, strings
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, (Game, Board)), type(obj)
+        if isinstance(obj, np.ndarray):
+            base = obj.base
+            assert base is None or (isinstance(base, np.ndarray) and not np.shares_memory(base, game.board.flat_mines))
+            assert not np.shares_memory(obj, game.board.flat_mines)
+            continue
+        todo.extend(gc.get_referents(obj))
+    hidden = view.cells < 0
+    assert (view.cells[hidden] == -1).all() or (view.cells[hidden] <= -1).all()

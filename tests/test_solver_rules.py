@@ -1,0 +1,170 @@
+"""Local rules, hints and `sweeplab solve`, on positions worked out by hand and against brute force."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from sweeplab import View
+from sweeplab.cli import main
+from sweeplab.solver import InconsistentPositionError, analyse, deduce_rules, hint
+
+from .test_solver_complete import brute_force, small_views
+
+ONE_TWO_ONE = "mines: 2\n###\n121\n000\n"
+
+
+def cells(mask):
+    return sorted((int(x), int(y)) for y, x in zip(*np.nonzero(mask)))
+
+
+def test_one_two_one_rules_find_the_mines_complete_finds_the_middle():
+    v = View.from_text(ONE_TWO_ONE)
+    safe, mines = deduce_rules(v)
+    assert cells(mines) == [(0, 0), (2, 0)]  # pair rule: the 2 minus the 1 beside it
+    assert cells(safe) == []  # the middle needs a second level
+    a = analyse(v)
+    assert cells(a.mines) == [(0, 0), (2, 0)] and cells(a.safe) == [(1, 0)]
+    assert a.layouts == 1
+
+
+def test_single_number_rules():
+    safe, mines = deduce_rules(View.from_text("mines: 2\n1#\n##\n#1\n"))
+    assert not safe.any() and not mines.any()
+    safe, mines = deduce_rules(View.from_text("mines: 1\n1#\n"))
+    assert cells(mines) == [(1, 0)]
+    safe, mines = deduce_rules(View.from_text("mines: 2\n0##\n###\n"))
+    assert cells(safe) == [(0, 1), (1, 0), (1, 1)]
+
+
+def test_only_the_mine_total_decides():
+    v = View.from_text("mines: 1\n#1##\n")
+    safe, mines = deduce_rules(v)
+    assert not safe.any()
+    a = analyse(v)
+    assert cells(a.safe) == [(3, 0)]  # the 1 takes the only mine; the far cell is safe
+    assert a.probability[0, 0] == 0.5 and a.mine_range == (1, 1)
+
+
+@settings(max_examples=200)
+@given(small_views())
+def test_rules_are_sound(view):
+    """Whatever the rules decide, every layout that fits the numbers agrees (mine total or not)."""
+    if view is None:
+        return
+    safe, mines = deduce_rules(view)
+    total, counts = brute_force(view)
+    for c, k in counts.items():
+        y, x = divmod(c, view.width)
+        if safe[y, x]:
+            assert k == 0
+        if mines[y, x]:
+            assert k == total
+
+
+def test_rules_refuse_contradictions():
+    with pytest.raises(InconsistentPositionError, match="cannot be satisfied"):
+        deduce_rules(View.from_text("mines: 1\n5#\n##\n"))
+
+
+# --- hints -------------------------------------------------------------------------------------
+
+def test_hint_safe_explains_with_a_number():
+    h = hint(View.from_text(ONE_TWO_ONE))
+    assert h.kind == "safe" and h.cells == [(1, 0)] and h.probability == 1.0
+    assert "already touches" in h.reason and ("(0, 0)" in h.reason or "(2, 0)" in h.reason)
+
+
+def test_hint_mine_when_nothing_is_safe():
+    h = hint(View.from_text("mines: 2\n1#\n##\n#1\n"))  # two mines for two 1s: none in the shared cells
+    assert h.kind == "safe" and h.cells == [(0, 1), (1, 1)]
+    h = hint(View.from_text("mines: 1\n1#\n"))
+    assert h.kind == "mine" and h.cells == [(1, 0)] and "only 1 hidden neighbour" in h.reason
+
+
+def test_hint_tells_of_a_wrong_flag():
+    h = hint(View.from_text("mines: 1\n1#F\n"))
+    assert h.kind == "safe" and h.cells == [(2, 0)] and "flag" in h.reason
+
+
+def test_hint_guess_is_the_safest_cell_with_its_chances():
+    v = View.from_text("mines: 10\n#########\n#########\n###1112##\n###1001##\n###1001##\n###2111##\n"
+                       "#########\n#########\n#########\n")
+    a = analyse(v)
+    h = hint(v)
+    assert h.kind == "guess" and len(h.cells) == 1
+    x, y = h.cells[0]
+    assert h.probability == pytest.approx(1 - np.nanmin(a.probability))
+    assert 1 - a.probability[y, x] == pytest.approx(h.probability)
+    assert 0 <= h.progress <= h.probability
+    assert "safest" in h.reason and "%" in h.reason
+
+
+def test_guess_progress_matches_brute_force():
+    """The chance that a guess is safe and leads to a certain safe cell, counted layout by layout."""
+    v = View.from_text("mines: 3\n####\n#21#\n####\n")
+    a = analyse(v)
+    from sweeplab.solver.hints import guess_progress
+    from sweeplab.grid import neighbour_table
+    nbr = neighbour_table(4, 3)
+    i = 0  # corner (0, 0)
+    prog, zero = guess_progress(v, a, i)
+    # brute force: every layout; the number cell 0 would show; then is anything newly certain?
+    unknown = np.flatnonzero(v.cells.reshape(-1) < 0)
+    total, _ = brute_force(v)
+    hits = zeros = 0
+    for n in range(9):
+        c = v.cells.copy().reshape(-1)
+        c[i] = n
+        v2 = View(c.reshape(3, 4), 3)
+        t2, counts2 = brute_force(v2)
+        if t2 == 0:
+            continue
+        zeros += t2 if n == 0 else 0
+        if any(k == 0 for k in counts2.values()):
+            hits += t2
+    assert prog == pytest.approx(hits / total) and zero == pytest.approx(zeros / total)
+    assert len(unknown) == 10 and nbr.shape == (12, 8)
+
+
+# --- sweeplab solve ----------------------------------------------------------------------------
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return exc.value.code or 0, out.out, out.err
+
+
+def test_solve_prints_certain_cells_and_probabilities(tmp_path, capsys):
+    p = tmp_path / "pos.txt"
+    p.write_text(ONE_TWO_ONE)
+    code, out, _ = run(capsys, "solve", str(p))
+    assert code == 0
+    assert "certain safe:  1,0" in out and "certain mines: 0,0 2,0" in out
+    assert "consistent layouts: 1" in out
+
+
+def test_solve_json(tmp_path, capsys):
+    p = tmp_path / "pos.txt"
+    p.write_text("mines: 1\n#1##\n")
+    code, out, _ = run(capsys, "solve", str(p), "--json", "--hint")
+    assert code == 0
+    d = json.loads(out)
+    assert d["safe"] == [[3, 0]] and d["mines_certain"] == []
+    assert d["probability"] == [[0.5, None, 0.5, 0.0]]
+    assert d["layouts"] == "2" and d["hint"]["kind"] == "safe"
+
+
+def test_solve_bad_input_is_one_line_exit_2(tmp_path, capsys):
+    p = tmp_path / "pos.txt"
+    p.write_text("mines: 1\n5#\n##\n")
+    code, _, err = run(capsys, "solve", str(p))
+    assert code == 2 and err.count("\n") == 1 and "cannot be satisfied" in err
+    p.write_text("1#\n##\n")
+    code, _, err = run(capsys, "solve", str(p))
+    assert code == 2 and "mines" in err

@@ -22,7 +22,7 @@ from .. import grid
 from ..board import Board
 from ..errors import InvalidBoardError
 from ..firstclick import FirstClick, register_rule
-from ..msvc import INCREMENT, MULTIPLIER, RAND_MAX, check_state
+from ..msvc import INCREMENT, MULTIPLIER, RAND_MAX
 from . import GeneratorInfo, register
 
 CLAMP_MESSAGE = "Too many mines for tile count"
@@ -81,7 +81,9 @@ class Win7(FirstClick):
             warnings.warn(self.notice, Win7Notice, stacklevel=2)
             mines = room
         super().__init__(width, height, int(mines), topology)
-        self.seed = check_state(seed)
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 1 << 32:
+            raise InvalidBoardError(f"a Windows 7 seed is its time(0) value, allowed 0..4294967295, got {seed!r}")
+        self.seed = int(seed)
 
     def board_for(self, x, y):
         if not (0 <= x < self.width and 0 <= y < self.height):

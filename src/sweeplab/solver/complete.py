@@ -22,7 +22,7 @@ import numba as nb
 import numpy as np
 
 from ..view import View
-from .frontier import Frontier, InconsistentPositionError, frontier
+from .frontier import Frontier, InconsistentPositionError, build_constraints, frontier, split_components
 
 SLOT_BITS = 4  # a number's partial sum (0..8) in 4 bits: 16 numbers half-assigned at most
 MAX_SLOTS = 16
@@ -467,13 +467,12 @@ class Analysis:
     mine_range: (lo, hi) mines the frontier can hold. components: independent frontier parts.
     """
 
-    __slots__ = ("safe", "mines", "probability", "mine_range", "components", "trust_flags", "off_probability",
-                 "_polys", "_U", "_M", "_layouts")
+    __slots__ = ("safe", "mines", "probability", "mine_range", "components", "trust_flags", "_polys", "_U", "_M",
+                 "_layouts")
 
-    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, off_probability, polys, U, M):
+    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, polys, U, M):
         self.safe, self.mines, self.probability = safe, mines, probability
         self.mine_range, self.components, self.trust_flags = mine_range, components, trust_flags
-        self.off_probability = off_probability
         self._polys, self._U, self._M, self._layouts = polys, U, M, None
 
     @property
@@ -502,14 +501,102 @@ class Analysis:
                 f"components={self.components} mine_range={self.mine_range}>")
 
 
+@nb.njit(cache=True)
+def analyse_kernel(cells, nbr, trust_flags, mine_count):
+    """The whole analysis in one compiled call: constraints, components, counts, combination,
+    decisions and probabilities. Status: 0 ok, 1 bad number, 2 too many trusted flags,
+    3 numbers contradict, 4 mine total fits no layout, 5 a component needs Python integers."""
+    n = cells.shape[0]
+    prob = np.full(n, np.nan)
+    safe = np.zeros(n, dtype=np.bool_)
+    mines = np.zeros(n, dtype=np.bool_)
+    status, bad, var_cell, con_vars, con_target, con_size, unknown, known = build_constraints(cells, nbr, trust_flags)
+    counts = np.zeros((0, 1), dtype=np.int64)
+    if status:
+        return 1, bad, prob, safe, mines, counts, 0, 0, 0, 0, 0
+    M = mine_count - known
+    if M < 0:
+        return 2, known, prob, safe, mines, counts, 0, 0, 0, 0, 0
+    nv = var_cell.shape[0]
+    order, comp_start, con_comp = split_components(nv, con_vars, con_size)
+    counts, cellmine, cstat = count_components(order, comp_start, con_vars, con_target, con_size, con_comp, nv)
+    C = comp_start.shape[0] - 1
+    L = counts.shape[1]
+    polys = np.zeros((C, L))
+    supp = counts > 0
+    top = np.zeros(C)
+    for k in range(C):
+        if cstat[k] != OK:
+            return 5, k, prob, safe, mines, counts, 0, 0, 0, 0, C
+        t = 0
+        for j in range(L):
+            t = max(t, counts[k, j])
+        if t == 0:
+            return 3, k, prob, safe, mines, counts, 0, 0, 0, 0, C
+        top[k] = t
+        for j in range(L):
+            polys[k, j] = counts[k, j] / top[k]
+    U = 0
+    for i in range(n):
+        if unknown[i]:
+            U += 1
+    U -= nv
+    sizes = np.empty(C, dtype=np.int64)
+    for k in range(C):
+        sizes[k] = comp_start[k + 1] - comp_start[k]
+    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok = combine(polys, supp, sizes, U, M)
+    if not ok:
+        return 4, M, prob, safe, mines, counts, 0, 0, U, M, C
+    for i in range(n):
+        if unknown[i]:
+            prob[i] = 0.0 if off_safe else (1.0 if off_mine else p_off)
+            safe[i] = off_safe
+            mines[i] = off_mine
+    for k in range(C):
+        for q in range(comp_start[k], comp_start[k + 1]):
+            v = order[q]
+            p = 0.0
+            s = True
+            mn = True
+            for j in range(L):
+                x = cellmine[v, j]
+                if x != 0:
+                    p += x / top[k] * ratio[k, j]
+                if feasible[k, j]:
+                    if x != 0:
+                        s = False
+                    if x != counts[k, j]:
+                        mn = False
+            c = var_cell[v]
+            safe[c] = s
+            mines[c] = mn
+            prob[c] = 0.0 if s else (1.0 if mn else min(max(p, 0.0), 1.0))
+    return 0, -1, prob, safe, mines, counts, lo, hi, U, M, C
+
+
 def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     """Complete deduction with the mine total, and exact probabilities, for `view`.
 
     Flags count as unknown hidden cells unless `trust_flags` (a player's flags may be wrong).
     Raises InconsistentPositionError when no layout fits the numbers and the mine total.
     """
-    fr = frontier(view, trust_flags=trust_flags)
-    return analyse_frontier(fr, view.width, view.height)
+    if not isinstance(view, View):
+        raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
+    trust_flags = bool(trust_flags)
+    status, bad, prob, safe, mines, counts, lo, hi, U, M, C = analyse_kernel(
+        view.cells.reshape(-1), view.neighbours, trust_flags, view.mine_count)
+    if status == 0:
+        shape = (view.height, view.width)
+        return Analysis(safe.reshape(shape), mines.reshape(shape), prob.reshape(shape), (int(lo), int(hi)), int(C),
+                        trust_flags, counts, int(U), int(M))
+    if status == 5 or status == 1 or status == 2:  # Python integers, or the error message with its cell
+        fr = frontier(view, trust_flags=trust_flags)
+        return analyse_frontier(fr, view.width, view.height, trust_flags=trust_flags)
+    if status == 3:
+        raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them")
+    raise InconsistentPositionError(
+        f"no layout fits the numbers with {M} mines among the unknown cells; the mine total must lie between "
+        "what the numbers need and what the hidden cells can hold")
 
 
 def analyse_frontier(fr: Frontier, width: int, height: int, *, trust_flags: bool = False,
@@ -585,4 +672,4 @@ def analyse_frontier(fr: Frontier, width: int, height: int, *, trust_flags: bool
     prob[mines] = 1.0
     shape = (height, width)
     return Analysis(safe.reshape(shape), mines.reshape(shape), prob.reshape(shape), (int(lo), int(hi)), ncomp,
-                    trust_flags, float(p_off) if U else None, exact_polys, U, M)
+                    trust_flags, exact_polys, U, M)

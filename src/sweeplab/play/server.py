@@ -94,9 +94,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         if session is not None and (not isinstance(session, str) or not 1 <= len(session) <= 64):
             raise BadRequest("session must be a string of 1..64 characters")
         kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed") if k in data}
-        # Laying a board can take a while (no guess), so it runs off the event loop.
-        pg = await anyio.to_thread.run_sync(lambda: hub.new(level=data.get("level", "beginner"),
-                                                            session=session, **kw))
+        pg = hub.new(level=data.get("level", "beginner"), session=session, **kw)
         return JSONResponse(hub.state(pg), status_code=201)
 
     async def get_game(request):
@@ -109,7 +107,9 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         if missing:
             raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
                              "\"x\": column, \"y\": row}")
-        if pg.game.board is None and data["kind"] == "open":  # the first click may lay the board: off the loop
+        if pg.game.board is None and data["kind"] == "open":
+            # The first click may lay and certify the board (no guess): in a worker thread, so the event
+            # loop keeps answering the other games meanwhile.
             state = await anyio.to_thread.run_sync(hub.act, pg, data["kind"], data["x"], data["y"])
         else:
             state = hub.act(pg, data["kind"], data["x"], data["y"])
@@ -202,7 +202,9 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket; port 0 takes a free one."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP explicitly: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose proto says TCP;
+    # with proto 0 every response written in two parts waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -228,7 +230,8 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
     sock = bind(host, port)
     url = url_of(sock)
     app = create_app(store)
-    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
+                                          timeout_keep_alive=60))
 
     def watch():
         while not server.started and not server.should_exit:

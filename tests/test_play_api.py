@@ -372,3 +372,21 @@ def test_fuzz_never_500_never_changes_a_game_on_error(client, method, path, body
                  if k not in ("timer", "elapsed")}
         assert after == before
     assert client.hub.get(client.done).game.status == "lost"
+
+
+def test_real_hint_from_the_solver(client):
+    seed = 21
+    s = new(client, mode="safe", seed=seed)
+    board = safe_board(seed, 4, 4)
+    s = act(client, s["id"], "open", 4, 4)
+    r = client.post(f"/api/games/{s['id']}/hint")
+    assert r.status_code == 200, r.text
+    h = r.json()
+    assert h["kind"] in ("safe", "mine", "guess") and h["reason"] and h["cells"] and h["hints_used"] == 1
+    for x, y in h["cells"]:
+        assert s["cells"][y * 9 + x] == "#"
+        if h["kind"] == "safe":
+            assert not board.is_mine(x, y)
+        elif h["kind"] == "mine":
+            assert board.is_mine(x, y)
+    assert client.get(f"/api/games/{s['id']}").json()["hints_used"] == 1

@@ -98,3 +98,16 @@ def test_default_db_is_in_the_users_data_directory(monkeypatch, tmp_path):
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_db_path() == tmp_path / "home" / ".local" / "share" / "sweeplab" / "sweeplab.db"
+
+
+def test_listening_socket_is_tcp_so_responses_are_not_delayed():
+    """asyncio sets TCP_NODELAY only on sockets whose proto is TCP; without it a JSON response
+    (headers and body written apart) waits ~40 ms for a delayed ACK."""
+    import socket
+
+    from sweeplab.play.server import bind
+    s = bind("127.0.0.1", 0)
+    try:
+        assert s.proto == socket.IPPROTO_TCP
+    finally:
+        s.close()

@@ -402,7 +402,7 @@ class PlayPage {
       this.clearHint();
       const cls = h.kind === "safe" ? "hint-safe" : h.kind === "mine" ? "hint-mine" : "hint-guess";
       for (const [x, y] of h.cells) { const n = this.board.node(x, y); if (n) n.classList.add(cls); }
-      const p = h.probability === null ? "" : ` (mine probability ${(100 * h.probability).toFixed(1)}%)`;
+      const p = h.kind === "guess" && h.probability !== null ? ` (safe with probability ${(100 * h.probability).toFixed(1)}%)` : "";
       this.note(`Hint: ${h.kind}${p}: ${h.reason}`);
       s.hints_used = h.hints_used;
     } catch (e) { this.note(e.message, true); }

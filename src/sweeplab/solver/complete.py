@@ -24,8 +24,8 @@ import numpy as np
 from ..view import View
 from .frontier import Frontier, InconsistentPositionError, build_constraints, frontier, split_components
 
-SLOT_BITS = 4  # a number's partial sum (0..8) in 4 bits: 16 numbers half-assigned at most
-MAX_SLOTS = 16
+KEY_BITS = 64  # a state packs each half-assigned number's partial sum in just enough bits for its
+# target (a 1 in one bit, a 2 or 3 in two, ...), so typically 30+ numbers fit in one key
 MAX_CELLS = 60_000_000  # table entries per component before the exact Python count takes over
 
 OK, OVERFLOW, TOO_WIDE, TOO_BIG = 0, 1, 2, 3
@@ -50,17 +50,27 @@ def _grow(a, need):
 
 
 @nb.njit(cache=True)
-def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, cellmine):
-    """Count one component. `vars_` in order; `cons` its constraints; pos: var -> local index.
+def _forward(vars_, cons, con_vars, con_target, con_size, pos):
+    """The forward sweep of one component. `vars_` in order; `cons` its constraints; pos: var ->
+    local index. Layer i holds the distinct states (partial sums of the half-assigned numbers)
+    before var i; F[s, a] counts the partial layouts with a mines reaching state s.
 
-    Writes counts[k] (layouts with k mines) and cellmine[var, k]. Returns a status code.
+    Returns (status, F, flo, fhi, child, layer): rows of layer i are layer[i]..layer[i+1];
+    [flo, fhi] bounds the mines of a row; child[s, b] is the row reached by var i = b.
     """
     n = vars_.shape[0]
     L = n + 1
+    cap = 64
+    keys = np.zeros(cap, dtype=np.int64)
+    F = np.zeros((cap, L), dtype=np.int64)
+    flo = np.zeros(cap, dtype=np.int64)
+    fhi = np.zeros(cap, dtype=np.int64)
+    child = np.full((cap, 2), -1, dtype=np.int64)
+    layer = np.zeros(n + 2, dtype=np.int64)
     nc = cons.shape[0]
     # per var: incidences (slot, target, remaining after, last?)
     inc_n = np.zeros(n, dtype=np.int64)
-    inc = np.zeros((n, 8, 4), dtype=np.int64)
+    inc = np.zeros((n, 8, 5), dtype=np.int64)
     first = np.empty(nc, dtype=np.int64)
     last = np.empty(nc, dtype=np.int64)
     for q in range(nc):
@@ -73,10 +83,17 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
             hi = max(hi, p)
         first[q] = lo
         last[q] = hi
-    # slots: a number holds one from its first var to its last
+    # bit fields: a number holds one from its first var to its last
     by_first = np.argsort(first)
     slot = np.empty(nc, dtype=np.int64)
-    free = np.ones(MAX_SLOTS, dtype=np.bool_)
+    width = np.empty(nc, dtype=np.int64)
+    for q in range(nc):
+        t = con_target[cons[q]]
+        w = 0
+        while (1 << w) <= t:
+            w += 1
+        width[q] = w
+    free = np.ones(KEY_BITS, dtype=np.bool_)
     ptr = 0
     closing = np.zeros(n, dtype=np.int64)
     for q in range(nc):
@@ -94,16 +111,25 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
             q = by_first[ptr]
             ptr += 1
             got = -1
-            for z in range(MAX_SLOTS):
-                if free[z]:
+            w = width[q]
+            for z in range(KEY_BITS - w + 1):  # first fit
+                fits = True
+                for y in range(z, z + w):
+                    if not free[y]:
+                        fits = False
+                        break
+                if fits:
                     got = z
                     break
             if got < 0:
-                return TOO_WIDE
-            free[got] = False
+                return TOO_WIDE, F, flo, fhi, child, layer
+            for y in range(got, got + w):
+                free[y] = False
             slot[q] = got
         for e in range(ends[i], ends[i + 1]):
-            free[slot[end_list[e]]] = True
+            q = end_list[e]
+            for y in range(slot[q], slot[q] + width[q]):
+                free[y] = True
     for q in range(nc):
         c = cons[q]
         size = con_size[c]
@@ -118,16 +144,10 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
             inc[p, k, 1] = con_target[c]
             inc[p, k, 2] = rem
             inc[p, k, 3] = 1 if p == last[q] else 0
+            inc[p, k, 4] = (1 << width[q]) - 1
             inc_n[p] = k + 1
 
-    # forward sweep: layer i holds the distinct states before var i is assigned
-    cap = 64
-    keys = np.zeros(cap, dtype=np.int64)
-    F = np.zeros((cap, L), dtype=np.int64)
-    flo = np.zeros(cap, dtype=np.int64)
-    fhi = np.zeros(cap, dtype=np.int64)
-    child = np.full((cap, 2), -1, dtype=np.int64)
-    layer = np.zeros(n + 2, dtype=np.int64)
+    # forward sweep
     F[0, 0] = 1
     flo[0] = 0
     fhi[0] = 0
@@ -147,13 +167,14 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
                 key = keys[a0 + s]
                 ok = True
                 for e in range(inc_n[i]):
-                    sh = inc[i, e, 0] * SLOT_BITS
-                    v = ((key >> sh) & 15) + b
+                    sh = inc[i, e, 0]
+                    mask = inc[i, e, 4]
+                    v = ((key >> sh) & mask) + b
                     t = inc[i, e, 1]
                     if v > t or v + inc[i, e, 2] < t:
                         ok = False
                         break
-                    key = key & ~(np.int64(15) << sh)
+                    key = key & ~(mask << sh)
                     if inc[i, e, 3] == 0:
                         key = key | (v << sh)
                 if ok:
@@ -165,7 +186,7 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
         nu = uniq.shape[0]
         b0 = a1
         if (b0 + nu) * L > MAX_CELLS:
-            return TOO_BIG
+            return TOO_BIG, F, flo, fhi, child, layer
         if b0 + nu > keys.shape[0]:
             newcap = max(b0 + nu, 2 * keys.shape[0])
             keys = _grow(keys, newcap)
@@ -189,7 +210,7 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
                 for a in range(flo[src], fhi[src] + 1):
                     x = F[dst, a + b] + F[src, a]
                     if x < 0:
-                        return OVERFLOW
+                        return OVERFLOW, F, flo, fhi, child, layer
                     F[dst, a + b] = x
                 lo = flo[src] + b
                 hi = fhi[src] + b
@@ -198,6 +219,18 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
                 if hi > fhi[dst]:
                     fhi[dst] = hi
         layer[i + 2] = b0 + nu
+    return OK, F, flo, fhi, child, layer
+
+
+@nb.njit(cache=True)
+def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, cellmine):
+    """Count one component exactly: counts[k] (layouts with k mines) and cellmine[var, k]
+    (those with var a mine). Returns a status code."""
+    n = vars_.shape[0]
+    L = n + 1
+    status, F, flo, fhi, child, layer = _forward(vars_, cons, con_vars, con_target, con_size, pos)
+    if status != OK:
+        return status
     last_a = layer[n]
     last_b = layer[n + 1]
     if last_b == last_a:  # no consistent layout in this component
@@ -237,6 +270,57 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
                         for j in range(blo[d], bhi[d] + 1):
                             cellmine[v, a + 1 + j] += fa * B[d, j]
     return OK
+
+
+@nb.njit(cache=True)
+def _weighted(F, flo, fhi, child, layer, n, wfin, feas, vars_, p_out, can_mine, can_safe):
+    """The backward sweep under the whole board's weights, in time linear in the table.
+
+    W[s, a]: total weight of the completions of state s reached with a mines (the weight of a
+    finished layout with k mines is wfin[k]); E[s, a]: some completion reaches a mine total the
+    board allows (feas). Then var i's probability is sum F[s, a] * W[child1, a + 1], and it can
+    be a mine (safe) iff some reachable state has a feasible completion with it a mine (safe).
+    """
+    L = F.shape[1]
+    rows = layer[n + 1]
+    W = np.zeros((rows, L))
+    E = np.zeros((rows, L), dtype=np.bool_)
+    fin = layer[n]
+    for a in range(L):
+        W[fin, a] = wfin[a]
+        E[fin, a] = feas[a]
+    for i in range(n - 1, -1, -1):
+        v = vars_[i]
+        p = 0.0
+        cm = False
+        cs = False
+        for src in range(layer[i], layer[i + 1]):
+            d0 = child[src, 0]
+            d1 = child[src, 1]
+            for a in range(flo[src], fhi[src] + 1):
+                fa = F[src, a]
+                w = 0.0
+                e = False
+                if d0 >= 0:
+                    w += W[d0, a]
+                    if E[d0, a]:
+                        e = True
+                        if fa > 0:
+                            cs = True
+                if d1 >= 0:
+                    w1 = W[d1, a + 1]
+                    w += w1
+                    if fa > 0:
+                        p += fa * w1
+                    if E[d1, a + 1]:
+                        e = True
+                        if fa > 0:
+                            cm = True
+                W[src, a] = w
+                E[src, a] = e
+        p_out[v] = p
+        can_mine[v] = cm
+        can_safe[v] = cs
 
 
 @nb.njit(cache=True)
@@ -519,23 +603,47 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
         return 2, known, prob, safe, mines, counts, 0, 0, 0, 0, 0
     nv = var_cell.shape[0]
     order, comp_start, con_comp = split_components(nv, con_vars, con_size)
-    counts, cellmine, cstat = count_components(order, comp_start, con_vars, con_target, con_size, con_comp, nv)
     C = comp_start.shape[0] - 1
-    L = counts.shape[1]
-    polys = np.zeros((C, L))
-    supp = counts > 0
-    top = np.zeros(C)
+    L = 1
     for k in range(C):
-        if cstat[k] != OK:
+        L = max(L, comp_start[k + 1] - comp_start[k] + 1)
+    pos = np.empty(nv, dtype=np.int64)
+    for k in range(C):
+        for q in range(comp_start[k], comp_start[k + 1]):
+            pos[order[q]] = q - comp_start[k]
+    m = con_comp.shape[0]
+    cstart = np.zeros(C + 1, dtype=np.int64)
+    for c in range(m):
+        cstart[con_comp[c] + 1] += 1
+    for k in range(C):
+        cstart[k + 1] += cstart[k]
+    clist = np.empty(m, dtype=np.int64)
+    fill = cstart[:C].copy()
+    for c in range(m):
+        clist[fill[con_comp[c]]] = c
+        fill[con_comp[c]] += 1
+    counts = np.zeros((C, L), dtype=np.int64)
+    polys = np.zeros((C, L))
+    top = np.zeros(C)
+    tables = []
+    for k in range(C):
+        st, F, flo, fhi, child, layer = _forward(order[comp_start[k]:comp_start[k + 1]], clist[cstart[k]:cstart[k + 1]],
+                                                 con_vars, con_target, con_size, pos)
+        tables.append((F, flo, fhi, child, layer))
+        if st != OK:
             return 5, k, prob, safe, mines, counts, 0, 0, 0, 0, C
-        t = 0
-        for j in range(L):
-            t = max(t, counts[k, j])
-        if t == 0:
+        n_k = comp_start[k + 1] - comp_start[k]
+        if layer[n_k + 1] == layer[n_k]:
             return 3, k, prob, safe, mines, counts, 0, 0, 0, 0, C
+        fin = layer[n_k]
+        t = 0
+        for j in range(flo[fin], fhi[fin] + 1):
+            counts[k, j] = F[fin, j]
+            t = max(t, F[fin, j])
         top[k] = t
         for j in range(L):
-            polys[k, j] = counts[k, j] / top[k]
+            polys[k, j] = counts[k, j] / t
+    supp = counts > 0
     U = 0
     for i in range(n):
         if unknown[i]:
@@ -552,25 +660,21 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
             prob[i] = 0.0 if off_safe else (1.0 if off_mine else p_off)
             safe[i] = off_safe
             mines[i] = off_mine
+    p_var = np.zeros(nv)
+    can_mine = np.zeros(nv, dtype=np.bool_)
+    can_safe = np.zeros(nv, dtype=np.bool_)
+    wfin = np.zeros(L)
     for k in range(C):
-        for q in range(comp_start[k], comp_start[k + 1]):
-            v = order[q]
-            p = 0.0
-            s = True
-            mn = True
-            for j in range(L):
-                x = cellmine[v, j]
-                if x != 0:
-                    p += x / top[k] * ratio[k, j]
-                if feasible[k, j]:
-                    if x != 0:
-                        s = False
-                    if x != counts[k, j]:
-                        mn = False
-            c = var_cell[v]
-            safe[c] = s
-            mines[c] = mn
-            prob[c] = 0.0 if s else (1.0 if mn else min(max(p, 0.0), 1.0))
+        F, flo, fhi, child, layer = tables[k]
+        for j in range(L):
+            wfin[j] = ratio[k, j] / top[k]
+        _weighted(F, flo, fhi, child, layer, sizes[k], wfin[:sizes[k] + 1], feasible[k, :sizes[k] + 1],
+                  order[comp_start[k]:comp_start[k + 1]], p_var, can_mine, can_safe)
+    for v in range(nv):
+        c = var_cell[v]
+        safe[c] = not can_mine[v]
+        mines[c] = not can_safe[v]
+        prob[c] = 0.0 if safe[c] else (1.0 if mines[c] else min(max(p_var[v], 0.0), 1.0))
     return 0, -1, prob, safe, mines, counts, lo, hi, U, M, C
 
 

@@ -140,13 +140,14 @@ OnTask = Callable[[int, int, Counts], None]
 
 def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: int = TASK_GAMES,
         scheduler: str | None = None, cluster: str | None = None, done: dict | None = None,
-        on_task: OnTask | None = None) -> Counts:
+        on_task: OnTask | None = None, client=None) -> Counts:
     """Play games 0..games-1 of `spec` and return the totals.
 
     Backends: local processes (default; `workers` of them, 1 runs in this process), or Dask
     (`scheduler="tcp://host:port"`, or `cluster="local"` to start a LocalCluster of `workers`).
     `done` maps finished (start, stop) ranges to their counts (from a resumed CSV); only the rest
-    is played. `on_task(start, stop, counts)` is called as each task finishes.
+    is played. `on_task(start, stop, counts)` is called as each task finishes. `client`: an
+    existing dask.distributed Client to use (it is left open).
     """
     spec.check()
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
@@ -162,7 +163,7 @@ def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: 
     todo = split(missing(games, done), task_games)
     if not todo:
         return total
-    finished = _dask(spec, todo, workers, scheduler, cluster) if (scheduler or cluster) \
+    finished = _dask(spec, todo, workers, scheduler, cluster, client) if (scheduler or cluster or client) \
         else _local(spec, todo, workers or os.cpu_count() or 1)
     for (a, b), c in finished:
         total = total + c
@@ -182,15 +183,16 @@ def _local(spec, todo, workers):
             yield futures[f], f.result()
 
 
-def _dask(spec, todo, workers, scheduler, cluster):
+def _dask(spec, todo, workers, scheduler, cluster, client):
     try:
         from dask.distributed import Client, LocalCluster, as_completed as dask_completed
     except ImportError:
         raise SweeplabError("the Dask backend needs the extra: pip install 'sweeplab[dask]'") from None
     local = None
-    if scheduler:
+    own = client is None
+    if client is None and scheduler:
         client = Client(scheduler)
-    else:
+    elif client is None:
         local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                              dashboard_address=None)
         client = Client(local)
@@ -201,7 +203,8 @@ def _dask(spec, todo, workers, scheduler, cluster):
         for f in dask_completed(list(futures)):
             yield futures[f], f.result()
     finally:
-        client.close()
+        if own:
+            client.close()
         if local is not None:
             local.close()
 

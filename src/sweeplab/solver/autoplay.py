@@ -61,6 +61,8 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
             if game.over:
                 break
             if mv.kind == "open":
+                if mv.certain and game.cell_state(mv.x, mv.y) == "open":
+                    continue  # already opened by an earlier cascade of this round
                 before = game.status
                 opened = game.act("open", mv.x, mv.y)
                 exploded = game.status == LOST

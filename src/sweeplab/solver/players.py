@@ -14,6 +14,7 @@ import numpy as np
 from ..errors import SweeplabError
 from ..rng import seed_key
 from ..view import View
+from .frontier import InconsistentPositionError
 
 # Strong player's knobs (chosen by short win-rate runs; see docs/benchmarks.md).
 NEAR_TIE = 0.10          # look ahead on cells whose safety is within 10% (relative) of the best
@@ -30,7 +31,7 @@ class Move(NamedTuple):
 
 
 def _solver():
-    from . import analyse, deduce_rules  # the deduction core (solver/__init__)
+    from . import analyse, deduce_rules  # the deduction core (solver/__init__); imported late: it imports us
     return analyse, deduce_rules
 
 
@@ -141,6 +142,10 @@ class StrongPlayer(SafestPlayer):
         fifty = self._forced_fifty(view, a.mines, undecided)
         if fifty is not None:
             return [fifty]
+        if a.layouts <= ENDGAME_LAYOUTS and np.count_nonzero(undecided) <= ENDGAME_CELLS:
+            move = endgame_move(view, a.mines, undecided, a.layouts)
+            if move is not None:
+                return [move]
         return [self._lookahead(view, a, undecided, analyse)]
 
     # --- forced 50/50 ------------------------------------------------------------------------
@@ -149,12 +154,13 @@ class StrongPlayer(SafestPlayer):
         w = view.width
         cells = view.cells.reshape(-1)
         nbr = view.neighbours
-        und = undecided.reshape(-1)
         known = mines.reshape(-1)
+        und = (view.hidden.reshape(-1) & ~known)  # hidden cells a reveal could still show (safe ones too)
+        pairs = undecided.reshape(-1)
         for i in np.flatnonzero(cells > 0):
             ns = nbr[i][nbr[i] >= 0]
             pair = ns[und[ns]]
-            if pair.size != 2 or cells[i] - np.count_nonzero(known[ns]) != 1:
+            if pair.size != 2 or not pairs[pair].all() or cells[i] - np.count_nonzero(known[ns]) != 1:
                 continue
             a, b = int(pair[0]), int(pair[1])
             na, nb_ = set(nbr[a][nbr[a] >= 0].tolist()), set(nbr[b][nbr[b] >= 0].tolist())
@@ -200,7 +206,10 @@ class StrongPlayer(SafestPlayer):
             for v in range(lo, hi + 1):
                 trial = cells.copy()
                 trial[c] = v
-                b = analyse(View(trial.reshape(view.cells.shape), view.mine_count, view.topology))
+                try:
+                    b = analyse(View(trial.reshape(view.cells.shape), view.mine_count, view.topology))
+                except InconsistentPositionError:  # no layout shows v there
+                    continue
                 if b.layouts == 0:
                     continue
                 weight = b.layouts / total
@@ -230,6 +239,143 @@ class StrongPlayer(SafestPlayer):
                 seen.add(odds[c])
             out.append(c)
         return out
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limit: int) -> np.ndarray | None:
+    """Every assignment of mines to the undecided cells consistent with the view and the mine
+    total, as a bool (layouts, cells) array in the order of np.flatnonzero(undecided); None
+    when there are more than `limit`. Known mines (`mines`) are taken as mines."""
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    var = np.flatnonzero(undecided.reshape(-1))
+    known = mines.reshape(-1) | (cells == -2)  # flags count as mines in the numbers
+    index = {int(c): k for k, c in enumerate(var)}
+    need, members = [], []
+    for i in np.flatnonzero(cells >= 0):
+        ns = nbr[i][nbr[i] >= 0]
+        vs = [index[int(j)] for j in ns if int(j) in index]
+        if vs:
+            need.append(int(cells[i]) - int(np.count_nonzero(known[ns])))
+            members.append(vs)
+    of = [[] for _ in var]
+    for k, vs in enumerate(members):
+        for v in vs:
+            of[v].append(k)
+    # frontier cells first (constrained), off-frontier last (only the total binds them)
+    order = sorted(range(len(var)), key=lambda v: (not of[v], -len(of[v])))
+    left = [len(vs) for vs in members]
+    total = view.mines_left - int(np.count_nonzero(known & (cells == -1)))
+    out: list[list[bool]] = []
+    assign = [False] * len(var)
+
+    def place(d, mines_left):
+        if mines_left < 0 or mines_left > len(order) - d:
+            return
+        if d == len(order):
+            out.append(assign.copy())
+            if len(out) > limit:
+                raise _OverBudget
+            return
+        v = order[d]
+        for mine in (False, True):
+            ok = True
+            for k in of[v]:
+                need[k] -= mine
+                left[k] -= 1
+                if need[k] < 0 or need[k] > left[k]:
+                    ok = False
+            if ok:
+                assign[v] = mine
+                place(d + 1, mines_left - mine)
+            for k in of[v]:
+                need[k] += mine
+                left[k] += 1
+        assign[v] = False
+
+    try:
+        place(0, total)
+    except _OverBudget:
+        return None
+    return np.array(out, dtype=np.bool_).reshape(len(out), len(var))
+
+
+def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int,
+                 budget: int = 4000) -> Move | None:
+    """The guess with the highest chance of winning the whole game, by searching every sequence
+    of reveals over the remaining layouts (all equally likely). None when over budget.
+
+    A reveal is modelled as showing the cell's number only (a 0's cascade is extra information,
+    so the chance found is a lower bound on what play achieves)."""
+    L = enumerate_layouts(view, mines, undecided, layouts)
+    if L is None or len(L) == 0:
+        return None
+    if len(L) != layouts:
+        raise SweeplabError(f"end game: enumerated {len(L)} layouts where the analysis counted {layouts}")
+    var = np.flatnonzero(undecided.reshape(-1))
+    nbr = view.neighbours
+    known = mines.reshape(-1) | (view.cells.reshape(-1) == -2)
+    adj = np.zeros((len(var), len(var)), dtype=np.int64)
+    pos = {int(c): k for k, c in enumerate(var)}
+    base = np.zeros(len(var), dtype=np.int64)
+    for k, c in enumerate(var):
+        ns = nbr[c][nbr[c] >= 0]
+        base[k] = int(np.count_nonzero(known[ns]))
+        for j in ns:
+            if int(j) in pos:
+                adj[k, pos[int(j)]] = 1
+    values = base + L.astype(np.int64) @ adj
+    values[L] = -1
+    # masks[c] = [(value, bitmask of layouts showing it)], the mine "value" -1 first
+    masks = []
+    for k in range(len(var)):
+        col = values[:, k]
+        groups = []
+        for v in np.unique(col):
+            bits = 0
+            for l in np.flatnonzero(col == v):
+                bits |= 1 << int(l)
+            groups.append((int(v), bits))
+        masks.append(groups)
+    full = (1 << len(L)) - 1
+    memo: dict[int, float] = {}
+    spent = [0]
+
+    def win(s: int) -> tuple[float, int]:
+        if s in memo:
+            return memo[s], -1
+        spent[0] += 1
+        if spent[0] > budget:
+            raise _OverBudget
+        n = s.bit_count()
+        best, best_cell = -1.0, -1
+        for k, groups in enumerate(masks):
+            parts = [(v, s & bits) for v, bits in groups if s & bits]
+            if len(parts) == 1:
+                continue  # decided in s, and it would tell nothing
+            got = 0.0
+            for v, part in parts:
+                if v >= 0:
+                    got += part.bit_count() * win(part)[0]
+            got /= n
+            if got > best + 1e-12:
+                best, best_cell = got, k
+        if best_cell < 0:
+            best = 1.0  # every undecided cell decided: the rest opens safely
+        memo[s] = best
+        return best, best_cell
+
+    try:
+        _, k = win(full)
+    except _OverBudget:
+        return None
+    if k < 0:
+        return None
+    c = int(var[k])
+    return Move("open", c % view.width, c // view.width, False)
 
 
 PlayerFactory = Callable[..., Player]

@@ -1,0 +1,53 @@
+"""Win rates of the players on the standard levels, with 95% Wilson intervals, speed and soundness.
+
+    python benchmarks/bench_winrate.py --games 100000 --workers 2            # the table in docs
+    python benchmarks/bench_winrate.py --games 2000 --players strong --cases expert-opening
+
+Each row is one `sweeplab.lab.run` (the same as `sweeplab bench ...`). "unsound" counts moves a
+player called certain that hit a mine: it must be 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from sweeplab.lab import BenchSpec, run, summary
+
+CASES = {
+    # name: (width, height, mines, first-click rule, first click)
+    "expert-opening": (30, 16, 99, "opening", (3, 3)),
+    "expert-safe-corner": (30, 16, 99, "safe", (0, 0)),
+    "intermediate-opening": (16, 16, 40, "opening", (3, 3)),
+    "beginner-opening": (9, 9, 10, "opening", (3, 3)),
+}
+TARGETS = {"expert-opening": 0.543, "expert-safe-corner": 0.411, "intermediate-opening": 0.905,
+           "beginner-opening": 0.972}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--players", default="rules,safest,strong")
+    ap.add_argument("--cases", default=",".join(CASES))
+    args = ap.parse_args(argv)
+    print(f"{'case':22} {'player':7} {'games':>7} {'win rate':>9} {'95% Wilson':>17} {'target':>7} "
+          f"{'3BV won':>8} {'games/s':>8} {'guesses':>8} {'unsound':>7}")
+    for case in args.cases.split(","):
+        w, h, m, rule, at = CASES[case]
+        for player in args.players.split(","):
+            spec = BenchSpec(player, w, h, m, rule, at, args.seed)
+            t0 = time.perf_counter()
+            c = run(spec, args.games, workers=args.workers)
+            wall = time.perf_counter() - t0
+            s = summary(c)
+            lo, hi = s["wilson95"]
+            print(f"{case:22} {player:7} {c.games:7d} {s['win_rate']:9.2%} {lo:8.2%}-{hi:7.2%} "
+                  f"{TARGETS[case]:7.1%} {s['bbbv_won_mean'] or 0:8.1f} {c.games / wall:8.1f} "
+                  f"{s['guesses_per_game']:8.2f} {c.unsound:7d}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

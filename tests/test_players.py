@@ -1,0 +1,193 @@
+"""Players: soundness (a certain move never hits a mine), seeing only a View, forced 50/50s, the
+exhaustive end game against a plain recursion, and layout enumeration against brute force."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from sweeplab import Board, Game, View, make_rule
+from sweeplab.errors import SweeplabError
+from sweeplab.solver.autoplay import autoplay
+from sweeplab.solver.players import PLAYERS, Move, Player, StrongPlayer, endgame_move, enumerate_layouts, make_player
+from sweeplab.view import HIDDEN
+
+PLAYED = ("rules", "safest", "strong")
+
+
+def test_registry_by_name():
+    assert set(PLAYED) <= set(PLAYERS)
+    assert make_player("strong", 3).name == "strong"
+    with pytest.raises(SweeplabError, match="unknown player 'best'; allowed"):
+        make_player("best", 0)
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_certain_moves_never_hit_a_mine(name):
+    """Soundness on real games: every move a player called certain is safe on the board."""
+    certain = guesses = wins = 0
+    levels = [(9, 9, 10, "opening", (3, 3))] * 60 + [(16, 16, 40, "safe", (0, 0))] * 15 + \
+             [(30, 16, 99, "opening", (3, 3))] * 8
+    for i, (w, h, m, rule, at) in enumerate(levels):
+        game = Game(rule=make_rule(rule, w, h, m, 1000 + i))
+        r = autoplay(game, make_player(name, i), at, record=True)
+        mines = game.board.mines
+        for p in r.moves:
+            if p.move.certain:
+                certain += 1
+                assert not mines[p.move.y, p.move.x], f"{name} called a mine safe in game {i}"
+            else:
+                guesses += 1
+        assert r.unsound == 0
+        assert r.won == (game.status == "won")
+        assert r.certain + r.guesses == len(r.moves)
+        wins += r.won
+    assert certain > 500 and guesses > 0 and wins > 0
+
+
+def test_player_sees_only_the_view():
+    """A player's move depends on nothing but the view: the same view rebuilt from its text (no
+    game anywhere) gives the same moves, and a player holds no game or board."""
+    game = Game(rule=make_rule("opening", 30, 16, 99, 7))
+    game.open(3, 3)
+    for _ in range(6):
+        view = game.view()
+        for name in PLAYED:
+            a, b = make_player(name, 5), make_player(name, 5)
+            assert a.moves(view) == b.moves(View.from_text(view.to_text()))
+            assert set(vars(a)) == {"rng"}
+        move = make_player("strong", 5).moves(view)[0]
+        if not game.board.mines[move.y, move.x]:
+            game.open(move.x, move.y)
+        if game.over:
+            break
+
+
+def test_autoplay_refuses_a_player_that_does_nothing():
+    class Idle(Player):
+        name = "idle"
+
+        def moves(self, view):
+            return []
+
+    class Stubborn(Player):
+        name = "stubborn"
+
+        def moves(self, view):
+            return [Move("open", 3, 3, False)]  # already open after the first click
+
+    with pytest.raises(SweeplabError, match="no move"):
+        autoplay(Game(rule=make_rule("opening", 9, 9, 10, 1)), Idle(0), (3, 3))
+    with pytest.raises(SweeplabError, match="changed nothing"):
+        autoplay(Game(rule=make_rule("opening", 9, 9, 10, 1)), Stubborn(0), (3, 3))
+
+
+def _strong_undecided(view):
+    from sweeplab.solver import analyse
+    a = analyse(view)
+    return a, view.hidden & ~a.mines & ~a.safe
+
+
+def test_forced_fifty_is_guessed_at_once_and_only_when_forced():
+    forced = View.from_text("mines: 2\n11##\n####\n")  # (0,0)=1 sees only (0,1),(1,1): one mine
+    a, und = _strong_undecided(forced)
+    move = StrongPlayer(0)._forced_fifty(forced, a.mines, und)
+    # (1,0)=1 also sees (2,0),(2,1): those could later tell (0,1) from (1,1), so not forced
+    assert move is None
+    forced = View.from_text("mines: 1\n11\n##\n")
+    a, und = _strong_undecided(forced)
+    moves = {StrongPlayer(s)._forced_fifty(forced, a.mines, und) for s in range(20)}
+    assert moves == {Move("open", 0, 1, False), Move("open", 1, 1, False)}
+
+
+def _brute_layouts(view):
+    """Every mine set on the hidden cells consistent with the numbers and the total, by brute force."""
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    hidden = np.flatnonzero(cells == HIDDEN)
+    out = []
+    for mines in itertools.combinations(hidden.tolist(), view.mine_count):
+        mine = np.zeros(cells.size, dtype=bool)
+        mine[list(mines)] = True
+        ok = all(int(mine[nbr[i][nbr[i] >= 0]].sum()) == cells[i] for i in np.flatnonzero(cells >= 0))
+        if ok:
+            out.append(frozenset(mines))
+    return out
+
+
+@st.composite
+def small_views(draw):
+    w, h = draw(st.integers(2, 5)), draw(st.integers(2, 4))
+    m = draw(st.integers(1, max(1, w * h // 3)))
+    board = make_rule("safe", w, h, m, draw(st.integers(0, 10**6))).board_for(0, 0)[0]
+    game = Game(board)
+    game.open(0, 0)
+    for x, y in draw(st.lists(st.tuples(st.integers(0, w - 1), st.integers(0, h - 1)), max_size=4)):
+        if not board.mines[y, x] and not game.over:
+            game.open(x, y)
+    assume(not game.over)  # a won game shows flags; players only ever see games in play
+    return game.view()
+
+
+@settings(max_examples=60)
+@given(small_views())
+def test_enumerated_layouts_match_brute_force(view):
+    from sweeplab.solver import analyse
+    a = analyse(view)
+    undecided = view.hidden & ~a.mines
+    L = enumerate_layouts(view, a.mines, undecided, 10**6)
+    var = np.flatnonzero(undecided.reshape(-1))
+    known = set(np.flatnonzero(a.mines.reshape(-1)).tolist())
+    got = {frozenset(var[row].tolist()) | known for row in L}
+    brute = _brute_layouts(view)
+    assert len(L) == len(got) == len(brute) == a.layouts
+    assert got == set(brute)
+
+
+def _plain_win(layouts, cells, nbr):
+    """Best chance to win by revealing cells one by one, plain recursion over lists of layouts."""
+    def value(lay, c):
+        return -1 if c in lay else sum(1 for j in nbr[c] if j >= 0 and j in lay)
+
+    def win(group):
+        best = None
+        for c in cells:
+            parts = {}
+            for lay in group:
+                parts.setdefault(value(lay, c), []).append(lay)
+            if len(parts) == 1:
+                continue
+            got = sum(len(g) * win(g) for v, g in parts.items() if v >= 0) / len(group)
+            best = got if best is None or got > best else best
+        return 1.0 if best is None else best
+    return win
+
+
+@settings(max_examples=40, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_endgame_choice_is_optimal_by_plain_recursion(view):
+    from sweeplab.solver import analyse
+    a = analyse(view)
+    undecided = view.hidden & ~a.mines
+    assume(1 < a.layouts <= 40)
+    move = endgame_move(view, a.mines, undecided, a.layouts, budget=10**6)
+    layouts = _brute_layouts(view)
+    nbr = view.neighbours
+    cells = np.flatnonzero(undecided.reshape(-1)).tolist()
+    win = _plain_win(layouts, cells, nbr)
+    chosen = move.y * view.width + move.x
+
+    def after(c):  # chance to win when c is revealed first
+        parts = {}
+        for lay in layouts:
+            v = -1 if c in lay else sum(1 for j in nbr[c] if j >= 0 and j in lay)
+            parts.setdefault(v, []).append(lay)
+        return sum(len(g) * win(g) for v, g in parts.items() if v >= 0) / len(layouts)
+
+    best = max(after(c) for c in cells)
+    assert after(chosen) == pytest.approx(best, abs=1e-12)
+    assert not move.certain

@@ -349,3 +349,14 @@ def test_cli_scaling_and_bad_input(capsys):
     assert code == 2 and "allowed" in err and err.count("\n") == 1
     code, _, err = run_cli(capsys, "automaton", "show", "--density", "1.5")
     assert code == 2 and "0 <= p < 1" in err
+
+
+def test_stuck_at_start_exactly_when_no_starting_cell_is_a_zero():
+    batch = A.random_batch(15, 0.15, 21, 400)
+    evo = A.run_batch(batch)
+    no_zero = np.array([(batch.nu[g, batch.starts[g]] > 0).all() for g in range(400)])
+    assert np.array_equal(evo.steps == 0, no_zero)
+    assert A.summarise(evo)["stuck_at_start"] == pytest.approx(no_zero.mean())
+    started = ~no_zero
+    failed = evo.closed_share >= 0.5
+    assert A.summarise(evo)["half_closed_given_started"] == pytest.approx(failed[started].mean())

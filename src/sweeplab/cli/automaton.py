@@ -171,7 +171,7 @@ def _pct(v):
 
 def sweep_table(rows: list[dict]) -> str:
     head = (f"{'topology':<8} {'p':>5} {'games':>6} | {'solved %':>8} {'95% CI':>13} | {'q1':>5} {'med':>5} "
-            f"{'q3':>5} | {'P(>=half closed)':>16} {'95% CI':>13} | {'steps':>6} {'95% CI':>13}")
+            f"{'q3':>5} | {'P(>=half closed)':>16} {'95% CI':>13} {'stuck@0':>7} | {'steps':>6} {'95% CI':>13}")
     extra = any("logic_mean" in r for r in rows)
     players = sorted({name for r in rows for name in r.get("players", {})})
     if extra:
@@ -183,7 +183,8 @@ def sweep_table(rows: list[dict]) -> str:
         line = (f"{r['topology']:<8} {r['density']:5.3f} {r['games']:6d} | {_pct(r['solved_mean']):>8} "
                 f"{_pct(r['solved_mean_ci'][0])}-{_pct(r['solved_mean_ci'][1]).strip():<6} | "
                 f"{_pct(r['solved_q1'])} {_pct(r['solved_median'])} {_pct(r['solved_q3'])} | "
-                f"{_pct(r['half_closed']):>16} {_pct(r['half_closed_ci'][0])}-{_pct(r['half_closed_ci'][1]).strip():<6} | "
+                f"{_pct(r['half_closed']):>16} {_pct(r['half_closed_ci'][0])}-{_pct(r['half_closed_ci'][1]).strip():<6} "
+                f"{_pct(r['stuck_at_start']):>7} | "
                 f"{r['steps_mean']:6.1f} {r['steps_mean_ci'][0]:6.1f}-{r['steps_mean_ci'][1]:<6.1f}")
         if extra:
             line += f" | {_pct(r['logic_mean']):>7} {_pct(r['logic_beats_automaton']):>13}"
@@ -226,6 +227,8 @@ def plot_sweep(rows: list[dict], path: str) -> None:
         ax.plot(p, [r["half_closed"] for r in rs], color=c, label=f"automaton, {topology}")
         ax.fill_between(p, [r["half_closed_ci"][0] for r in rs], [r["half_closed_ci"][1] for r in rs],
                         color=c, alpha=0.3, lw=0)
+        ax.plot(p, [r["half_closed_given_started"] for r in rs], color=c, ls=":",
+                label=f"automaton, {topology}, given a starting 0")
         if "logic_half_closed" in rs[0]:
             ax.plot(p, [r["logic_half_closed"] for r in rs], color=c, ls="--",
                     label=f"complete deduction, {topology}")

@@ -464,6 +464,12 @@ def summarise(evo: Evolution) -> dict:
         "solved_q1": quart[0][0], "solved_median": quart[1][0], "solved_q3": quart[2][0],
         "solved_quartile_ci": [[q[1], q[2]] for q in quart],
         "all_solved": float(np.count_nonzero(share == 1.0) / games),
+        # no starting cell is a 0, so neither clause can ever fire: the fixed point is the start
+        "stuck_at_start": float(np.count_nonzero(evo.steps == 0) / games),
+        # the failure of the spreading wave itself, once some starting cell was a 0
+        "half_closed_given_started": (float(np.count_nonzero((evo.closed_share >= 0.5) & (evo.steps > 0))
+                                            / np.count_nonzero(evo.steps > 0)) if (evo.steps > 0).any()
+                                      else float("nan")),
         "half_closed": failed / games, "half_closed_ci": list(wilson(failed, games)),
         "steps_mean": _mean_ci(steps)[0], "steps_mean_ci": list(_mean_ci(steps)[1:]),
         "steps_median": float(np.median(steps)), "steps_max": int(steps.max()),

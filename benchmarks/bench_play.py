@@ -4,8 +4,9 @@ A real server process (uvicorn, as `sweeplab play` runs it) and a lean asyncio H
 (one keep-alive connection per player, so the client's own cost stays small):
 
 1. paced: P players, each with an expert game in play, each sending an action (open a safe
-   cell, or flag/unflag) every 1/RATE s on average (exponential gaps); a finished game is filed
-   in SQLite (synced) within its action and replaced by a new one. Round trip per action.
+   cell, flag/unflag, and one time in fifty a mine) every 1/RATE s on average (exponential gaps);
+   a finished game is filed in SQLite (synced) within its action and replaced by a new one.
+   Round trip per action.
 2. saturated: the same P players with no pause at all (closed loop): throughput and round trips.
 3. the paced players again, and besides them new no-guess expert games arriving NEW_RATE per
    second (far more than 100 people start); the first click of each (the board is laid and
@@ -82,6 +83,8 @@ class Player:
     def next_action(self):
         hidden_safe = [i for i, ch in enumerate(self.cells) if ch == "#" and not self.board.flat_mines[i]]
         i = self.rng.choice(hidden_safe)
+        if self.rng.random() < 0.02:  # now and then a mine: the game ends and is filed within the action
+            return "open", self.rng.choice(np.flatnonzero(self.board.flat_mines).tolist())
         if self.rng.random() < 0.25:  # a right click: flag a cell, or take a flag off
             j = self.rng.choice(sorted(self.flagged)) if self.flagged and self.rng.random() < 0.5 else i
             self.flagged ^= {j}
@@ -164,6 +167,55 @@ async def run_mixed(host, port, players, seconds, rate, new_rate, seed):
     return np.array(firsts), np.array(times)
 
 
+def service_times(n_games=100, n_actions=3000, seed=3):
+    """The server's own work per action, in process with no network: the Starlette app called
+    through ASGI (routing, JSON in and out, the hub, the rules) for safe-cell opens and flags."""
+    from starlette.testclient import TestClient
+
+    from sweeplab.play.server import create_app
+    from sweeplab.play.store import Store
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(os.path.join(tmp, "svc.db"))
+        with TestClient(create_app(store)) as c:
+            games = []
+            for k in range(n_games):
+                gid = c.post("/api/games", json={"mode": "safe", "level": "expert", "seed": k}).json()["id"]
+                c.post(f"/api/games/{gid}/actions", json={"kind": "open", "x": 15, "y": 8})
+                b = generators.make("uniform", W, H, M, k, first_click="safe").board_for(15, 8)[0]
+                games.append((gid, [i for i in range(W * H) if not b.flat_mines[i]]))
+            app = c.app
+            times = []
+            for _ in range(n_actions):
+                gid, safe = rng.choice(games)
+                i = rng.choice(safe)
+                kind = "flag" if rng.random() < 0.25 else "open"
+                body = json.dumps({"kind": kind, "x": i % W, "y": i // W}).encode()
+                t0 = time.perf_counter()
+                asyncio.run(_asgi_post(app, f"/api/games/{gid}/actions", body))
+                times.append(time.perf_counter() - t0)
+        store.close()
+    return np.array(times)
+
+
+async def _asgi_post(app, path, body):
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json")], "client": ("127.0.0.1", 1),
+             "server": ("127.0.0.1", 80)}
+    await app(scope, receive, send)
+    assert sent[0]["status"] in (200, 409), sent[0]
+
+
 def row(name, t, extra=""):
     ms = t * 1000
     return (f"| {name} | {len(t)} | {np.median(ms):.2f} | {np.percentile(ms, 90):.2f} | {np.percentile(ms, 99):.2f} | "
@@ -178,6 +230,7 @@ def main():
     ap.add_argument("--new-rate", type=float, default=5.0, help="new no-guess expert games per second, all players")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
+    svc = service_times()
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", os.path.join(tmp, "bench.db"), "0"],
                                 stdout=subprocess.PIPE, text=True)
@@ -201,8 +254,12 @@ def main():
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; server: uvicorn "
           f"(h11), 1 process; client: asyncio, 1 keep-alive connection per player; {a.players} games at once")
     print()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at the end (other work on the machine): {load:.1f}")
+    print()
     print("| scenario | actions | p50 ms | p90 ms | p99 ms | max ms | notes |")
     print("|---|---|---|---|---|---|---|")
+    print(row("server work per action (in process, no network)", svc, "ASGI app called directly; includes asyncio.run"))
     print(row(f"paced, {a.rate:g}/s per player", paced,
               f"{len(paced) / wall_p:.0f} actions/s; {fin_p} games finished and filed"))
     print(row("saturated (no pause)", sat, f"{len(sat) / wall_s:.0f} actions/s; {fin_s} games finished and filed"))

@@ -390,3 +390,36 @@ def test_real_hint_from_the_solver(client):
         elif h["kind"] == "mine":
             assert board.is_mine(x, y)
     assert client.get(f"/api/games/{s['id']}").json()["hints_used"] == 1
+
+
+def json_ints(value):
+    if isinstance(value, dict):
+        return [i for v in value.values() for i in json_ints(v)]
+    if isinstance(value, list):
+        return [i for v in value for i in json_ints(v)]
+    return [value] if isinstance(value, int) and not isinstance(value, bool) else []
+
+
+def test_a_winmine_session_seed_is_never_handed_out(client, monkeypatch):
+    """A session's rand() state would foretell its next boards: the API holds it back, the store keeps it."""
+    monkeypatch.setattr(M.secrets, "randbelow", lambda n: 54321)  # the session's start-up tick
+    s = new(client, mode="winxp", level="beginner", session="secret")
+    pg = client.hub.get(s["id"])
+    seed = pg.seed
+    assert seed == 54321  # WinMine seeds rand() with the tick: the first board's state is the tick
+    s = act(client, s["id"], "open", 0, 0)
+    mines = [(x, y) for x, y in pg.game.board.mine_positions() if s["cells"][y * 9 + x] == "#"]
+    s = act(client, s["id"], "open", *mines[0])
+    assert s["status"] == "lost" and s["seed"] is None
+    listed = client.get("/api/records").json()["records"][0]
+    full = client.get(f"/api/records/{s['record_id']}")
+    assert listed["seed"] is None and full.json()["seed"] is None
+    for data in (s, listed, full.json()):
+        assert seed not in json_ints(data) and '"state"' not in json.dumps(data)
+    assert client.store.get(s["record_id"])["seed"] == seed  # reproducible from the database file
+    # a seed the player gave is theirs to see
+    g = new(client, mode="winxp", level="beginner", seed=seed)
+    g = act(client, g["id"], "open", 0, 0)
+    board = client.hub.get(g["id"]).game.board
+    x, y = next((x, y) for x, y in board.mine_positions() if g["cells"][y * 9 + x] == "#")
+    assert act(client, g["id"], "open", x, y)["seed"] == seed

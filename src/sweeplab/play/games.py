@@ -2,7 +2,9 @@
 every finished game in the store. Both front ends (web server and terminal) drive it.
 
 What it hands out while a game is in play is what a player sees (cell codes without mines, the
-counter, the clock); the seed and the board come only once the game is over.
+counter, the clock); the seed and the board come only once the game is over. The seed of a game
+from a WinMine session (its rand() state) is never handed out: it would foretell the session's next
+boards. The store keeps it, so the game can still be reproduced from the database file.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class PlayedGame:
     mode: str
     level: str
     seed: int
+    seed_private: bool = False  # a live WinMine session's rand() state: it would foretell the next boards
     hints_used: int = 0
     record_id: int | None = None
     new_best: bool = False
@@ -77,7 +80,7 @@ class Hub:
                                       lambda: M.new_session_state(mode_))
         rule, seed = M.make_rule(mode_, w, h, m, seed, session_state=state)
         pg = PlayedGame(secrets.token_urlsafe(12), Game(rule=rule, marks=marks, clock=self._clock), mode_.name,
-                        level, seed)
+                        level, seed, seed_private=state is not None)
         with self._lock:
             self._games[pg.id] = pg
             while len(self._games) > self._max:
@@ -94,13 +97,21 @@ class Hub:
             self._games.move_to_end(game_id)
             return pg
 
-    def act(self, pg: PlayedGame, kind, x, y) -> dict:
-        """Apply one action; a finished game is filed before this returns. Raises, changing nothing,
-        on an unknown kind, a cell off the board, or a finished game."""
+    def act(self, pg: PlayedGame, kind, x, y, *, file: bool = True) -> dict:
+        """Apply one action; a finished game is filed before this returns (unless `file` is False:
+        then the caller must call `file(pg)` before it answers). Raises, changing nothing, on an
+        unknown kind, a cell off the board, or a finished game."""
         if kind not in ACTIONS:
             raise IllegalMoveError(f"unknown action {kind!r}; allowed: {', '.join(ACTIONS)}")
         with pg.lock:
             pg.game.act(kind, x, y)
+            if file and pg.game.over and pg.record_id is None:
+                self._file(pg)
+            return self.state(pg)
+
+    def file(self, pg: PlayedGame) -> dict:
+        """File a finished game in the store (once) and return its final state."""
+        with pg.lock:
             if pg.game.over and pg.record_id is None:
                 self._file(pg)
             return self.state(pg)
@@ -121,14 +132,14 @@ class Hub:
         g = pg.game
         st = game_stats(g)
         rec = g.record()
-        rec.update(mode=pg.mode, level=pg.level, seed=pg.seed, hints_used=pg.hints_used,
+        rec.update(mode=pg.mode, level=pg.level, seed=pg.seed, seed_private=pg.seed_private, hints_used=pg.hints_used,
                    played_board=None if g.board is None else g.board.to_dict(), stats=st.as_dict())
         eligible = g.status == WON and pg.hints_used == 0 and pg.level != "custom"
         if eligible:
             best = [b for b in self.store.best_times() if b["level"] == pg.level and b["mode"] == pg.mode]
         pg.record_id = self.store.add({
             "game_id": pg.id, "finished_at": time.time(), "mode": pg.mode, "level": pg.level, "width": g.width,
-            "height": g.height, "mines": g.mine_count, "seed": pg.seed, "marks": int(g.marks),
+            "height": g.height, "mines": g.mine_count, "seed": pg.seed, "seed_private": int(pg.seed_private), "marks": int(g.marks),
             "hints": pg.hints_used, "status": g.status, "elapsed": st.time, "timer": g.timer, "bbbv": st.bbbv,
             "bbbv_per_second": st.bbbv_per_second, "ioe": st.ioe, "record": rec})
         pg.new_best = eligible and (not best or st.time < best[0]["elapsed"])
@@ -142,7 +153,7 @@ class Hub:
                "hints_used": pg.hints_used}
         if g.over:
             st = game_stats(g)
-            out.update(seed=pg.seed, record_id=pg.record_id, new_best=pg.new_best,
+            out.update(seed=None if pg.seed_private else pg.seed, record_id=pg.record_id, new_best=pg.new_best,
                        eligible=pg.hints_used == 0 and pg.level != "custom",
                        board=None if g.board is None else cells_text(g.board.cell_codes()),
                        stats={"time": round(st.time, 3), "bbbv": st.bbbv, "bbbv_solved": st.bbbv_solved,

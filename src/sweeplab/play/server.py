@@ -73,6 +73,16 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     return value
 
 
+def _public(row: dict) -> dict:
+    """A record as the API shows it: a WinMine session's rand() state is held back (it foretells the
+    session's next boards); the database keeps it."""
+    if row.get("seed_private"):
+        row = dict(row, seed=None)
+        if "record" in row:
+            row["record"] = {k: v for k, v in row["record"].items() if k not in ("seed", "rule")}
+    return row
+
+
 def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
     hub = hub or Hub(store)
 
@@ -107,12 +117,14 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         if missing:
             raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
                              "\"x\": column, \"y\": row}")
-        if pg.game.board is None and data["kind"] == "open":
-            # The first click may lay and certify the board (no guess): in a worker thread, so the event
-            # loop keeps answering the other games meanwhile.
-            state = await anyio.to_thread.run_sync(hub.act, pg, data["kind"], data["x"], data["y"])
-        else:
-            state = hub.act(pg, data["kind"], data["x"], data["y"])
+        # Even a first click that lays and certifies a no-guess board runs on the event loop: a worker
+        # thread would hold the GIL against the loop and slow every other game's answer far more
+        # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
+        state = hub.act(pg, data["kind"], data["x"], data["y"], file=False)
+        if state["status"] in ("won", "lost"):
+            # Filed (committed and synced) before the answer goes out; in a worker thread, because
+            # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
+            state = await anyio.to_thread.run_sync(hub.file, pg)
         return JSONResponse(state)
 
     async def hint(request):
@@ -123,7 +135,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
             solver.hint  # noqa: B018  (the solver issue adds it)
         except (ImportError, AttributeError):
             return _error(503, "hints are not available yet: the solver (sweeplab.solver.hint) is not installed")
-        return JSONResponse(await anyio.to_thread.run_sync(hub.hint, pg))
+        return JSONResponse(hub.hint(pg))
 
     async def best(request):
         return JSONResponse({"best": store.best_times()})
@@ -141,7 +153,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
             raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
                              "mode, level, status")
         rows, total = store.records(limit=limit, offset=offset, **filters)
-        return JSONResponse({"records": rows, "total": total, "limit": limit, "offset": offset})
+        return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
 
     def _record_id(request) -> int:
         raw = request.path_params["rid"]
@@ -150,7 +162,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         return int(raw)
 
     async def record(request):
-        return JSONResponse(store.get(_record_id(request)))
+        return JSONResponse(_public(store.get(_record_id(request))))
 
     async def record_replay(request):
         rec = store.get(_record_id(request))

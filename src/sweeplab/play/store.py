@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS games (
     height INTEGER NOT NULL,
     mines INTEGER NOT NULL,
     seed INTEGER,
+    seed_private INTEGER NOT NULL DEFAULT 0,
     marks INTEGER NOT NULL,
     hints INTEGER NOT NULL,
     status TEXT NOT NULL,
@@ -41,7 +42,8 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_best ON games (status, hints, level, mode, elapsed);
 """
 LEVELS = ("beginner", "intermediate", "expert")  # best times are kept for these, as in Windows
-SUMMARY = ("id", "game_id", "finished_at", "mode", "level", "width", "height", "mines", "seed", "marks", "hints",
+SUMMARY = ("id", "game_id", "finished_at", "mode", "level", "width", "height", "mines", "seed", "seed_private",
+           "marks", "hints",
            "status", "elapsed", "timer", "bbbv", "bbbv_per_second", "ioe")
 
 

@@ -191,7 +191,7 @@ class MinesweeperApp(App):
             if state["status"] == "won" and not state["eligible"]:
                 best = " (not eligible for best times)"
             self.say(f"{state['status'].capitalize()}: time {st['time']:.3f} s, 3BV {st['bbbv']}, "
-                     f"3BV/s {st['bbbv_per_second']:.2f}, IOE {st['ioe']:.2f}, seed {state['seed']}, "
+                     f"3BV/s {st['bbbv_per_second']:.2f}, IOE {st['ioe']:.2f}, seed {state['seed'] or 'private'}, "
                      f"record {state['record_id']}.{best}  F2: new game")
 
     def tick(self) -> None:

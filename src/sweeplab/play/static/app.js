@@ -213,7 +213,8 @@ class PlayPage {
     const html = `<div id="result-line" data-status="${s.status}">${what} in <b>${fmtTime(st.time)}</b>${extra}</div>` +
       `<div>3BV <b id="r-bbbv">${st.bbbv}</b> (solved ${st.bbbv_solved}) · 3BV/s <b>${st.bbbv_per_second.toFixed(3)}</b>` +
       ` · IOE <b>${st.ioe.toFixed(3)}</b> · clicks ${st.clicks}</div>` +
-      `<div>Seed ${s.seed} · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a></div>`;
+      `<div>${s.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)" : "Seed " + s.seed}` +
+      ` · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a></div>`;
     this.$("last-game").innerHTML = html;
     this.note(`${what}: time ${fmtTime(st.time)}, 3BV ${st.bbbv}, 3BV/s ${st.bbbv_per_second.toFixed(2)}, IOE ${st.ioe.toFixed(2)}`);
     drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
@@ -458,7 +459,8 @@ class RecordsPage {
     this.$("replay-title").textContent = `Replay of game ${id} · ${this.labels[rec.mode] || rec.mode} · ${rec.level}`;
     const q = new URLSearchParams({ seed: rec.seed, mode: rec.mode, level: rec.level });
     if (rec.level === "custom") { q.set("width", rec.width); q.set("height", rec.height); q.set("mines", rec.mines); }
-    this.$("r-seed").innerHTML = `Seed ${rec.seed} · <a href="/?${q}">play this seed again</a>`;
+    this.$("r-seed").innerHTML = rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
+      : `Seed ${rec.seed} · <a href="/?${q}">play this seed again</a>`;
     this.go(0);
   }
   go(i) {

@@ -65,6 +65,18 @@ def page(server):
         assert errors == []
 
 
+def find_chord(c, b):
+    """An open number with a hidden safe neighbour: a chord there opens something."""
+    for i, ch in enumerate(c):
+        if ch in "12345678":
+            x, y = i % 9, i // 9
+            around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                      if (dx or dy) and 0 <= x + dx < 9 and 0 <= y + dy < 9]
+            if any(c[v * 9 + u] == "#" and not b.is_mine(u, v) for u, v in around):
+                return x, y, around
+    raise AssertionError("no chord left on this board")
+
+
 def cell(page, x, y):
     return page.locator(f'#board .cell[data-x="{x}"][data-y="{y}"]')
 
@@ -106,24 +118,33 @@ def test_play_win_and_lose_in_the_browser(server, page):
     page.wait_for_timeout(1100)
     assert int(lcd(page, "timer")) >= 2  # the clock runs between actions
 
-    # chord with shift+left: an open number with a hidden safe neighbour; flag its mines first
-    c = cells(page)
-    for i in opened:
-        x, y = i % 9, i // 9
-        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                  if (dx or dy) and 0 <= x + dx < 9 and 0 <= y + dy < 9]
-        if c[i] != "0" and any(c[v * 9 + u] == "#" and not b.is_mine(u, v) for u, v in around):
-            break
-    mines_near = [(u, v) for u, v in around if b.is_mine(u, v)]
-    for u, v in mines_near:
-        cell(page, u, v).click(button="right")
-    wait_idle(page)
-    assert lcd(page, "counter") == f"{10 - len(mines_near):03d}"
-    assert all(cell(page, u, v).get_attribute("data-c") == "F" for u, v in mines_near)
-    cell(page, x, y).click(modifiers=["Shift"])
-    wait_idle(page)
-    for u, v in around:
-        assert cells(page)[v * 9 + u] == ("F" if b.is_mine(u, v) else str(b.number(u, v)))
+    # chords, three ways as on Windows: shift+left, both buttons, the middle button. Each on an open
+    # number with a hidden safe neighbour, after flagging that number's mines with right clicks.
+    flags = 0
+    for how in ("shift", "both", "middle"):
+        x, y, around = find_chord(cells(page), b)
+        for u, v in around:
+            if b.is_mine(u, v) and cells(page)[v * 9 + u] != "F":
+                cell(page, u, v).click(button="right")
+                flags += 1
+        wait_idle(page)
+        assert lcd(page, "counter") == f"{10 - flags:03d}"
+        if how == "shift":
+            cell(page, x, y).click(modifiers=["Shift"])
+        elif how == "middle":
+            cell(page, x, y).click(button="middle")
+        else:
+            box = cell(page, x, y).bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.down(button="left")
+            page.mouse.down(button="right")
+            pressed = page.locator("#board .cell.pressed").count()
+            assert pressed == sum(cells(page)[v * 9 + u] in "#?" for u, v in around)  # the 3x3 presses down
+            page.mouse.up(button="right")
+            page.mouse.up(button="left")  # the second release does nothing more
+        wait_idle(page)
+        for u, v in around:
+            assert cells(page)[v * 9 + u] == ("F" if b.is_mine(u, v) else str(b.number(u, v))), how
 
     # the keyboard: arrows move the cursor, space opens
     target = next((i % 9, i // 9) for i, ch in enumerate(cells(page)) if ch == "#" and not b.flat_mines[i])

@@ -21,6 +21,7 @@ COMMANDS = {
     "cycles": "sweeplab.cli.cycles:cycles",
     "bench": "sweeplab.cli.bench:bench",
     "automaton": "sweeplab.cli.automaton:automaton",
+    "uniformity": "sweeplab.cli.uniformity:uniformity",
 }
 
 

@@ -34,15 +34,17 @@ _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 
 
 @nb.njit(cache=True)
-def _open_safe(st, numbers, nbr, start, work, inwork, wtop, fstack):
+def _open_safe(st, numbers, nbr, start, work, inwork, wtop, fstack, tm, clk):
     """Open the known-safe hidden cell `start` with its cascade; push opened numbers on `work`.
 
-    Returns (cells opened, new work top).
+    Stamps each opened cell with the clock `clk[0]` in `tm`. Returns (cells opened, new work top).
     """
     opened = 0
     if st[start] != _U:
         return 0, wtop
     st[start] = _OPEN
+    tm[start] = clk[0]
+    clk[0] += 1
     opened += 1
     top = 0
     fstack[top] = start
@@ -60,6 +62,8 @@ def _open_safe(st, numbers, nbr, start, work, inwork, wtop, fstack):
             j = nbr[i, k]
             if j >= 0 and st[j] == _U:
                 st[j] = _OPEN
+                tm[j] = clk[0]
+                clk[0] += 1
                 opened += 1
                 fstack[top] = j
                 top += 1
@@ -240,7 +244,10 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     pos_of = np.full(nf, -1, dtype=np.int32)
     cell_cons = np.empty((maxm, 8), dtype=np.int32)
     cell_ncons = np.zeros(maxm, dtype=np.int32)
-    for c in range(ncomp):
+    # smallest components first: most stalls are broken by a small one, and then we stop
+    by_size = np.argsort(size[1:], kind="mergesort")
+    over_budget = False
+    for c in by_size:
         m = size[c + 1]
         # breadth-first order through shared constraints, so constraints close early
         head = 0
@@ -279,37 +286,79 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
         kk = np.zeros(m + 1, dtype=np.bool_)
         got = _enumerate(order, m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget)
         if got < 0:
-            return 0, BUDGET, False
+            over_budget = True
+            continue
+        decided = 0
+        for p in range(m):
+            cm = False
+            cs = False
+            for kq in range(m + 1):
+                cm = cm or km[kq, p]
+                cs = cs or ks[kq, p]
+            if cm != cs:
+                decided += 1
+                if cm:
+                    mine_out[front[order[p]]] = True
+                else:
+                    safe_out[front[order[p]]] = True
+        if decided > 0:
+            return decided, SOLVED, False
         for kq in range(m + 1):
             kslab[c, kq] = kk[kq]
             for p in range(m):
                 mine_slab[order[p], kq] = km[kq, p]
                 safe_slab[order[p], kq] = ks[kq, p]
-    decided = _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab, off, mines_left,
-                      False, safe_out, mine_out)
-    if decided > 0:
-        return decided, SOLVED, False
+    if over_budget:
+        return 0, BUDGET, False
+    # the constraints alone decide nothing: bring in the mine total
     decided = _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab, off, mines_left,
                       True, safe_out, mine_out)
     return decided, SOLVED, True
 
 
 @nb.njit(cache=True)
-def _sums_without(kslab, ncomp, maxm, nf, skip):
-    """Which frontier totals the components other than `skip` can reach together."""
-    sums = np.zeros(nf + 1, dtype=np.bool_)
-    sums[0] = True
-    for d in range(ncomp):
-        if d == skip:
+def _shift_or(dst, src, sh):
+    """dst |= src << sh, on bitsets held in uint64 words (bits past the end drop off)."""
+    nw = dst.shape[0]
+    q = sh // 64
+    r = sh % 64
+    for w in range(nw - q):
+        v = src[w]
+        if v == 0:
             continue
-        nxt = np.zeros(nf + 1, dtype=np.bool_)
-        for s in range(nf + 1):
-            if sums[s]:
-                for kq in range(maxm + 1):
-                    if kslab[d, kq] and s + kq <= nf:
-                        nxt[s + kq] = True
-        sums = nxt
-    return sums
+        dst[w + q] |= v << np.uint64(r)
+        if r and w + q + 1 < nw:
+            dst[w + q + 1] |= v >> np.uint64(64 - r)
+
+
+@nb.njit(cache=True)
+def _bit(bits, i):
+    return (bits[i // 64] >> np.uint64(i % 64)) & np.uint64(1)
+
+
+@nb.njit(cache=True)
+def _others(kslab, ncomp, maxm, nf):
+    """others[c]: the frontier totals the components other than c reach together (bitsets),
+    from prefix and suffix sums, so the cost grows with ncomp, not ncomp squared."""
+    nw = (nf + 1) // 64 + 2
+    pre = np.zeros((ncomp + 1, nw), dtype=np.uint64)
+    suf = np.zeros((ncomp + 1, nw), dtype=np.uint64)
+    pre[0, 0] = 1
+    suf[ncomp, 0] = 1
+    for c in range(ncomp):
+        for kq in range(maxm + 1):
+            if kslab[c, kq]:
+                _shift_or(pre[c + 1], pre[c], kq)
+    for c in range(ncomp - 1, -1, -1):
+        for kq in range(maxm + 1):
+            if kslab[c, kq]:
+                _shift_or(suf[c], suf[c + 1], kq)
+    others = np.zeros((ncomp, nw), dtype=np.uint64)
+    for c in range(ncomp):
+        for s1 in range(nf + 1):
+            if _bit(pre[c], s1):
+                _shift_or(others[c], suf[c + 1], s1)
+    return others, pre[ncomp]
 
 
 @nb.njit(cache=True)
@@ -317,20 +366,17 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
             safe_out, mine_out):
     """Mark the cells no consistent layout leaves undecided; with or without the mine total."""
     feas = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
+    lo = mines_left - off  # the frontier must hold between lo and mines_left mines
+    others, everything = _others(kslab, ncomp, maxm, nf)
     if use_total:
         for c in range(ncomp):
-            sums = _sums_without(kslab, ncomp, maxm, nf, c)
             for kq in range(maxm + 1):
                 if not kslab[c, kq]:
                     continue
-                for s in range(nf + 1 - kq):
-                    if sums[s] and mines_left - off <= s + kq <= mines_left:
+                for s in range(max(0, lo - kq), min(nf, mines_left - kq) + 1):
+                    if _bit(others[c], s):
                         feas[c, kq] = True
                         break
-    else:
-        for c in range(ncomp):
-            for kq in range(maxm + 1):
-                feas[c, kq] = kslab[c, kq]
     decided = 0
     for f in range(nf):
         c = comp[f]
@@ -347,11 +393,10 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
             safe_out[front[f]] = True
             decided += 1
     if use_total and off > 0:
-        sums = _sums_without(kslab, ncomp, maxm, nf, -1)
         cm = False
         cs = False
-        for s in range(nf + 1):
-            if sums[s] and mines_left - off <= s <= mines_left:
+        for s in range(max(0, lo), min(nf, mines_left) + 1):
+            if _bit(everything, s):
                 left = mines_left - s
                 if left >= 1:
                     cm = True
@@ -375,14 +420,38 @@ def certify_kernel(mines, nbr, click, budget):
     status is SOLVED when every safe cell opened, STUCK when a guess would be needed,
     BUDGET when a component was too large to enumerate within `budget` assignments.
     """
-    st = np.zeros(mines.shape[0], dtype=np.int8)
-    return certify_into(mines, nbr, click, budget, st)
+    n = mines.shape[0]
+    st = np.zeros(n, dtype=np.int8)
+    tm = np.empty(n, dtype=np.int32)
+    return certify_into(mines, nbr, click, budget, st, tm, -1)
 
 
 @nb.njit(cache=True)
-def certify_into(mines, nbr, click, budget, st):
-    """`certify_kernel` that leaves the final position in `st` (0 hidden, 1 open, 2 known mine),
-    which the repair step reads to see where a player got stuck. `st` must start all zero."""
+def first_touch(tm, st, nbr, a, b):
+    """The earliest time a play could have seen a change at cells a and b (their state or a
+    neighbour's number): where a resumed play must start after moving a mine from a to b."""
+    t = np.int64(1) << 40
+    for c in (a, b):
+        if st[c] != _U and tm[c] < t:
+            t = tm[c]
+        for k in range(8):
+            j = nbr[c, k]
+            if j >= 0 and st[j] == _OPEN and tm[j] < t:
+                t = tm[j]
+    return t
+
+
+@nb.njit(cache=True)
+def certify_into(mines, nbr, click, budget, st, tm, resume):
+    """`certify_kernel` that leaves the final position in `st` (0 hidden, 1 open, 2 known mine)
+    and, in `tm`, when each cell was opened or flagged (an event clock).
+
+    With resume < 0 it starts afresh (`st` is reset). With resume = t >= 0, `st` and `tm` hold a
+    previous play of a board that differs from `mines` only in cells whose own state or number
+    was first revealed at time >= t: everything decided before t was decided from identical
+    information, so the play goes on from there. Complete deduction is monotone (more
+    information never undecides a cell), so the answer equals a fresh play's; only
+    `needed_total` then covers just the resumed part."""
     n = mines.shape[0]
     numbers = count_numbers(mines, nbr)
     total = 0
@@ -397,8 +466,29 @@ def certify_into(mines, nbr, click, budget, st):
     safe_out = np.zeros(n, dtype=np.bool_)
     mine_out = np.zeros(n, dtype=np.bool_)
     goal = n - total
-    opened, wtop = _open_safe(st, numbers, nbr, click, work, inwork, 0, fstack)
+    clk = np.zeros(1, dtype=np.int64)
     flagged = 0
+    opened = 0
+    wtop = 0
+    if resume < 0:
+        st[:] = _U
+        opened, wtop = _open_safe(st, numbers, nbr, click, work, inwork, 0, fstack, tm, clk)
+    else:
+        clk[0] = resume
+        for i in range(n):
+            if st[i] != _U and tm[i] >= resume:
+                st[i] = _U
+        for i in range(n):
+            if st[i] == _OPEN:
+                opened += 1
+                if numbers[i] > 0:
+                    inwork[i] = True
+                    work[wtop] = i
+                    wtop += 1
+            elif st[i] == _MINE:
+                flagged += 1
+        if opened == 0:  # nothing survived: the click itself changed
+            opened, wtop = _open_safe(st, numbers, nbr, click, work, inwork, 0, fstack, tm, clk)
     needed_total = False
     while True:
         # single-number rule until it stalls
@@ -422,13 +512,15 @@ def certify_into(mines, nbr, click, budget, st):
                 for k in range(8):
                     j = nbr[i, k]
                     if j >= 0 and st[j] == _U:
-                        o, wtop = _open_safe(st, numbers, nbr, j, work, inwork, wtop, fstack)
+                        o, wtop = _open_safe(st, numbers, nbr, j, work, inwork, wtop, fstack, tm, clk)
                         opened += o
             elif rest == h:
                 for k in range(8):
                     j = nbr[i, k]
                     if j >= 0 and st[j] == _U:
                         st[j] = _MINE
+                        tm[j] = clk[0]
+                        clk[0] += 1
                         flagged += 1
                         wtop = _push_open_neighbours(st, nbr, j, work, inwork, wtop)
         if opened == goal:
@@ -444,11 +536,13 @@ def certify_into(mines, nbr, click, budget, st):
         for i in range(n):
             if mine_out[i] and st[i] == _U:
                 st[i] = _MINE
+                tm[i] = clk[0]
+                clk[0] += 1
                 flagged += 1
                 wtop = _push_open_neighbours(st, nbr, i, work, inwork, wtop)
         for i in range(n):
             if safe_out[i] and st[i] == _U:
-                o, wtop = _open_safe(st, numbers, nbr, i, work, inwork, wtop, fstack)
+                o, wtop = _open_safe(st, numbers, nbr, i, work, inwork, wtop, fstack, tm, clk)
                 opened += o
 
 

@@ -30,7 +30,7 @@ from ..firstclick import FirstClick, register_rule
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import DEFAULT_LEAF_BUDGET, SOLVED, certify_into, certify_kernel
+from .certify import DEFAULT_LEAF_BUDGET, SOLVED, certify_into, certify_kernel, first_touch
 
 METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
@@ -72,10 +72,10 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget):
     """
     n = mines.shape[0]
     st = np.zeros(n, dtype=np.int8)
+    tm = np.empty(n, dtype=np.int32)
     cand = np.empty(n, dtype=np.int32)
     for r in range(repairs + 1):
-        st[:] = 0
-        status, _, _ = certify_into(mines, nbr, click, budget, st)
+        status, _, _ = certify_into(mines, nbr, click, budget, st, tm, -1)
         if status == SOLVED:
             return state, r, True
         if r == repairs:
@@ -148,6 +148,11 @@ def _chain(mines, excluded, nbr, click, state, steps, budget):
     if nm == 0 or nfr == 0:
         return state, 0
     accepted = 0
+    st = np.zeros(n, dtype=np.int8)
+    tm = np.empty(n, dtype=np.int32)
+    certify_into(mines, nbr, click, budget, st, tm, -1)
+    st2 = st.copy()
+    tm2 = tm.copy()
     for s in range(steps):
         state, a = below(state, nm)
         state, b = below(state, nfr)
@@ -155,11 +160,16 @@ def _chain(mines, excluded, nbr, click, state, steps, budget):
         dst = fpos[b]
         mines[src] = False
         mines[dst] = True
-        status, _, _ = certify_kernel(mines, nbr, click, budget)
+        # replay only from the first moment the move could have been seen
+        st2[:] = st
+        tm2[:] = tm
+        status, _, _ = certify_into(mines, nbr, click, budget, st2, tm2, first_touch(tm, st, nbr, src, dst))
         if status == SOLVED:
             mpos[a] = dst
             fpos[b] = src
             accepted += 1
+            st, st2 = st2, st
+            tm, tm2 = tm2, tm
         else:
             mines[src] = True
             mines[dst] = False

@@ -1,0 +1,189 @@
+"""`sweeplab uniformity`: how close a no-guess generator comes to uniform over certifiable boards.
+
+It samples K boards from the generator and compares them with a reference sample drawn by
+rejection (uniform boards, the click's 3x3 free, kept iff certified: exactly uniform over
+certifiable boards). Reported: chi-square per degree of freedom of the per-cell mine
+frequencies (a two-sample test, one degree per cell that can hold a mine), mean 3BV with its
+standard error, mean openings, the share of boards that need the mine total, and a heat map.
+A reference can be saved once (`--save-reference`) and loaded again (`--reference`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import click
+import numpy as np
+
+from ..errors import SweeplabError
+from ..rng import seed_key, stream_key
+from ..stats import bbbv_kernel, label_openings
+from .options import CELL, level_options, resolve_level
+
+
+class Sample:
+    """Per-cell mine counts and per-board 3BV, openings and need-the-total flags of K boards."""
+
+    def __init__(self, width, height, counts, bbbv, openings, needs_total, label, seconds=0.0):
+        self.width, self.height, self.label, self.seconds = width, height, label, seconds
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.bbbv = np.asarray(bbbv, dtype=np.int64)
+        self.openings = np.asarray(openings, dtype=np.int64)
+        self.needs_total = np.asarray(needs_total, dtype=np.bool_)
+
+    @property
+    def boards(self) -> int:
+        return int(self.bbbv.size)
+
+    def mean_se(self, values) -> tuple[float, float]:
+        v = np.asarray(values, dtype=np.float64)
+        return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else float("nan")
+
+    def save(self, path, command: str) -> None:
+        np.savez_compressed(path, width=self.width, height=self.height, counts=self.counts, bbbv=self.bbbv,
+                            openings=self.openings, needs_total=self.needs_total, label=self.label,
+                            command=command)
+
+    @classmethod
+    def load(cls, path) -> "Sample":
+        try:
+            d = np.load(path)
+        except (OSError, ValueError) as e:
+            raise SweeplabError(f"cannot read reference sample {path!r} ({e}); expected a .npz written by "
+                                "`sweeplab uniformity --save-reference`") from None
+        return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
+                   str(d["label"]))
+
+
+def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", steps=None, tries=None,
+                label=None) -> Sample:
+    """K no-guess boards, board i seeded with stream_key(seed, i)."""
+    from ..generators.certify import certify_into, SOLVED
+    from ..generators.noguess import generate
+    from .. import grid
+
+    nbr = grid.neighbour_table(width, height)
+    n = width * height
+    counts = np.zeros(n, dtype=np.int64)
+    bv = np.empty(boards, dtype=np.int64)
+    op = np.empty(boards, dtype=np.int64)
+    need = np.empty(boards, dtype=np.bool_)
+    st = np.zeros(n, dtype=np.int8)
+    tm = np.empty(n, dtype=np.int32)
+    key = seed_key(seed)
+    t0 = time.perf_counter()
+    for i in range(boards):
+        r = generate(width, height, mines, x, y, stream_key(key, i), method=method, steps=steps, tries=tries)
+        b = r.board
+        counts += b.flat_mines
+        bv[i] = bbbv_kernel(b.flat_mines, b.flat_numbers, nbr)
+        op[i] = label_openings(b.flat_mines, b.flat_numbers, nbr)[1]
+        status, needed, _ = certify_into(b.flat_mines, nbr, y * width + x, 1 << 40, st, tm, -1)
+        if status != SOLVED:  # the generator's promise, checked again from scratch
+            raise SweeplabError(f"board {i} of the sample is not certified: a bug, please report it")
+        need[i] = needed
+    return Sample(width, height, counts, bv, op, need, label or f"noguess/{method}",
+                  time.perf_counter() - t0)
+
+
+def chi2_per_dof(a: Sample, b: Sample) -> tuple[float, int]:
+    """Two-sample chi-square of per-cell mine frequencies, per degree of freedom (cells that can hold a mine)."""
+    if (a.width, a.height) != (b.width, b.height):
+        raise SweeplabError(f"samples differ in size: {a.width}x{a.height} against {b.width}x{b.height}")
+    ka, kb = a.boards, b.boards
+    pa, pb = a.counts / ka, b.counts / kb
+    pooled = (a.counts + b.counts) / (ka + kb)
+    var = pooled * (1 - pooled) * (1 / ka + 1 / kb)
+    live = var > 0
+    chi2 = float(np.sum((pa[live] - pb[live]) ** 2 / var[live]))
+    dof = int(np.count_nonzero(live))
+    return chi2 / max(dof, 1), dof
+
+
+def compare(gen: Sample, ref: Sample) -> dict:
+    c, dof = chi2_per_dof(gen, ref)
+    gm, gse = gen.mean_se(gen.bbbv)
+    rm, rse = ref.mean_se(ref.bbbv)
+    se = math.hypot(gse, rse)
+    return {"chi2_per_dof": c, "dof": dof, "bbbv_gen": (gm, gse), "bbbv_ref": (rm, rse),
+            "bbbv_diff_in_se": (gm - rm) / se if se > 0 else float("nan"),
+            "openings_gen": gen.mean_se(gen.openings), "openings_ref": ref.mean_se(ref.openings),
+            "needs_total_gen": float(gen.needs_total.mean()), "needs_total_ref": float(ref.needs_total.mean())}
+
+
+def plot(gen: Sample, ref: Sample, path: str, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shape = (gen.height, gen.width)
+    fg = (gen.counts / gen.boards).reshape(shape)
+    fr = (ref.counts / ref.boards).reshape(shape)
+    pooled = (gen.counts + ref.counts) / (gen.boards + ref.boards)
+    var = pooled * (1 - pooled) * (1 / gen.boards + 1 / ref.boards)
+    z = np.where(var > 0, (gen.counts / gen.boards - ref.counts / ref.boards) / np.sqrt(np.where(var > 0, var, 1)), 0)
+    fig, axes = plt.subplots(3, 1, figsize=(8, 10), constrained_layout=True)
+    vmax = max(fg.max(), fr.max())
+    for ax, data, name in ((axes[0], fg, f"{gen.label}: {gen.boards} boards"),
+                           (axes[1], fr, f"{ref.label}: {ref.boards} boards")):
+        im = ax.imshow(data, cmap="viridis", vmin=0, vmax=vmax)
+        ax.set_title(f"mine frequency, {name}")
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    im = axes[2].imshow(z.reshape(shape), cmap="coolwarm", vmin=-4, vmax=4)
+    axes[2].set_title("difference in standard errors (generator - reference)")
+    fig.colorbar(im, ax=axes[2], shrink=0.8)
+    fig.suptitle(title)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+@click.command()
+@level_options
+@click.option("--generator", default="noguess", show_default=True, help="Generator (noguess and its aliases).")
+@click.option("--method", type=click.Choice(["auto", "rejection", "mcmc"]), default="auto", show_default=True,
+              help="The no-guess method to test.")
+@click.option("--steps", type=int, default=None, help="Chain moves per board for mcmc (default: the generator's).")
+@click.option("--boards", type=int, default=1000, show_default=True, help="Boards from the generator.")
+@click.option("--click", "click_at", type=CELL, default=None, help="First click X,Y (default: the centre).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--reference", "reference", default=None, help="Load the rejection reference from this .npz.")
+@click.option("--reference-boards", type=int, default=None, help="Boards in a fresh rejection reference "
+              "(default: as many as --boards).")
+@click.option("--save-reference", default=None, help="Write the reference drawn here to this .npz.")
+@click.option("--plot", "plot_path", default=None, help="Draw the heat maps to this image (PNG, SVG, PDF).")
+def uniformity(preset, width, height, mines, generator, method, steps, boards, click_at, seed, reference,
+               reference_boards, save_reference, plot_path):
+    """Compare a no-guess generator with a rejection sample (uniform over certifiable boards)."""
+    from ..generators import lookup
+    if lookup(generator).name != "noguess":
+        raise SweeplabError(f"uniformity measures the no-guess generator; got {generator!r} (allowed: noguess, ng)")
+    w, h, m = resolve_level(preset, width, height, mines)
+    if boards < 2:
+        raise SweeplabError(f"--boards must be at least 2, got {boards}")
+    x, y = click_at if click_at is not None else (w // 2, h // 2)
+    if reference:
+        ref = Sample.load(reference)
+        if (ref.width, ref.height) != (w, h):
+            raise SweeplabError(f"reference {reference!r} is {ref.width}x{ref.height}, not {w}x{h}")
+    else:
+        kr = reference_boards or boards
+        # no cap on tries: the reference must be pure rejection, however long it takes
+        ref = draw_sample(w, h, m, x, y, kr, seed + 1_000_003, method="rejection", tries=1 << 40, label="rejection")
+        if save_reference:
+            ref.save(save_reference, f"sweeplab uniformity --width {w} --height {h} --mines {m} --click {x},{y} "
+                                     f"--boards 2 --reference-boards {kr} --seed {seed} --save-reference FILE")
+    gen = draw_sample(w, h, m, x, y, boards, seed, method=method, steps=steps)
+    r = compare(gen, ref)
+    click.echo(f"{w}x{h}, {m} mines, first click ({x}, {y}); generator {gen.label}: {gen.boards} boards in "
+               f"{gen.seconds:.1f} s; reference {ref.label}: {ref.boards} boards")
+    click.echo(f"chi-square per dof (mine frequencies): {r['chi2_per_dof']:.3f} over {r['dof']} cells")
+    (gm, gse), (rm, rse) = r["bbbv_gen"], r["bbbv_ref"]
+    click.echo(f"mean 3BV: {gm:.2f} +- {gse:.2f} against {rm:.2f} +- {rse:.2f} "
+               f"({r['bbbv_diff_in_se']:+.2f} standard errors)")
+    (go, gos), (ro, ros) = r["openings_gen"], r["openings_ref"]
+    click.echo(f"mean openings: {go:.2f} +- {gos:.2f} against {ro:.2f} +- {ros:.2f}")
+    click.echo(f"share needing the mine total: {r['needs_total_gen']:.3f} against {r['needs_total_ref']:.3f}")
+    if plot_path:
+        plot(gen, ref, plot_path, f"{w}x{h}, {m} mines, click ({x}, {y})")
+        click.echo(f"heat maps written to {plot_path}")

@@ -36,7 +36,7 @@ def lay_board(generator, width, height, mines, seed, first_click, click_at, topo
     return placed[0]
 
 
-def write_board(board, fmt, out):
+def write_board(board, fmt, out, append=False):
     if fmt == "mbf":
         data = board.to_mbf()
     elif fmt == "json":
@@ -49,7 +49,7 @@ def write_board(board, fmt, out):
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        with open(out, "wb") as f:
+        with open(out, "ab" if append else "wb") as f:
             f.write(data)
 
 
@@ -66,20 +66,37 @@ def write_board(board, fmt, out):
 @click.option("--topology", type=click.Choice(["bounded", "torus"]), default="bounded", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--out", "-o", default=None, help="Write to this file instead of stdout.")
-def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None):
+@click.option("--count", type=int, default=1, show_default=True,
+              help="Write this many boards one after another, board i from seed --seed + i.")
+def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None,
+          count=1):
     """Make a board and print or write it, with its 3BV."""
     w, h, m = resolve_level(preset, width, height, mines)
     if seed < 0:
         raise InvalidBoardError(f"--seed must be a non-negative integer, got {seed}")
     if first_click is None and click_at is None and generator in ("uniform", "random"):
         first_click = "none"
-    b = lay_board(generator, w, h, m, seed, first_click, click_at, topology,
-                  **({} if state is None else {"state": state}))
-    write_board(b, fmt, out)
-    st = board_stats(b)
-    msg = f"{b.width}x{b.height}, {b.mine_count} mines, 3BV {st.bbbv}, openings {st.openings}, islands {st.islands}"
-    # The summary goes to stderr when stdout carries the board itself, so pipes stay clean.
-    click.echo(msg, err=out is None)
+    if count < 1:
+        raise InvalidBoardError(f"--count must be a positive integer, got {count}")
+    for i in range(count):
+        if i and fmt == "text":
+            write_board_separator(out)
+        b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology,
+                      **({} if state is None else {"state": state}))
+        write_board(b, fmt, out, append=i > 0)
+        st = board_stats(b)
+        msg = f"{b.width}x{b.height}, {b.mine_count} mines, 3BV {st.bbbv}, openings {st.openings}, islands {st.islands}"
+        # The summary goes to stderr when stdout carries the board itself, so pipes stay clean.
+        click.echo(msg, err=out is None)
+
+
+def write_board_separator(out):
+    """A blank line between text boards, so a file of several still reads board by board."""
+    if out is None or out == "-":
+        sys.stdout.buffer.write(b"\n")
+    else:
+        with open(out, "ab") as f:
+            f.write(b"\n")
 
 
 @click.command()

@@ -217,3 +217,34 @@ def test_custom_level_limits_are_explained(server, page):
     page.fill("#c-mines", "30")
     page.click("#custom-ok")
     expect(page.locator("#board .cell")).to_have_count(200)
+
+
+def test_hints_from_the_menu_mark_the_game(server, page):
+    url, store = server
+    page.goto(f"{url}?seed=8&mode=safe&level=beginner")
+    expect(page.locator("#board .cell")).to_have_count(81)
+    wait_idle(page)
+    page.click("#game-menu-button")
+    page.click('#game-menu [data-cmd="hints"]')
+    expect(page.locator("#hint-button")).to_be_visible()
+    cell(page, 4, 4).click()
+    wait_idle(page)
+    page.click("#hint-button")
+    expect(page.locator("#status")).to_contain_text("Hint:")
+    marked = page.locator("#board .cell[class*=hint-]")
+    assert marked.count() >= 1
+    b = board_for(8, 4, 4)
+    first = marked.first
+    x, y = int(first.get_attribute("data-x")), int(first.get_attribute("data-y"))
+    kind = page.evaluate("document.querySelector('#board [class*=hint-]').className")
+    assert ("hint-mine" in kind) == b.is_mine(x, y) or "hint-guess" in kind
+    page.screenshot(path=str(ARTIFACTS / "play_hint.png"))
+    for i, ch in enumerate(cells(page)):
+        if ch in "#?" and not b.flat_mines[i]:
+            cell(page, i % 9, i // 9).click()
+    wait_idle(page)
+    expect(page.locator("#last-game")).to_contain_text("not eligible for best times")
+    page.click("#game-menu-button")
+    page.screenshot(path=str(ARTIFACTS / "play_menu.png"))
+    page.click('#game-menu [data-cmd="hints"]')  # hints off again for the other tests
+    assert store.records()[0][0]["hints"] == 1

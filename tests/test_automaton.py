@@ -360,3 +360,12 @@ def test_stuck_at_start_exactly_when_no_starting_cell_is_a_zero():
     started = ~no_zero
     failed = evo.closed_share >= 0.5
     assert A.summarise(evo)["half_closed_given_started"] == pytest.approx(failed[started].mean())
+
+
+def test_a_guessing_player_wins_every_game_deduction_alone_solves():
+    result = A.compare(9, 0.14, 12, "bounded", 6, ("safest",))
+    solved = result["logic"] == 1.0
+    assert solved.any() and (~solved).any()
+    assert result["wins"]["safest"][solved].all()
+    summary = A.summarise_comparison(result)["players"]["safest"]
+    assert summary["wins"] == int(result["wins"]["safest"].sum()) and summary["games"] == 12

@@ -315,13 +315,14 @@ def plot_scaling(rows: list[dict], path: str) -> None:
         if not rs:
             continue
         n = np.array([r["size"] for r in rs], dtype=float)
-        mean = np.array([r["steps_mean"] for r in rs])
-        ax.errorbar(n, mean, yerr=[mean - [r["steps_mean_ci"][0] for r in rs], [r["steps_mean_ci"][1] for r in rs] - mean],
+        mean = np.array([r["steps_started_mean"] for r in rs])
+        ax.errorbar(n, mean, yerr=[mean - [r["steps_started_mean_ci"][0] for r in rs],
+                                   [r["steps_started_mean_ci"][1] for r in rs] - mean],
                     color=c, marker="o", ms=3, capsize=2, label=f"mean, {topology}")
         ax.plot(n, [r["steps_max"] for r in rs], color=c, ls=":", label=f"max, {topology}")
         slope = float(np.polyfit(n, mean, 1)[0])
         ax.plot([], [], " ", label=f"slope {slope:.2f} steps per cell of side ({topology})")
-    ax.set(xlabel="lattice side n", ylabel="steps to the fixed point",
+    ax.set(xlabel="lattice side n", ylabel="steps to the fixed point (games that started)",
            title=f"p = {rows[0]['density']}, {rows[0]['games']} games per point")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
@@ -348,11 +349,13 @@ def scaling(sizes, density, games, topologies, seed, as_json, plot_path):
     if as_json:
         click.echo(json.dumps(_jsonable(rows)))
         return
-    head = (f"{'topology':<8} {'n':>5} {'games':>6} | {'steps':>7} {'95% CI':>15} {'median':>7} {'max':>5} | "
+    head = (f"{'topology':<8} {'n':>5} {'games':>6} | {'stuck@0':>7} | {'steps':>7} {'95% CI':>15} {'max':>5} | "
             f"{'steps/n':>7} | {'solved %':>8}")
     click.echo(head)
     click.echo("-" * len(head))
     for r in rows:
-        click.echo(f"{r['topology']:<8} {r['size']:5d} {r['games']:6d} | {r['steps_mean']:7.1f} "
-                   f"{r['steps_mean_ci'][0]:7.1f}-{r['steps_mean_ci'][1]:<7.1f} {r['steps_median']:7.1f} "
-                   f"{r['steps_max']:5d} | {r['steps_per_side']:7.3f} | {_pct(r['solved_mean']):>8}")
+        click.echo(f"{r['topology']:<8} {r['size']:5d} {r['games']:6d} | {_pct(r['stuck_at_start']):>7} | "
+                   f"{r['steps_started_mean']:7.1f} {r['steps_started_mean_ci'][0]:7.1f}-"
+                   f"{r['steps_started_mean_ci'][1]:<7.1f} {r['steps_max']:5d} | {r['steps_per_side']:7.3f} | "
+                   f"{_pct(r['solved_mean']):>8}")
+    click.echo("steps: mean over the games that started (some starting cell a 0); steps/n uses that mean")

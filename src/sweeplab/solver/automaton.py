@@ -473,6 +473,9 @@ def summarise(evo: Evolution) -> dict:
         "half_closed": failed / games, "half_closed_ci": list(wilson(failed, games)),
         "steps_mean": _mean_ci(steps)[0], "steps_mean_ci": list(_mean_ci(steps)[1:]),
         "steps_median": float(np.median(steps)), "steps_max": int(steps.max()),
+        "steps_started_mean": (_mean_ci(steps[steps > 0])[0] if (steps > 0).any() else float("nan")),
+        "steps_started_mean_ci": (list(_mean_ci(steps[steps > 0])[1:]) if (steps > 0).sum() > 1
+                                  else [float("nan")] * 2),
     }
 
 
@@ -514,7 +517,7 @@ def scaling(sizes, density: float, games: int, topologies=("bounded", "torus"), 
             evo = run_batch(random_batch(n, density, seed, games, topology=topology))
             summary = summarise(evo)
             rows.append({"size": n, "topology": topology, "density": density, **summary,
-                         "steps_per_side": summary["steps_mean"] / n})
+                         "steps_per_side": summary["steps_started_mean"] / n})
     return rows
 
 

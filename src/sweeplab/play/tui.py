@@ -21,12 +21,13 @@ from . import modes as M
 from .games import Hub
 from .store import Store
 
-NUMBER_STYLES = ("", "bold blue", "bold green", "bold red", "bold navy_blue", "bold dark_red", "bold dark_cyan",
-                 "bold black", "bold grey50")
+# The classic colours, lightened where the terminal's darker open cells need it.
+NUMBER_STYLES = ("", "bold #4040ff", "bold #00a000", "bold #ff2020", "bold #000080", "bold #800000", "bold #008080",
+                 "bold black", "bold #d0d0d0")
 CELL_LOOK = {  # character -> (two columns of text, style)
-    "#": ("▐▌", "grey85 on grey70"), "F": ("⚑ ", "bold red on grey70"), "?": ("? ", "bold black on grey70"),
-    "*": ("✹ ", "bold black on grey62"), "X": ("✹ ", "bold black on red"), "W": ("✗ ", "bold red on grey62"),
-    "0": ("  ", "on grey62"),
+    "#": ("  ", "on #c0c0c0"), "F": ("⚑ ", "bold red on #c0c0c0"), "?": ("? ", "bold black on #c0c0c0"),
+    "*": ("✹ ", "bold black on #707070"), "X": ("✹ ", "bold black on red"), "W": ("✗ ", "bold red on #707070"),
+    "0": ("  ", "on #707070"),
 }
 FACES = {"ready": ":)", "playing": ":)", "won": "B)", "lost": "X(", "pressing": ":o"}
 LEVELS = ("beginner", "intermediate", "expert")
@@ -59,9 +60,11 @@ class BoardView(Widget, can_focus=True):
             for x in range(w):
                 ch = cells[y * w + x]
                 if ch in "12345678":
-                    glyph, style = f"{ch} ", f"{NUMBER_STYLES[int(ch)]} on grey62"
+                    glyph, style = f"{ch} ", f"{NUMBER_STYLES[int(ch)]} on #707070"
                 else:
                     glyph, style = CELL_LOOK[ch]
+                    if ch in "#F?" and (x + y) % 2:  # a checkerboard, so that hidden cells read as cells
+                        style = style.replace("on #c0c0c0", "on #a0a0a0").replace("on grey70", "on #a0a0a0")
                 if (x, y) == (cx, cy) and self.has_focus:
                     style += " reverse"
                 text.append(glyph, style)

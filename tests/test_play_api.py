@@ -423,3 +423,10 @@ def test_a_winmine_session_seed_is_never_handed_out(client, monkeypatch):
     board = client.hub.get(g["id"]).game.board
     x, y = next((x, y) for x, y in board.mine_positions() if g["cells"][y * 9 + x] == "#")
     assert act(client, g["id"], "open", x, y)["seed"] == seed
+
+
+def test_which_first_clicks_go_off_the_event_loop():
+    assert not M.slow_first_click("noguess", 30, 16, 99)      # expert: a few ms, inline
+    assert M.slow_first_click("noguess", 30, 16, 100)         # denser than expert
+    assert M.slow_first_click("noguess", 30, 24, 99)          # larger than expert
+    assert not M.slow_first_click("safe", 30, 24, 600)        # uniform boards are instant

@@ -77,6 +77,12 @@ def default_mode() -> tuple[str, str | None]:
                     "first click: its boards may need guessing.")
 
 
+def slow_first_click(mode_name: str, width: int, height: int, mines: int) -> bool:
+    """Whether laying this board at the first click may take long (a no-guess board denser or larger
+    than expert: up to seconds), so that it is better done off the server's event loop."""
+    return mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height)
+
+
 def check_mode(name) -> Mode:
     if not isinstance(name, str) or name not in MODES:
         raise InvalidBoardError(f"unknown mode {name!r}; allowed: {', '.join(MODES)}")

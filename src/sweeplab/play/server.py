@@ -117,10 +117,18 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         if missing:
             raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
                              "\"x\": column, \"y\": row}")
-        # Even a first click that lays and certifies a no-guess board runs on the event loop: a worker
-        # thread would hold the GIL against the loop and slow every other game's answer far more
-        # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
-        state = hub.act(pg, data["kind"], data["x"], data["y"], file=False)
+        g = pg.game
+        if g.board is None and data["kind"] == "open" and M.slow_first_click(pg.mode, g.width, g.height,
+                                                                             g.mine_count):
+            # A dense or large no-guess board can take seconds: in a worker thread, so other games
+            # still get answers meanwhile (slowly, as the thread holds the GIL much of the time).
+            state = await anyio.to_thread.run_sync(lambda: hub.act(pg, data["kind"], data["x"], data["y"],
+                                                                   file=False))
+        else:
+            # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
+            # thread would hold the GIL against the loop and slow every other game's answer far more
+            # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
+            state = hub.act(pg, data["kind"], data["x"], data["y"], file=False)
         if state["status"] in ("won", "lost"):
             # Filed (committed and synced) before the answer goes out; in a worker thread, because
             # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.

@@ -6,6 +6,8 @@ import webbrowser
 
 import click
 
+from ..errors import SweeplabError
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -21,7 +23,11 @@ def play(host, port, no_browser, db, tui):
     from ..play.store import default_db_path
     db_path = db or default_db_path()
     if tui:
-        from ..play.tui import run_tui
+        try:
+            from ..play.tui import run_tui
+        except ImportError as e:
+            raise SweeplabError(f"the terminal version needs Textual ({e}); install it with: "
+                                "pip install 'sweeplab[tui]'") from None
         run_tui(db_path)
         return
     from ..play.server import serve

@@ -161,7 +161,7 @@ def test_batch_equals_boards_one_by_one():
             assert np.array_equal(one.changed_at[0], evo.changed_at[g])
             assert one.steps[0] == evo.steps[g]
         # and the chunking of the parallel loop does not matter
-        again = A.evolve(batch.nu, batch.starts, 12, topology, threads=1)
+        again = A.evolve(batch.nu, batch.starts, 12, topology, chunks=1)
         assert np.array_equal(again.status, evo.status) and np.array_equal(again.steps, evo.steps)
 
 
@@ -369,3 +369,13 @@ def test_a_guessing_player_wins_every_game_deduction_alone_solves():
     assert result["wins"]["safest"][solved].all()
     summary = A.summarise_comparison(result)["players"]["safest"]
     assert summary["wins"] == int(result["wins"]["safest"].sum()) and summary["games"] == 12
+
+
+def test_stuck_share_matches_the_formula_on_a_torus():
+    # On a torus every safe cell is a 0 with probability (1-p)^8, independently of being safe,
+    # so the automaton cannot start with probability about (1 - (1-p)^8)^3 (starts far apart).
+    p, games = 0.15, 3000
+    evo = A.run_batch(A.random_batch(24, p, 13, games, topology="torus"))
+    want = (1 - (1 - p) ** 8) ** 3
+    got = A.summarise(evo)["stuck_at_start"]
+    assert abs(got - want) < 4 * np.sqrt(want * (1 - want) / games)

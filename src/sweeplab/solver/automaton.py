@@ -291,9 +291,10 @@ class Evolution:
 
 
 def evolve(nu: np.ndarray, starts: np.ndarray, size: int, topology: str = "bounded", *,
-           threads: int | None = None) -> Evolution:
+           chunks: int | None = None) -> Evolution:
     """Run every board of a batch to its fixed point. `nu` (games, n) int8, `starts` (games, k) flat
-    indices (-1 for none). The update is synchronous; steps count the updates that changed a cell."""
+    indices (-1 for none). The update is synchronous; steps count the updates that changed a cell.
+    The boards are cut into `chunks` slices run in parallel (default: 4 per numba thread)."""
     grid.check_size(size, size, topology)
     nu = np.ascontiguousarray(nu, dtype=np.int8)
     starts = np.ascontiguousarray(starts, dtype=np.int32)
@@ -307,7 +308,7 @@ def evolve(nu: np.ndarray, starts: np.ndarray, size: int, topology: str = "bound
     status = np.empty_like(nu)
     changed_at = np.empty((games, size * size), dtype=np.int32)
     steps = np.empty(games, dtype=np.int32)
-    chunks = max(1, min(games, threads if threads else nb.get_num_threads() * 4))
+    chunks = max(1, min(games, chunks if chunks else nb.get_num_threads() * 4))
     _evolve_batch(nu, grid.neighbour_table(size, size, topology), starts, status, changed_at, steps, chunks)
     return Evolution(size, topology, status, changed_at, steps)
 
@@ -548,6 +549,8 @@ def logic_fixed_point(board, starts) -> tuple[float, bool]:
                 game.open(int(x), int(y))
     if game.status == WON:
         return 1.0, True
+    if game.over:
+        raise SweeplabError("complete deduction opened a mine: the deduction core is unsound on this board")
     view = game.view()
     return float(np.count_nonzero(view.opened | known) / board.size), False
 

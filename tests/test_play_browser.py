@@ -77,6 +77,16 @@ def find_chord(c, b):
     raise AssertionError("no chord left on this board")
 
 
+def go_to(page, x, y):
+    """Move the keyboard cursor to (x, y) with the arrow keys, from the top-left corner."""
+    page.evaluate("([x, y]) => window.sweeplab.setCursor(x, y)", [0, 0])
+    for _ in range(x):
+        page.keyboard.press("ArrowRight")
+    for _ in range(y):
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate("window.sweeplab.cursor") == {"x": x, "y": y}
+
+
 def cell(page, x, y):
     return page.locator(f'#board .cell[data-x="{x}"][data-y="{y}"]')
 
@@ -121,15 +131,22 @@ def test_play_win_and_lose_in_the_browser(server, page):
     # chords, three ways as on Windows: shift+left, both buttons, the middle button. Each on an open
     # number with a hidden safe neighbour, after flagging that number's mines with right clicks.
     flags = 0
-    for how in ("shift", "both", "middle"):
+    for how in ("shift", "both", "middle", "keys"):
         x, y, around = find_chord(cells(page), b)
         for u, v in around:
             if b.is_mine(u, v) and cells(page)[v * 9 + u] != "F":
-                cell(page, u, v).click(button="right")
+                if how == "keys":
+                    go_to(page, u, v)
+                    page.keyboard.press("f")
+                else:
+                    cell(page, u, v).click(button="right")
                 flags += 1
         wait_idle(page)
         assert lcd(page, "counter") == f"{10 - flags:03d}"
-        if how == "shift":
+        if how == "keys":
+            go_to(page, x, y)
+            page.keyboard.press("c")
+        elif how == "shift":
             cell(page, x, y).click(modifiers=["Shift"])
         elif how == "middle":
             cell(page, x, y).click(button="middle")
@@ -148,11 +165,7 @@ def test_play_win_and_lose_in_the_browser(server, page):
 
     # the keyboard: arrows move the cursor, space opens
     target = next((i % 9, i // 9) for i, ch in enumerate(cells(page)) if ch == "#" and not b.flat_mines[i])
-    page.evaluate("([x, y]) => window.sweeplab.setCursor(x, y)", [0, 0])
-    for _ in range(target[0]):
-        page.keyboard.press("ArrowRight")
-    for _ in range(target[1]):
-        page.keyboard.press("ArrowDown")
+    go_to(page, *target)
     page.keyboard.press("Space")
     wait_idle(page)
     assert cells(page)[target[1] * 9 + target[0]] != "#"

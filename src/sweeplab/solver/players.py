@@ -16,12 +16,6 @@ from ..rng import seed_key
 from ..view import View
 from .frontier import InconsistentPositionError
 
-# Strong player's knobs (chosen by short win-rate runs; see docs/benchmarks.md).
-NEAR_TIE = 0.10          # look ahead on cells whose safety is within 10% (relative) of the best
-LOOKAHEAD_CELLS = 6      # ... but on at most this many of them
-ENDGAME_LAYOUTS = 120    # search the end game exhaustively when this few layouts remain
-ENDGAME_CELLS = 24       # ... over at most this many undecided cells
-
 
 class Move(NamedTuple):
     kind: str      # "open" (the players here only open)
@@ -129,6 +123,14 @@ class StrongPlayer(SafestPlayer):
 
     name = "strong"
     summary = "deduction, forced 50/50s first, end-game search, look-ahead on the best guesses"
+    # knobs, chosen by short paired win-rate runs (see docs/benchmarks.md)
+    near_tie = 0.10          # look ahead on cells whose safety is within 10% (relative) of the best
+    lookahead_cells = 4      # ... but on at most this many of them
+    endgame_layouts = 60     # search the end game exhaustively when this few layouts remain
+    endgame_cells = 24       # ... over at most this many undecided cells
+    endgame_budget = 1500    # positions searched before giving up on the end game
+    fifty_first = True
+    lookahead = "fast"       # or "exact": exact number odds and complete deduction (2x slower, no better in tests)
 
     def moves(self, view):
         analyse, deduce_rules = _solver()
@@ -139,11 +141,12 @@ class StrongPlayer(SafestPlayer):
         if a.safe.any():
             return self._certain(a.safe)
         undecided = view.hidden & ~a.mines
-        fifty = self._forced_fifty(view, a.mines, undecided)
+        fifty = self._forced_fifty(view, a.mines, undecided) if self.fifty_first else None
         if fifty is not None:
             return [fifty]
-        if a.layouts <= ENDGAME_LAYOUTS and np.count_nonzero(undecided) <= ENDGAME_CELLS:
-            move = endgame_move(view, a.mines, undecided, a.layouts)
+        if self.endgame_layouts and a.layouts <= self.endgame_layouts \
+                and np.count_nonzero(undecided) <= self.endgame_cells:
+            move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
                 return [move]
         return [self._lookahead(view, a, undecided, analyse)]
@@ -157,10 +160,12 @@ class StrongPlayer(SafestPlayer):
         known = mines.reshape(-1)
         und = (view.hidden.reshape(-1) & ~known)  # hidden cells a reveal could still show (safe ones too)
         pairs = undecided.reshape(-1)
-        for i in np.flatnonzero(cells > 0):
+        n_und = np.append(pairs, False)[nbr].sum(axis=1)  # index -1 (off the grid) reads False
+        n_known = np.append(known, False)[nbr].sum(axis=1)
+        for i in np.flatnonzero((cells > 0) & (n_und == 2) & (cells - n_known == 1)):
             ns = nbr[i][nbr[i] >= 0]
             pair = ns[und[ns]]
-            if pair.size != 2 or not pairs[pair].all() or cells[i] - np.count_nonzero(known[ns]) != 1:
+            if pair.size != 2:  # a safe hidden cell beside it as well
                 continue
             a, b = int(pair[0]), int(pair[1])
             na, nb_ = set(nbr[a][nbr[a] >= 0].tolist()), set(nbr[b][nbr[b] >= 0].tolist())
@@ -187,42 +192,85 @@ class StrongPlayer(SafestPlayer):
         p = np.where(undecided, a.probability, np.inf).reshape(-1)
         order = np.lexsort((opening_odds(view, undecided).reshape(-1), p))
         best_safety = 1.0 - p[order[0]]
-        cands = [int(i) for i in order[:LOOKAHEAD_CELLS * 4]
-                 if np.isfinite(p[i]) and 1.0 - p[i] >= best_safety * (1.0 - NEAR_TIE)]
-        cands = self._spread(cands, view, undecided)[:LOOKAHEAD_CELLS]
+        cands = [int(i) for i in order[:self.lookahead_cells * 4]
+                 if np.isfinite(p[i]) and 1.0 - p[i] >= best_safety * (1.0 - self.near_tie)]
+        cands = self._spread(cands, view, undecided)[:self.lookahead_cells]
         if len(cands) == 1:
             return Move("open", cands[0] % w, cands[0] // w, False)
-        cells = view.cells.reshape(-1)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
-        total = a.layouts
+        # known mines become trusted flags: the same layouts, a smaller system to count
+        base = view.cells.reshape(-1).copy()
+        base[mines & (base == -1)] = -2
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
-            lo = int(np.count_nonzero(mines[ns]))
-            hi = lo + int(np.count_nonzero(und[ns]))
-            score = 0.0
-            for v in range(lo, hi + 1):
-                trial = cells.copy()
-                trial[c] = v
-                try:
-                    b = analyse(View(trial.reshape(view.cells.shape), view.mine_count, view.topology))
-                except InconsistentPositionError:  # no layout shows v there
-                    continue
-                if b.layouts == 0:
-                    continue
-                weight = b.layouts / total
-                if b.safe.any():  # the reveal leads to a certain cell
-                    score += weight
-                else:
-                    rest = view.hidden.reshape(-1) & ~b.mines.reshape(-1)
-                    rest[c] = False
-                    q = np.where(rest, b.probability.reshape(-1), np.inf).min()
-                    score += weight * (1.0 - q if np.isfinite(q) else 1.0)
+            known = int(np.count_nonzero(mines[ns] | (base[ns] == -2)))
+            unknown = ns[und[ns]]
+            if self.lookahead == "exact":
+                score = self._score_exact(view, a, base, c, known, len(unknown))
+            else:
+                score = self._score_fast(view, a, base, c, known, unknown, p)
             if score > best_score + 1e-12:
                 best, best_score = c, score
         return Move("open", best % w, best // w, False)
+
+    @staticmethod
+    def _trial(view, base, c, v):
+        trial = base.copy()
+        trial[c] = v
+        return View(trial.reshape(view.cells.shape), view.mine_count, view.topology)
+
+    def _score_exact(self, view, a, base, c, known, unknown) -> float:
+        """P(c safe) x E[safety of the next move]: 1 when the number shown leads to a certain cell,
+        else the best safety then; each number weighted by its exact share of the layouts."""
+        analyse, _ = _solver()
+        total = a.layouts
+        score = 0.0
+        for v in range(known, known + unknown + 1):
+            try:
+                b = analyse(self._trial(view, base, c, v), trust_flags=True)
+            except InconsistentPositionError:  # no layout shows v there
+                continue
+            weight = b.layouts / total
+            if weight == 0:
+                continue
+            if b.safe.any():
+                score += weight
+            else:
+                q = np.where(b.safe | ~np.isfinite(b.probability) | (view.cells == -2), np.inf,
+                             b.probability).reshape(-1)
+                q[c] = np.inf
+                q = q[base == -1].min() if (base == -1).any() else np.inf
+                score += weight * (1.0 - q if np.isfinite(q) else 1.0)
+        return score
+
+    def _score_fast(self, view, a, base, c, known, unknown, p) -> float:
+        """The same score with the numbers' odds from the neighbours' own mine probabilities (as if
+        independent) and progress judged by the rules alone: a few times cheaper."""
+        _, deduce_rules = _solver()
+        dist = np.ones(1)
+        for q in p[unknown]:  # Poisson-binomial: the chance of t mines among the unknown neighbours
+            dist = np.append(dist * (1 - q), 0.0) + np.append(0.0, dist * q)
+        others = p.copy()
+        others[c] = np.inf
+        fallback = 1.0 - others.min() if np.isfinite(others.min()) else 1.0
+        got = mass = 0.0
+        for t, pt in enumerate(dist):
+            if pt < 1e-9:
+                continue
+            if t == 0 and len(unknown):
+                progress = True  # a number that its flags already fill frees every other neighbour
+            else:
+                try:
+                    safe, _ = deduce_rules(self._trial(view, base, c, known + t), trust_flags=True)
+                except InconsistentPositionError:
+                    continue
+                progress = bool(safe.any())
+            mass += pt
+            got += pt * (1.0 if progress else fallback)
+        return (1.0 - p[c]) * (got / mass if mass > 0 else fallback)
 
     @staticmethod
     def _spread(cands, view, undecided):

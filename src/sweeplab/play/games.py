@@ -21,13 +21,15 @@ from ..board import Board
 from ..errors import IllegalMoveError, SweeplabError
 from ..game import ACTIONS, LOST, WON, Game, replay
 from ..stats import game_stats
+from ..svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL
 from . import modes as M
 from .store import NotFoundError, Store
 
 # One character per cell code (svg.py): 0..8 numbers, hidden, flag, "?", mine, exploded mine, wrong flag.
-CODE_CHARS = "012345678#F?*XW"
+CODE_CHARS = {**{k: str(k) for k in range(9)}, HIDDEN_CELL: "#", FLAG_CELL: "F", QUESTION_CELL: "?", MINE_CELL: "*",
+              EXPLODED_CELL: "X", WRONG_FLAG_CELL: "W"}
 _TABLE = bytearray(range(256))
-for _code, _ch in enumerate(CODE_CHARS):
+for _code, _ch in CODE_CHARS.items():
     _TABLE[_code] = ord(_ch)
 _TABLE = bytes(_TABLE)
 

@@ -170,7 +170,10 @@ async def run_mixed(host, port, players, seconds, rate, new_rate, seed):
 def service_times(n_games=100, n_actions=3000, seed=3):
     """The server's own work per action, in process with no network: the Starlette app called
     through ASGI (routing, JSON in and out, the hub, the rules) for safe-cell opens and flags."""
-    from starlette.testclient import TestClient
+    import warnings
+    with warnings.catch_warnings():  # starlette's note about httpx2 is noise in a printed table
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
 
     from sweeplab.play.server import create_app
     from sweeplab.play.store import Store

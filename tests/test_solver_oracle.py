@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sweeplab import Board, Game, View, make_rule
-from sweeplab.solver import analyse, deduce_rules, hint
+from sweeplab.solver import TooComplexError, analyse, deduce_rules, hint
 from sweeplab.solver.complete import analyse_frontier
 from sweeplab.solver.frontier import frontier
 
@@ -115,14 +115,47 @@ def test_large_components_finish_quickly(make):
         assert np.abs(p[u] - a.probability[u]).max() < 1e-9
 
 
+def lattice_view(width=30, height=3, mines=40, seed=0) -> View:
+    """Numbers on every other cell of every other row: a two-dimensional tangle of constraints."""
+    rng = np.random.default_rng(seed)
+    opened = np.zeros((height, width), dtype=bool)
+    opened[1::2, ::2] = True
+    free = np.flatnonzero(~opened.reshape(-1))
+    lay = np.zeros(width * height, dtype=bool)
+    lay[rng.choice(free, size=mines, replace=False)] = True
+    board = Board(lay.reshape(height, width))
+    return View(np.where(opened, board.flat_numbers.reshape(height, width), -1).astype(np.int8), mines)
+
+
 def test_huge_counts_are_exact():
-    """A component with more than 2**64 layouts is counted with Python integers, still exactly."""
-    v = ring_view(margin=3, mines=150, seed=3)
+    """A component with more than 2**53 layouts: probabilities in floats, layouts exact (Chinese remainders)."""
+    v = lattice_view(80, 3, 48)
     a = analyse(v)
     fr = frontier(v)
-    b = analyse_frontier(fr, v.width, v.height, force_exact=True)
-    assert a.layouts == b.layouts > 2 ** 64
+    assert fr.components == 1
+    b = analyse_frontier(fr, v.width, v.height, force_exact=True)  # Python integers throughout
+    assert a.layouts == b.layouts and max(b._polys[0]) > 2 ** 64
     assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
+    u = v.cells < 0
+    assert np.abs(a.probability[u] - b.probability[u]).max() < 1e-12
+
+
+def test_long_tangled_strip_finishes():
+    v = lattice_view(200, 3, 120)
+    analyse(v)
+    t = time.perf_counter()
+    a = analyse(v)
+    assert time.perf_counter() - t < 2.0 and a.layouts > 10 ** 50
+
+
+def test_two_dimensional_tangle_reports_its_bound_quickly():
+    """Numbers packed densely over the whole expert board: a clear TooComplexError, not a hang
+    (ms-toollib ran for over 9 minutes on this one without an answer)."""
+    v = lattice_view(30, 16, 99)
+    t = time.perf_counter()
+    with pytest.raises(TooComplexError, match="table entries"):
+        analyse(v)
+    assert time.perf_counter() - t < 30
 
 
 # --- the solver cannot see the mines ---------------------------------------------------------

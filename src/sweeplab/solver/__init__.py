@@ -7,8 +7,8 @@
 """
 
 from .complete import Analysis, analyse
-from .frontier import InconsistentPositionError
+from .frontier import InconsistentPositionError, TooComplexError
 from .hints import Hint, hint
 from .rules import deduce_rules
 
-__all__ = ["Analysis", "Hint", "InconsistentPositionError", "analyse", "deduce_rules", "hint"]
+__all__ = ["Analysis", "Hint", "InconsistentPositionError", "TooComplexError", "analyse", "deduce_rules", "hint"]

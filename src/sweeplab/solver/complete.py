@@ -22,11 +22,12 @@ import numba as nb
 import numpy as np
 
 from ..view import View
-from .frontier import Frontier, InconsistentPositionError, build_constraints, frontier, split_components
+from .frontier import (Frontier, InconsistentPositionError, TooComplexError, build_constraints, frontier,
+                       split_components)
 
 KEY_BITS = 64  # a state packs each half-assigned number's partial sum in just enough bits for its
 # target (a 1 in one bit, a 2 or 3 in two, ...), so typically 30+ numbers fit in one key
-MAX_CELLS = 60_000_000  # table entries per component before the exact Python count takes over
+MAX_CELLS = 4_000_000  # table entries per component (32 MB a table); past it, TooComplexError
 
 OK, OVERFLOW, TOO_WIDE, TOO_BIG = 0, 1, 2, 3
 
@@ -50,19 +51,22 @@ def _grow(a, need):
 
 
 @nb.njit(cache=True)
-def _forward(vars_, cons, con_vars, con_target, con_size, pos):
+def _forward(vars_, cons, con_vars, con_target, con_size, pos, F, modulus):
     """The forward sweep of one component. `vars_` in order; `cons` its constraints; pos: var ->
     local index. Layer i holds the distinct states (partial sums of the half-assigned numbers)
     before var i; F[s, a] counts the partial layouts with a mines reaching state s.
 
+    F comes in as a zeroed (rows, n + 1) table: int64 to count exactly (overflow is reported, or
+    with modulus > 0 counts are kept modulo it, for exact big counts by Chinese remainders),
+    float64 for the fast path (exact below 2**53, then 16 significant digits; never 0 by
+    rounding, so reachability stays exact).
     Returns (status, F, flo, fhi, child, layer): rows of layer i are layer[i]..layer[i+1];
     [flo, fhi] bounds the mines of a row; child[s, b] is the row reached by var i = b.
     """
     n = vars_.shape[0]
     L = n + 1
-    cap = 64
+    cap = F.shape[0]
     keys = np.zeros(cap, dtype=np.int64)
-    F = np.zeros((cap, L), dtype=np.int64)
     flo = np.zeros(cap, dtype=np.int64)
     fhi = np.zeros(cap, dtype=np.int64)
     child = np.full((cap, 2), -1, dtype=np.int64)
@@ -209,7 +213,9 @@ def _forward(vars_, cons, con_vars, con_target, con_size, pos):
                 child[src, b] = dst
                 for a in range(flo[src], fhi[src] + 1):
                     x = F[dst, a + b] + F[src, a]
-                    if x < 0:
+                    if modulus > 0:
+                        x = x % modulus
+                    elif x < 0:
                         return OVERFLOW, F, flo, fhi, child, layer
                     F[dst, a + b] = x
                 lo = flo[src] + b
@@ -228,7 +234,8 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
     (those with var a mine). Returns a status code."""
     n = vars_.shape[0]
     L = n + 1
-    status, F, flo, fhi, child, layer = _forward(vars_, cons, con_vars, con_target, con_size, pos)
+    status, F, flo, fhi, child, layer = _forward(vars_, cons, con_vars, con_target, con_size, pos,
+                                                 np.zeros((64, L), dtype=np.int64), 0)
     if status != OK:
         return status
     last_a = layer[n]
@@ -353,6 +360,81 @@ def count_components(order, comp_start, con_vars, con_target, con_size, con_comp
         status[k] = _count_component(order[comp_start[k]:comp_start[k + 1]], clist[cstart[k]:cstart[k + 1]],
                                      con_vars, con_target, con_size, pos, counts[k], cellmine)
     return counts, cellmine, status
+
+
+@nb.njit(cache=True)
+def _count_mod(vars_, cons, con_vars, con_target, con_size, nv, modulus):
+    """Layouts of one component by number of mines, modulo `modulus` (< 2**62)."""
+    n = vars_.shape[0]
+    pos = np.zeros(nv, dtype=np.int64)
+    for q in range(n):
+        pos[vars_[q]] = q
+    st, F, flo, fhi, child, layer = _forward(vars_, cons, con_vars, con_target, con_size, pos,
+                                             np.zeros((64, n + 1), dtype=np.int64), modulus)
+    out = np.zeros(n + 1, dtype=np.int64)
+    if st == OK and layer[n + 1] > layer[n]:
+        out[:] = F[layer[n]]
+    return st, out
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
+        if n % p == 0:
+            return n == p
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        r += 1
+    for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):  # deterministic below 3.3e24
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+_MODULI: list[int] = []
+
+
+def _moduli(count: int) -> list[int]:
+    """Primes just below 2**61: sums of two stay inside int64."""
+    p = (_MODULI[-1] if _MODULI else (1 << 61)) - 1
+    while len(_MODULI) < count:
+        if _is_prime(p):
+            _MODULI.append(p)
+        p -= 1
+    return _MODULI[:count]
+
+
+def count_component_big(fr: Frontier, k: int, bits: int) -> list[int]:
+    """Exact layouts of component k by mines, as Python integers, when they need up to `bits` bits:
+    counted in numba modulo several primes near 2**61, then joined by Chinese remainders."""
+    vs = fr.order[fr.comp_start[k]:fr.comp_start[k + 1]]
+    cons = np.flatnonzero(fr.con_comp == k)
+    mods = _moduli(bits // 60 + 2)
+    residues = []
+    for m in mods:
+        st, row = _count_mod(vs, cons, fr.con_vars, fr.con_target, fr.con_size, len(fr.var_cell), m)
+        if st != OK:
+            raise TooComplexError(f"a frontier component of {len(vs)} cells is past the counting budget "
+                                  f"({MAX_CELLS:,} table entries)")
+        residues.append([int(x) for x in row])
+    big = math.prod(mods)
+    out = []
+    for j in range(len(vs) + 1):
+        x = 0
+        for m, res in zip(mods, residues):
+            q = big // m
+            x += res[j] * q * pow(q, -1, m)
+        out.append(x % big)
+    return out
 
 
 def count_component_exact(vars_, cons):
@@ -552,16 +634,24 @@ class Analysis:
     """
 
     __slots__ = ("safe", "mines", "probability", "mine_range", "components", "trust_flags", "_polys", "_U", "_M",
-                 "_layouts")
+                 "_layouts", "_view")
 
-    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, polys, U, M):
+    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, polys, U, M, view=None):
         self.safe, self.mines, self.probability = safe, mines, probability
         self.mine_range, self.components, self.trust_flags = mine_range, components, trust_flags
-        self._polys, self._U, self._M, self._layouts = polys, U, M, None
+        self._polys, self._U, self._M, self._layouts, self._view = polys, U, M, None, view
 
     @property
     def layouts(self) -> int:
         """Consistent layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j)."""
+        if self._layouts is None and self._view is not None:
+            big = [k for k, p in enumerate(self._polys) if max(p, default=0) >= 2 ** 53]
+            if big:  # floats are not exact there: count those components again, in integers
+                fr = frontier(self._view, trust_flags=self.trust_flags)
+                polys = list(self._polys)
+                for k in big:
+                    polys[k] = count_component_big(fr, k, int(math.log2(max(polys[k]))) + 8)
+                self._polys = polys
         if self._layouts is None:
             total = [1]
             for p in self._polys:
@@ -589,13 +679,13 @@ class Analysis:
 def analyse_kernel(cells, nbr, trust_flags, mine_count):
     """The whole analysis in one compiled call: constraints, components, counts, combination,
     decisions and probabilities. Status: 0 ok, 1 bad number, 2 too many trusted flags,
-    3 numbers contradict, 4 mine total fits no layout, 5 a component needs Python integers."""
+    3 numbers contradict, 4 mine total fits no layout, 6 a component past the table budget."""
     n = cells.shape[0]
     prob = np.full(n, np.nan)
     safe = np.zeros(n, dtype=np.bool_)
     mines = np.zeros(n, dtype=np.bool_)
     status, bad, var_cell, con_vars, con_target, con_size, unknown, known = build_constraints(cells, nbr, trust_flags)
-    counts = np.zeros((0, 1), dtype=np.int64)
+    counts = np.zeros((0, 1))
     if status:
         return 1, bad, prob, safe, mines, counts, 0, 0, 0, 0, 0
     M = mine_count - known
@@ -622,21 +712,21 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
     for c in range(m):
         clist[fill[con_comp[c]]] = c
         fill[con_comp[c]] += 1
-    counts = np.zeros((C, L), dtype=np.int64)
+    counts = np.zeros((C, L))
     polys = np.zeros((C, L))
     top = np.zeros(C)
     tables = []
     for k in range(C):
-        st, F, flo, fhi, child, layer = _forward(order[comp_start[k]:comp_start[k + 1]], clist[cstart[k]:cstart[k + 1]],
-                                                 con_vars, con_target, con_size, pos)
-        tables.append((F, flo, fhi, child, layer))
-        if st != OK:
-            return 5, k, prob, safe, mines, counts, 0, 0, 0, 0, C
         n_k = comp_start[k + 1] - comp_start[k]
+        st, F, flo, fhi, child, layer = _forward(order[comp_start[k]:comp_start[k + 1]], clist[cstart[k]:cstart[k + 1]],
+                                                 con_vars, con_target, con_size, pos, np.zeros((64, n_k + 1)), 0.0)
+        tables.append((F, flo, fhi, child, layer))
+        if st != OK:  # too wide or too big: floats do not overflow
+            return 6, k, prob, safe, mines, counts, 0, 0, 0, 0, C
         if layer[n_k + 1] == layer[n_k]:
             return 3, k, prob, safe, mines, counts, 0, 0, 0, 0, C
         fin = layer[n_k]
-        t = 0
+        t = 0.0
         for j in range(flo[fin], fhi[fin] + 1):
             counts[k, j] = F[fin, j]
             t = max(t, F[fin, j])
@@ -692,12 +782,16 @@ def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     if status == 0:
         shape = (view.height, view.width)
         return Analysis(safe.reshape(shape), mines.reshape(shape), prob.reshape(shape), (int(lo), int(hi)), int(C),
-                        trust_flags, counts, int(U), int(M))
-    if status == 5 or status == 1 or status == 2:  # Python integers, or the error message with its cell
-        fr = frontier(view, trust_flags=trust_flags)
-        return analyse_frontier(fr, view.width, view.height, trust_flags=trust_flags)
+                        trust_flags, counts, int(U), int(M), view)
+    if status == 1 or status == 2:  # the error message, with its cell
+        frontier(view, trust_flags=trust_flags)
     if status == 3:
         raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them")
+    if status == 6:
+        raise TooComplexError(
+            f"a frontier component of this position needs more than {MAX_CELLS:,} counting-table entries "
+            "(numbers packed densely in two dimensions); sweeplab counts exactly up to that bound. Real games "
+            "stay far below it: open more cells, or split the position")
     raise InconsistentPositionError(
         f"no layout fits the numbers with {M} mines among the unknown cells; the mine total must lie between "
         "what the numbers need and what the hidden cells can hold")
@@ -716,6 +810,9 @@ def analyse_frontier(fr: Frontier, width: int, height: int, *, trust_flags: bool
     cm_f = cellmine.astype(np.float64)
     exact_rows = {}
     for k in range(ncomp):
+        if status[k] in (TOO_WIDE, TOO_BIG) and not force_exact:
+            raise TooComplexError(f"a frontier component of {fr.comp_start[k + 1] - fr.comp_start[k]} cells is past "
+                                  f"the counting budget ({MAX_CELLS:,} table entries)")
         if status[k] != OK or force_exact:
             vs = [int(v) for v in fr.order[fr.comp_start[k]:fr.comp_start[k + 1]]]
             cons = [([int(v) for v in fr.con_vars[c, :fr.con_size[c]]], int(fr.con_target[c]))

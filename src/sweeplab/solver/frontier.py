@@ -20,6 +20,10 @@ class InconsistentPositionError(SweeplabError):
     """A position no mine layout can produce (numbers that contradict each other or the mine total)."""
 
 
+class TooComplexError(SweeplabError):
+    """A position whose exact count is past sweeplab's stated bound (numbers packed densely in 2-D)."""
+
+
 @nb.njit(cache=True)
 def build_constraints(cells, nbr, trust_flags):
     """Numbers as constraints over unknown cells.
@@ -246,4 +250,4 @@ def frontier(view: View, *, trust_flags: bool = False) -> Frontier:
                     unknown, off, mines_left)
 
 
-__all__ = ["Frontier", "InconsistentPositionError", "frontier", "FLAG", "HIDDEN"]
+__all__ = ["Frontier", "InconsistentPositionError", "TooComplexError", "frontier", "FLAG", "HIDDEN"]

@@ -206,3 +206,13 @@ def test_cycles_command_errors(args, message, capsys):
 def test_reduced_bits():
     assert C.reduced_bits(8, 8) == 19 and C.reduced_bits(16, 16) == 20 and C.reduced_bits(16, 8) == 20
     assert C.reduced_bits(9, 9) == 31 and C.reduced_bits(30, 16) == 31
+
+
+def test_seed_map_matches_the_exhaustive_analysis(beginner):
+    # the seed map walks each seed only to the nearest marked cycle state; the exhaustive tails check it
+    rep, arrays = beginner
+    seeds = np.arange(0, 65536, 16)
+    r = C.seed_map(BEGINNER, seeds=seeds)
+    assert sorted(c["length"] for c in r.cycles) == [24304, 24320]
+    assert sum(c["seeds"] for c in r.cycles) == seeds.size
+    assert r.tail_histogram == np.bincount(arrays["tail"][seeds]).tolist()

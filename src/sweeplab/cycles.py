@@ -392,6 +392,158 @@ class WalkReport:
         return dict(self.__dict__)
 
 
+@nb.njit(cache=True, inline="always")
+def _distinguished(s, shift):
+    return np.uint32(s * np.uint32(0x9E3779B1)) >> shift == 0
+
+
+@nb.njit(cache=True)
+def cycle_marks(entry, length, dbits, width, height, mines, mw, mh, mask):
+    """The marks of a cycle: its index-0 state and every distinguished state, with their indices."""
+    occ = np.zeros(width * height, dtype=np.bool_)
+    order = np.empty(mines, dtype=np.int32)
+    shift = np.uint32(32 - dbits)
+    states = [np.uint32(entry)]
+    index = [np.int64(0)]
+    s = np.uint32(entry)
+    for i in range(1, length):
+        s = _next(s, width, height, mines, mw, mh, mask, occ, order)
+        if _distinguished(s, shift):
+            states.append(s)
+            index.append(np.int64(i))
+    return np.array(states, dtype=np.uint32), np.array(index, dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def assign_seeds(seeds, key_states, key_cycle, key_index, mark_states, mark_index, mark_start, lengths, dbits,
+                 patience, cycle_out, tail_out, width, height, mines, mw, mh, mask):
+    """For each seed, the known cycle its boards end in and the exact tail; -1 when none was met
+    within `patience` distinguished states (a new cycle, or a very long tail).
+
+    key_* are every cycle's marks sorted by state; mark_* are the marks of cycle c, by index, at
+    mark_start[c]:mark_start[c+1]. The seed walks to a marked state d (index i on its cycle, k
+    boards on); its tail is the first j at which it meets the cycle state at index i - k + j.
+    """
+    occ = np.zeros(width * height, dtype=np.bool_)
+    order = np.empty(mines, dtype=np.int32)
+    shift = np.uint32(32 - dbits)
+    for q in range(seeds.shape[0]):
+        s = np.uint32(seeds[q] & mask)
+        x0 = s
+        k = 0
+        seen = 0
+        c = -1
+        i = 0
+        while True:
+            if _distinguished(s, shift) or k == 0:
+                p = np.searchsorted(key_states, s)
+                if p < key_states.shape[0] and key_states[p] == s:
+                    c = key_cycle[p]
+                    i = key_index[p]
+                    break
+                if _distinguished(s, shift):
+                    seen += 1
+                    if seen > patience:
+                        break
+            s = _next(s, width, height, mines, mw, mh, mask, occ, order)
+            k += 1
+        cycle_out[q] = c
+        if c < 0:
+            tail_out[q] = -1
+            continue
+        lam = lengths[c]
+        t = (i - k) % lam
+        lo, hi = mark_start[c], mark_start[c + 1]
+        m = lo + np.searchsorted(mark_index[lo:hi], t, side="right") - 1
+        b = mark_states[m]
+        for _ in range(t - mark_index[m]):
+            b = _next(b, width, height, mines, mw, mh, mask, occ, order)
+        a = x0
+        j = 0
+        while a != b:
+            a = _next(a, width, height, mines, mw, mh, mask, occ, order)
+            b = _next(b, width, height, mines, mw, mh, mask, occ, order)
+            j += 1
+        tail_out[q] = j
+
+
+@dataclass
+class SeedReport:
+    """Where the 65,536 start-up seeds lead on a size whose state space is too large to search."""
+
+    width: int
+    height: int
+    mines: int
+    cycles: list[dict]            # [{"length", "entry", "parity", "seeds"}], most seeds first
+    tail_mean: float
+    tail_max: int
+    tail_histogram: list[int]
+
+    def as_dict(self):
+        return dict(self.__dict__)
+
+
+def seed_map(size: Size, *, seeds=None, dbits: int = 8, progress: Progress | None = None,
+             chunk: int = 1024) -> SeedReport:
+    """The cycle and tail of every start-up seed (default all 65,536), for any size.
+
+    A lap of the first cycle found records its distinguished states (one in 2**dbits); each seed
+    then walks only until it meets one of them. A seed that meets none gets its own walk(),
+    which adds its cycle.
+    """
+    seeds = np.arange(TICK_SEEDS, dtype=np.uint32) if seeds is None else np.asarray(seeds, dtype=np.uint32)
+    args = (*size.args(), np.uint32(size.mask))
+    cycle_out = np.full(seeds.size, -1, dtype=np.int64)
+    tail_out = np.full(seeds.size, -1, dtype=np.int64)
+    found: list[WalkReport] = []
+    marks: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def add_cycle(w: WalkReport):
+        found.append(w)
+        marks.append(cycle_marks(np.uint32(w.entry), w.length, dbits, *args))
+
+    def tables():
+        key_states = np.concatenate([m[0] for m in marks])
+        key_cycle = np.concatenate([np.full(m[0].size, c, dtype=np.int64) for c, m in enumerate(marks)])
+        key_index = np.concatenate([m[1] for m in marks])
+        o = np.argsort(key_states, kind="stable")
+        start = np.cumsum([0] + [m[0].size for m in marks]).astype(np.int64)
+        return (key_states[o], key_cycle[o], key_index[o], np.concatenate([m[0] for m in marks]),
+                np.concatenate([m[1] for m in marks]), start, np.array([w.length for w in found], dtype=np.int64))
+
+    def assign(idx, patience):
+        co, to = np.empty(idx.size, dtype=np.int64), np.empty(idx.size, dtype=np.int64)
+        assign_seeds(seeds[idx], *tables(), dbits, patience, co, to, *args)
+        cycle_out[idx], tail_out[idx] = co, to
+
+    for lo in range(0, seeds.size, chunk):
+        part = np.arange(lo, min(seeds.size, lo + chunk))
+        if found:
+            assign(part, 8)
+        failed = part[cycle_out[part] < 0]
+        while failed.size:  # a seed that met no known cycle: find its cycle, then retry the others
+            w = walk(size, int(seeds[failed[0]]))
+            probe = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
+            if found:
+                # on a cycle every distinguished state is a mark of it, so one is enough to tell
+                assign_seeds(np.array([w.entry], dtype=np.uint32), *tables(), dbits, 1, *probe, *args)
+            if probe[0][0] < 0 or not found:
+                add_cycle(w)
+                assign(failed, 8)
+            else:  # a long tail into a known cycle
+                assign(failed[:1], 1 << 20)
+                assign(failed[1:], 8)
+            failed = failed[cycle_out[failed] < 0]
+        if progress:
+            progress(int(part[-1]) + 1, seeds.size)
+    counts = np.bincount(cycle_out, minlength=len(found))
+    order = np.argsort(-counts, kind="stable")
+    cyc = [{"length": found[c].length, "entry": found[c].entry, "parity": found[c].parity, "seeds": int(counts[c])}
+           for c in order]
+    return SeedReport(size.width, size.height, size.mines, cyc, float(tail_out.mean()), int(tail_out.max()),
+                      np.bincount(tail_out).tolist())
+
+
 @dataclass
 class Survey:
     """3BV over a cycle, its dream boards, and the boards a first-click shift can win in one click."""

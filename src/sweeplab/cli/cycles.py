@@ -1,6 +1,6 @@
 """`sweeplab cycles`: the board-cycle laboratory on the command line, one phenomenon per subject.
 
-    sweeplab cycles [report|parity|convergence|order|quadrants|shift|dream|oneclick] [options]
+    sweeplab cycles [report|seeds|parity|convergence|order|quadrants|shift|dream|oneclick] [options]
 
 Everything starts from a rand() state (--state; by default the start-up seed 0) and runs
 forward; nothing reads a real game.
@@ -16,7 +16,7 @@ from .. import cycles as C
 from ..errors import InvalidBoardError
 from ..generators.winmine import VERSIONS, version as winmine_version
 
-SUBJECTS = ("report", "parity", "convergence", "order", "quadrants", "shift", "dream", "oneclick")
+SUBJECTS = ("report", "seeds", "parity", "convergence", "order", "quadrants", "shift", "dream", "oneclick")
 
 
 def _progress(label: str, quiet: bool):
@@ -198,6 +198,22 @@ def cycles(subject, version_name, preset, width, height, mines, state, method, d
                                       {"#ff0000": C._mask(b.width, b.height, [y * b.width + x])}))
             if not panels:
                 lines.append("  (none on this cycle)")
+    elif subject == "seeds":
+        update, bar = _progress("start-up seeds", as_json)
+        try:
+            rep = C.seed_map(size, progress=update)
+        finally:
+            if bar:
+                bar.stop()
+        out = {"seeds": rep.as_dict()}
+        panels = [C.Panel(f"cycle of {c['length']:,}: entered at state {c['entry']}", C.board_at(size, c["entry"]))
+                  for c in rep.cycles]
+        lines = [f"Where the 65,536 start-up seeds lead ({len(rep.cycles)} cycles):"]
+        for c in rep.cycles:
+            lines.append(f"  cycle of {c['length']:,} boards ({'odd' if c['parity'] else 'even'} states): "
+                         f"{c['seeds']:,} seeds")
+        lines.append(f"  boards before the cycle: mean {rep.tail_mean:.2f}, max {rep.tail_max}")
+        lines += _bars(dict(enumerate(rep.tail_histogram)), "boards")
     elif subject == "parity":
         _need_pow2(size, subject)
         out, panels = C.parity_demo(size)

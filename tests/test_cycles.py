@@ -211,7 +211,7 @@ def test_reduced_bits():
 def test_seed_map_matches_the_exhaustive_analysis(beginner):
     # the seed map walks each seed only to the nearest marked cycle state; the exhaustive tails check it
     rep, arrays = beginner
-    seeds = np.arange(0, 65536, 16)
+    seeds = np.arange(0, 65536, 15)  # odd and even seeds
     r = C.seed_map(BEGINNER, seeds=seeds)
     assert sorted(c["length"] for c in r.cycles) == [24304, 24320]
     assert sum(c["seeds"] for c in r.cycles) == seeds.size

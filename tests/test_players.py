@@ -191,3 +191,45 @@ def test_endgame_choice_is_optimal_by_plain_recursion(view):
     best = max(after(c) for c in cells)
     assert after(chosen) == pytest.approx(best, abs=1e-12)
     assert not move.certain
+
+
+def _stuck_views(count, seed):
+    """Positions from real expert games where complete deduction finds nothing (a guess is due)."""
+    from sweeplab.solver import analyse
+    out = []
+    i = 0
+    while len(out) < count:
+        game = Game(rule=make_rule("opening", 30, 16, 99, seed + i))
+        i += 1
+        game.open(3, 3)
+        player = make_player("safest", i)
+        while not game.over and len(out) < count:
+            view = game.view()
+            a = analyse(view)
+            if not a.safe.any():
+                out.append((view, a))
+            for mv in player.moves(view):
+                if game.over:
+                    break
+                game.open(mv.x, mv.y)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["fast", "exact"])
+def test_strong_guesses_a_near_safest_undecided_cell(mode):
+    for view, a in _stuck_views(12, 500):
+        player = make_player("strong", 1)
+        player.lookahead, player.endgame_layouts, player.fifty_first = mode, 0, False
+        (move,) = player.moves(view)
+        assert not move.certain
+        assert view.hidden[move.y, move.x] and not a.mines[move.y, move.x]
+        p = np.where(view.hidden & ~a.mines, a.probability, np.inf)
+        assert 1 - p[move.y, move.x] >= (1 - p.min()) * (1 - player.near_tie) - 1e-12
+
+
+def test_local_guess_when_the_exact_analysis_declines():
+    from sweeplab.solver.players import BEYOND_EXACT, SafestPlayer
+    view = View.from_text("mines: 1\n1##\n###\n")
+    # frontier cells risk 1/3 (the 1 among three), off-frontier 1/5 (one mine in five unknown cells)
+    picks = {SafestPlayer(s)._local_guess(view, np.zeros((2, 3), bool)) for s in range(12)}
+    assert picks == {Move("open", 2, 0, False, BEYOND_EXACT), Move("open", 2, 1, False, BEYOND_EXACT)}

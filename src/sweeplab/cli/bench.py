@@ -87,3 +87,6 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     speed = f"{res['games_per_second']:.1f} games/s" if played else "nothing left to play"
     click.echo(f"  speed      {speed} ({played} games in {wall:.1f} s, {res['workers']} workers, {backend})")
     click.echo(f"  guesses    {res['guesses_per_game']:.2f} per game; certain moves that hit a mine: {total.unsound}")
+    if total.beyond_exact:
+        click.echo(f"  note       {total.beyond_exact} guesses were made by a local estimate: the exact analysis "
+                   "declined those positions as too complex")

@@ -68,6 +68,7 @@ class Counts:
     certain: int = 0        # moves the player called certain
     unsound: int = 0        # certain moves that hit a mine (must stay 0)
     lost_on_guess: int = 0
+    beyond_exact: int = 0   # guesses made without the exact analysis (it declined the position)
     seconds: float = 0.0    # time spent playing inside the tasks (not reproducible, not compared)
 
     def __add__(self, other: "Counts") -> "Counts":
@@ -104,6 +105,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
         c.certain += r.certain
         c.unsound += r.unsound
         c.lost_on_guess += r.lost_on_guess
+        c.beyond_exact += r.beyond_exact
         if r.won:
             c.wins += 1
             c.bbbv_won += bbbv(game.board)
@@ -267,7 +269,7 @@ def summary(counts: Counts, *, wall: float | None = None) -> dict:
         "wilson95": [lo, hi],
         "bbbv_won_mean": rate(counts.bbbv_won, counts.wins),
         "guesses_per_game": rate(counts.guesses, counts.games),
-        "unsound": counts.unsound, "lost_on_guess": counts.lost_on_guess,
+        "unsound": counts.unsound, "lost_on_guess": counts.lost_on_guess, "beyond_exact": counts.beyond_exact,
         "cpu_seconds": counts.seconds,
     }
     if wall is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, SweeplabError
 from ..game import LOST, WON, Game
-from .players import Move, Player
+from .players import BEYOND_EXACT, Move, Player
 
 
 @dataclass
@@ -31,6 +31,7 @@ class GameResult:
     certain: int  # moves the player called certain
     unsound: int  # certain opens that hit a mine: must always be 0
     lost_on_guess: bool
+    beyond_exact: int = 0  # guesses made without the exact analysis (it declined the position)
     moves: list[Played] = field(default_factory=list)  # filled only when recording
 
 
@@ -41,7 +42,7 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
     The player sees only `game.view()`; it never touches the game. Raises if the player
     returns no move, or moves that change nothing (a player bug that would loop forever).
     """
-    guesses = certain = unsound = 0
+    guesses = certain = unsound = beyond = 0
     lost_on_guess = False
     played: list[Played] = []
     if first is not None and not game.over:
@@ -78,8 +79,9 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
             else:
                 guesses += 1
                 lost_on_guess |= exploded
+                beyond += mv.note == BEYOND_EXACT
             if record:
                 played.append(Played(mv, opened, exploded))
         if not changed:
             raise SweeplabError(f"player {player.name!r} made moves that changed nothing: {moves[:3]}")
-    return GameResult(game.status == WON, guesses, certain, unsound, lost_on_guess, played)
+    return GameResult(game.status == WON, guesses, certain, unsound, lost_on_guess, beyond, played)

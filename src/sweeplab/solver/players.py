@@ -14,7 +14,12 @@ import numpy as np
 from ..errors import SweeplabError
 from ..rng import seed_key
 from ..view import View
+from . import frontier
 from .frontier import InconsistentPositionError
+
+# Positions whose exact count the core refuses (a bound it reports) are played by a local estimate.
+TooComplexError = getattr(frontier, "TooComplexError", type("NeverRaised", (Exception,), {}))
+BEYOND_EXACT = "beyond-exact"
 
 
 class Move(NamedTuple):
@@ -22,6 +27,7 @@ class Move(NamedTuple):
     x: int
     y: int
     certain: bool  # True when the player's deduction proved the cell safe
+    note: str = ""  # BEYOND_EXACT when the exact analysis declined the position
 
 
 def _solver():
@@ -97,14 +103,39 @@ class SafestPlayer(Player):
 
     def moves(self, view):
         analyse, deduce_rules = _solver()
-        safe, _ = deduce_rules(view)  # cheap first: most certain moves are found by the rules
+        safe, rule_mines = deduce_rules(view)  # cheap first: most certain moves are found by the rules
         if safe.any():
             return self._certain(safe)
-        a = analyse(view)
+        try:
+            a = analyse(view)
+        except TooComplexError:
+            return [self._local_guess(view, rule_mines)]
         if a.safe.any():
             return self._certain(a.safe)
         undecided = view.hidden & ~a.mines
         return [self._safest(view, a.probability, undecided)]
+
+    def _local_guess(self, view, mines) -> Move:
+        """A guess without the exact analysis: each cell's risk estimated by its most demanding
+        number (mines still needed / unknown cells around it), off-frontier by the density left."""
+        cells = view.cells.reshape(-1)
+        nbr = view.neighbours
+        unknown = view.hidden.reshape(-1) & ~mines.reshape(-1)
+        pad_u = np.append(unknown, False)
+        pad_m = np.append(mines.reshape(-1), False)
+        risk = np.full(cells.size, (view.mines_left - np.count_nonzero(mines)) / max(1, np.count_nonzero(unknown)))
+        for i in np.flatnonzero(cells > 0):
+            ns = nbr[i]
+            u = int(pad_u[ns].sum())
+            if u:
+                r = (cells[i] - int(pad_m[ns].sum())) / u
+                hit = ns[(ns >= 0)]
+                hit = hit[unknown[hit]]
+                risk[hit] = np.maximum(risk[hit], r)
+        risk[~unknown] = np.inf
+        ties = np.flatnonzero(risk <= risk.min() + 1e-12)
+        m = self._pick(ties, view.width)
+        return m._replace(note=BEYOND_EXACT)
 
     def _safest(self, view, probability, undecided) -> Move:
         p = np.where(undecided, probability, np.inf).reshape(-1)
@@ -134,10 +165,13 @@ class StrongPlayer(SafestPlayer):
 
     def moves(self, view):
         analyse, deduce_rules = _solver()
-        safe, _ = deduce_rules(view)
+        safe, rule_mines = deduce_rules(view)
         if safe.any():
             return self._certain(safe)
-        a = analyse(view)
+        try:
+            a = analyse(view)
+        except TooComplexError:
+            return [self._local_guess(view, rule_mines)]
         if a.safe.any():
             return self._certain(a.safe)
         undecided = view.hidden & ~a.mines
@@ -209,7 +243,10 @@ class StrongPlayer(SafestPlayer):
             known = int(np.count_nonzero(mines[ns] | (base[ns] == -2)))
             unknown = ns[und[ns]]
             if self.lookahead == "exact":
-                score = self._score_exact(view, a, base, c, known, len(unknown))
+                try:
+                    score = self._score_exact(view, a, base, c, known, len(unknown))
+                except TooComplexError:
+                    score = self._score_fast(view, a, base, c, known, unknown, p)
             else:
                 score = self._score_fast(view, a, base, c, known, unknown, p)
             if score > best_score + 1e-12:

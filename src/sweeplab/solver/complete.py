@@ -653,17 +653,29 @@ class Analysis:
                     polys[k] = count_component_big(fr, k, int(math.log2(max(polys[k]))) + 8)
                 self._polys = polys
         if self._layouts is None:
-            total = [1]
+            total, base = [1], 0  # total[i]: frontier layouts with base + i mines
             for p in self._polys:
-                p = [int(c) for c in p]  # Python integers: products of counts exceed 64 bits
+                nz = [k for k in range(len(p)) if p[k]]
+                lo = nz[0]
+                p = [int(c) for c in p[lo:nz[-1] + 1]]  # Python integers: products exceed 64 bits
                 out = [0] * (len(total) + len(p) - 1)
                 for i, a in enumerate(total):
                     if a:
                         for k, b in enumerate(p):
                             out[i + k] += a * b
-                total = out
+                total, base = out, base + lo
             U, M = self._U, self._M
-            self._layouts = sum(t * math.comb(U, M - j) for j, t in enumerate(total) if t and 0 <= M - j <= U)
+            js = [j for j in range(len(total)) if total[j] and 0 <= M - base - j <= U]
+            layouts = 0
+            if js:
+                w = math.comb(U, M - base - js[0])  # C(U, M - j), stepped down exactly as j grows
+                m = M - base - js[0]
+                for j in range(js[0], js[-1] + 1):
+                    layouts += total[j] * w
+                    if m > 0:
+                        w = w * m // (U - m + 1)
+                    m -= 1
+            self._layouts = layouts
         return self._layouts
 
     @property

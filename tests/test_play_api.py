@@ -430,3 +430,13 @@ def test_which_first_clicks_go_off_the_event_loop():
     assert M.slow_first_click("noguess", 30, 16, 100)         # denser than expert
     assert M.slow_first_click("noguess", 30, 24, 99)          # larger than expert
     assert not M.slow_first_click("safe", 30, 24, 600)        # uniform boards are instant
+
+
+def test_an_action_on_a_busy_game_is_a_409_not_a_frozen_server(client):
+    s = new(client, mode="safe", seed=2)
+    pg = client.hub.get(s["id"])
+    with pg.lock:  # as while a worker thread lays a large no-guess board for this game
+        r = client.post(f"/api/games/{s['id']}/actions", json={"kind": "open", "x": 0, "y": 0})
+    assert r.status_code == 409 and "busy" in r.json()["error"]
+    assert pg.game.status == "ready" and pg.game.log == []
+    assert act(client, s["id"], "open", 0, 0)["status"] in ("playing", "won")

@@ -38,6 +38,10 @@ def cells_text(codes: np.ndarray) -> str:
     return codes.astype(np.uint8).tobytes().translate(_TABLE).decode("ascii")
 
 
+class GameBusyError(SweeplabError):
+    """An action on a game that is still busy with the previous one (laying a large no-guess board)."""
+
+
 class UnknownGameError(SweeplabError):
     """A game id the server does not hold (never made, or long finished and dropped)."""
 
@@ -99,17 +103,23 @@ class Hub:
             self._games.move_to_end(game_id)
             return pg
 
-    def act(self, pg: PlayedGame, kind, x, y, *, file: bool = True) -> dict:
+    def act(self, pg: PlayedGame, kind, x, y, *, file: bool = True, wait: bool = True) -> dict:
         """Apply one action; a finished game is filed before this returns (unless `file` is False:
         then the caller must call `file(pg)` before it answers). Raises, changing nothing, on an
-        unknown kind, a cell off the board, or a finished game."""
+        unknown kind, a cell off the board, a finished game, or (with `wait` False) a game that
+        another thread is still busy with."""
         if kind not in ACTIONS:
             raise IllegalMoveError(f"unknown action {kind!r}; allowed: {', '.join(ACTIONS)}")
-        with pg.lock:
+        if not pg.lock.acquire(blocking=wait):
+            raise GameBusyError("this game is still busy with its previous action (laying its board); "
+                                "try again in a moment")
+        try:
             pg.game.act(kind, x, y)
             if file and pg.game.over and pg.record_id is None:
                 self._file(pg)
             return self.state(pg)
+        finally:
+            pg.lock.release()
 
     def file(self, pg: PlayedGame) -> dict:
         """File a finished game in the store (once) and return its final state."""
@@ -197,4 +207,4 @@ def replay_frames(record: dict) -> list[dict]:
     return frames
 
 
-__all__ = ["Hub", "PlayedGame", "UnknownGameError", "NotFoundError", "replay_frames", "cells_text", "LOST", "WON"]
+__all__ = ["Hub", "PlayedGame", "GameBusyError", "UnknownGameError", "NotFoundError", "replay_frames", "cells_text", "LOST", "WON"]

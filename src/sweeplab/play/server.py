@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
-from .games import Hub, UnknownGameError, replay_frames
+from .games import GameBusyError, Hub, UnknownGameError, replay_frames
 from .store import NotFoundError, Store
 
 STATIC = Path(__file__).parent / "static"
@@ -128,7 +128,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
             # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
             # thread would hold the GIL against the loop and slow every other game's answer far more
             # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
-            state = hub.act(pg, data["kind"], data["x"], data["y"], file=False)
+            state = hub.act(pg, data["kind"], data["x"], data["y"], file=False, wait=False)
         if state["status"] in ("won", "lost"):
             # Filed (committed and synced) before the answer goes out; in a worker thread, because
             # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
@@ -212,7 +212,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GenerationError: unavailable,
+    handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store = hub, store

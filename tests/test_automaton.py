@@ -369,6 +369,7 @@ def test_a_guessing_player_wins_every_game_deduction_alone_solves():
     assert result["wins"]["safest"][solved].all()
     summary = A.summarise_comparison(result)["players"]["safest"]
     assert summary["wins"] == int(result["wins"]["safest"].sum()) and summary["games"] == 12
+    assert A.summarise_comparison(result)["automaton_mean_same_games"] == pytest.approx(result["automaton"].mean())
 
 
 def test_stuck_share_matches_the_formula_on_a_torus():

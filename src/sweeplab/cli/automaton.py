@@ -175,7 +175,7 @@ def sweep_table(rows: list[dict]) -> str:
     extra = any("logic_mean" in r for r in rows)
     players = sorted({name for r in rows for name in r.get("players", {})})
     if extra:
-        head += f" | {'logic %':>7} {'P(logic>auto)':>13}"
+        head += f" | {'games':>5} {'auto %':>6} {'logic %':>7} {'P(logic>auto)':>13}"
         for name in players:
             head += f" | {name + ' win %':>13} {'95% CI':>13}"
     lines = [head, "-" * len(head)]
@@ -187,7 +187,8 @@ def sweep_table(rows: list[dict]) -> str:
                 f"{_pct(r['stuck_at_start']):>7} | "
                 f"{r['steps_mean']:6.1f} {r['steps_mean_ci'][0]:6.1f}-{r['steps_mean_ci'][1]:<6.1f}")
         if extra:
-            line += f" | {_pct(r['logic_mean']):>7} {_pct(r['logic_beats_automaton']):>13}"
+            line += (f" | {r['compared_games']:5d} {_pct(r['automaton_mean_same_games']):>6} {_pct(r['logic_mean']):>7} "
+                     f"{_pct(r['logic_beats_automaton']):>13}")
             for name in players:
                 pr = r["players"][name]
                 line += (f" | {_pct(pr['win_rate']):>13} "
@@ -296,7 +297,6 @@ def sweep(size, densities, games, topologies, seed, players, player_games, as_js
         for r in rows:
             result = A.compare(size, r["density"], min(pg, games), r["topology"], seed, players)
             r.update(A.summarise_comparison(result))
-            r["player_games"] = min(pg, games)
     if plot_path:
         plot_sweep(rows, plot_path)
     if as_json:

@@ -588,6 +588,9 @@ def summarise_comparison(result: dict) -> dict:
     auto, logic = result["automaton"], result["logic"]
     games = auto.size
     out = {
+        "compared_games": games,
+        "automaton_mean_same_games": float(auto.mean()),
+        "automaton_all_solved_same_games": float(np.count_nonzero(auto == 1.0) / games),
         "logic_mean": _mean_ci(logic)[0], "logic_mean_ci": list(_mean_ci(logic, 0.0, 1.0)[1:]),
         "logic_median": float(np.median(logic)),
         "logic_half_closed": float(np.count_nonzero(logic <= 0.5) / games),

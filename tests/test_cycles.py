@@ -43,6 +43,7 @@ def test_published_intermediate_cycles(intermediate):
     rep, _ = intermediate
     assert [c.length for c in rep.cycles] == [12096, 12064]
     assert rep.distinct_boards == 12096 + 12064
+    assert [c.laps for c in rep.cycles] == [1, 1]  # each cycle goes once round the 2**20 states
 
 
 def plain_next(state, size):

@@ -347,6 +347,7 @@ class Cycle:
     basin: int | None = None    # reduced states whose boards end in this cycle
     seeds: int | None = None    # start-up seeds (ticks 0..65535) that end in it
     distinct_boards: int | None = None
+    laps: int | None = None     # times round the rand() circle of 2**bits states in one cycle of boards
 
     def as_dict(self):
         return {k: v for k, v in self.__dict__.items()}
@@ -580,6 +581,12 @@ def analyse_space(size: Size, *, distinct: bool = True) -> tuple[SpaceReport, di
             states = walk_states(np.uint32(firsts[c]), int(lengths[c]), *size.args(), np.uint32(size.mask))
             packed = packed_boards(states, *size.args())
             cycle.distinct_boards = int(np.unique(packed, axis=0).shape[0])
+            # rand() calls of every board, from the positions of consecutive states on the circle
+            pos = _positions(size.bits)[states]
+            calls = (np.roll(pos, -1) - pos) % (1 << size.bits)
+            total = int(calls.sum())
+            assert total % (1 << size.bits) == 0, "a cycle must close on the rand() circle"
+            cycle.laps = total >> size.bits
             rows.append(packed)
         cycles.append(cycle)
     total = int(np.unique(np.concatenate(rows), axis=0).shape[0]) if distinct else -1
@@ -933,7 +940,7 @@ def panels_svg(panels: list[Panel], *, cell: int = 16, columns: int = 4) -> str:
     """One SVG of several boards side by side, titled, with coloured outlines (Board.to_svg inside)."""
     if not panels:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
-    pw = max(p.board.width for p in panels) * cell + 16
+    pw = max(max(p.board.width for p in panels) * cell + 16, 220)  # room for the titles
     ph = max(p.board.height for p in panels) * cell + 30
     cols = min(columns, len(panels))
     rows = (len(panels) + cols - 1) // cols

@@ -80,7 +80,8 @@ def _report(size, state, method, do_survey, keep, quiet):
         for k, c in enumerate(rep.cycles):
             lines.append(f"  cycle {k + 1}: {c.length:,} boards ({c.distinct_boards:,} distinct), "
                          f"{'odd' if c.parity else 'even'} states, smallest state {c.start}, basin {c.basin:,} "
-                         f"states, {c.seeds:,} of the 65,536 start-up seeds")
+                         f"states, {c.seeds:,} of the 65,536 start-up seeds; its boards make {c.laps} x 2**{size.bits} "
+                         f"rand() calls in all ({c.laps} lap{'s' if c.laps != 1 else ''} of the state circle)")
         hist = rep.tail_histogram
         lines.append(f"  boards before the cycle, over the 65,536 start-up seeds: mean {rep.tail_mean:.2f}, "
                      f"max {rep.tail_max} (max over all states {rep.space_tail_max})")

@@ -212,10 +212,10 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     else:
         tries = DEFAULT_REPAIRS if tries is None else tries
         flat, state = lay_uniform(n, mines, excluded, state)
-        state, used, ok = _repair(flat, excluded, nbr, click, state, tries, budget)
+        state, used, ok = _repair(flat, excluded, nbr, click, np.uint64(state), tries, budget)
         steps = default_steps(width, height, mines) if steps is None else steps
         if ok and steps > 0:
-            state, accepted = _chain(flat, excluded, nbr, click, state, steps, budget)
+            state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget)
     if not ok and not allow_uncertified:
         raise GenerationError(
             f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "

@@ -1,0 +1,296 @@
+"""No-guess boards: the certifier against brute force, the project solver and ms-toollib; the generator's promises."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sweeplab import grid
+from sweeplab import kernels as K
+from sweeplab.board import Board
+from sweeplab.errors import GenerationError, InvalidBoardError
+from sweeplab.game import Game
+from sweeplab.generators import lookup, make
+from sweeplab.generators.certify import SOLVED, certify, certify_into, certify_kernel, first_touch
+from sweeplab.generators.noguess import generate
+from sweeplab.generators.uniform import uniform_board
+from sweeplab.view import View
+
+
+# --- independent oracles ---------------------------------------------------------------------
+
+_LAYOUTS: dict = {}
+
+
+def _all_layouts(n, m):
+    if (n, m) not in _LAYOUTS:
+        combos = np.array(list(itertools.combinations(range(n), m)), dtype=np.int64)
+        layouts = np.zeros((len(combos), n), dtype=bool)
+        layouts[np.arange(len(combos))[:, None], combos] = True
+        _LAYOUTS[(n, m)] = layouts
+    return _LAYOUTS[(n, m)]
+
+
+def brute_force_no_guess(board: Board, x: int, y: int) -> bool:
+    """The definition, by enumerating every layout with the board's mine total: open every cell
+    that is safe in all layouts consistent with what is open, until stuck or done."""
+    w, h, n = board.width, board.height, board.size
+    layouts = _all_layouts(n, board.mine_count)
+    nbr = grid.neighbour_table(w, h).copy()
+    nbr[nbr < 0] = n
+    padded = np.concatenate([layouts, np.zeros((len(layouts), 1), dtype=bool)], axis=1)
+    numbers = padded[:, nbr].sum(axis=2)
+    truth = board.flat_numbers
+    opened = np.zeros(n, dtype=bool)
+
+    def flood(i):
+        stack = [i]
+        while stack:
+            c = stack.pop()
+            if opened[c]:
+                continue
+            opened[c] = True
+            if truth[c] == 0:
+                stack.extend(j for j in nbr[c] if j < n and not opened[j])
+
+    flood(y * w + x)
+    while opened.sum() < n - board.mine_count:
+        fits = ~layouts[:, opened].any(axis=1) & (numbers[:, opened] == truth[opened]).all(axis=1)
+        safe = ~layouts[fits].any(axis=0) & ~opened
+        if not safe.any():
+            return False
+        for i in np.flatnonzero(safe):
+            flood(i)
+    return True
+
+
+def play_with_project_solver(board: Board, x: int, y: int) -> bool:
+    """Certify with sweeplab.solver.analyse (the project's complete solver, written apart from the
+    generator): open every safe cell and flag every mine it finds, from what a View shows."""
+    from sweeplab.solver import analyse
+
+    n = board.size
+    nbr = board.neighbours
+    numbers, mines = board.flat_numbers, board.flat_mines
+    state = np.zeros(n, dtype=np.int8)
+    queue = np.empty(n, dtype=np.int32)
+    K.flood_open(state, numbers, nbr, y * board.width + x, queue)
+    while np.count_nonzero(state == K.OPEN) < n - board.mine_count:
+        cells = np.full(n, -1, dtype=np.int8)
+        cells[state == K.OPEN] = numbers[state == K.OPEN]
+        cells[state == K.FLAG] = -2
+        a = analyse(View(cells.reshape(board.height, board.width), board.mine_count), trust_flags=True)
+        hidden = state == K.HIDDEN
+        safe = a.safe.reshape(-1) & hidden
+        sure = a.mines.reshape(-1) & hidden
+        if not safe.any() and not sure.any():
+            return False
+        assert not (safe & mines).any() and (mines[sure]).all(), "the project solver decided a cell wrongly"
+        state[sure] = K.FLAG
+        for i in np.flatnonzero(safe):
+            K.flood_open(state, numbers, nbr, int(i), queue)
+    return True
+
+
+def _ms_toollib_board(board: Board) -> list:
+    cells = board.numbers.astype(int)
+    cells[board.mines] = -1
+    return cells.tolist()
+
+
+# --- the certifier ---------------------------------------------------------------------------
+
+@settings(max_examples=120)
+@given(size=st.sampled_from([(5, 4, 5), (4, 4, 4), (5, 5, 6), (6, 3, 5)]), seed=st.integers(0, 2**32),
+       cx=st.integers(0, 5), cy=st.integers(0, 4))
+def test_certifier_matches_brute_force_on_every_layout_it_is_shown(size, seed, cx, cy):
+    w, h, m = size
+    x, y = cx % w, cy % h
+    exclude = np.zeros(w * h, dtype=bool)
+    exclude[y * w + x] = True  # only the click is kept free, so some clicks open no zero at once
+    board = uniform_board(w, h, m, seed, exclude=exclude)
+    assert certify(board, x, y)[0] == brute_force_no_guess(board, x, y)
+
+
+def brute_force_without_total(board: Board, x: int, y: int) -> bool:
+    """As brute_force_no_guess, but a player who ignores the mine total: layouts of any count."""
+    n = board.size
+    layouts = np.array(list(itertools.product((False, True), repeat=n)), dtype=bool)
+    saved = _LAYOUTS.copy()
+    try:
+        _LAYOUTS[(n, board.mine_count)] = layouts
+        return brute_force_no_guess(board, x, y)
+    finally:
+        _LAYOUTS.clear()
+        _LAYOUTS.update(saved)
+
+
+@settings(max_examples=60)
+@given(size=st.sampled_from([(4, 4, 4), (5, 3, 4), (4, 4, 6), (4, 3, 3)]), seed=st.integers(0, 2**32),
+       cx=st.integers(0, 4), cy=st.integers(0, 3))
+def test_needs_the_total_flag_matches_brute_force_without_the_total(size, seed, cx, cy):
+    w, h, m = size
+    x, y = cx % w, cy % h
+    board = uniform_board(w, h, m, seed, exclude=grid.block_mask(w, h, x, y))
+    ok, needed = certify(board, x, y)
+    if ok:
+        assert needed == (not brute_force_without_total(board, x, y))
+
+
+def test_a_board_that_needs_the_total():
+    # From (0, 0) the numbers leave the bottom-right 2x2 open to doubt; the total (5 mines, all
+    # found elsewhere) says it is safe.
+    b = Board("..*.\n..**\n.*..\n.*..\n")
+    assert certify(b, 0, 0) == (True, True)
+    assert brute_force_no_guess(b, 0, 0) and not brute_force_without_total(b, 0, 0)
+
+
+def test_certifier_share_needing_the_total_matches_the_spec_and_ms_toollib():
+    """ms-toollib's is_solvable works without the mine total: on random expert boards it must say
+    yes exactly where we certify without needing the total."""
+    ms = pytest.importorskip("ms_toollib")
+    seen = {True: 0, False: 0}
+    for s in range(150):
+        b = uniform_board(30, 16, 99, s, exclude=grid.block_mask(30, 16, 15, 8))
+        ok, needed = certify(b, 15, 8)
+        theirs = bool(ms.is_solvable(_ms_toollib_board(b), 8, 15))
+        assert theirs == (ok and not needed), f"seed {s}: ours {ok, needed}, ms-toollib {theirs}"
+        if ok:
+            seen[needed] += 1
+    assert seen[True] >= 1 and seen[False] >= 1  # both kinds occurred, so both branches were compared
+
+
+def test_certifier_agrees_with_the_project_solver_on_random_boards():
+    for m, seeds in ((99, range(25)), (60, range(10)), (130, range(10))):
+        for s in seeds:
+            b = uniform_board(30, 16, m, s, exclude=grid.block_mask(30, 16, 15, 8))
+            assert certify(b, 15, 8)[0] == play_with_project_solver(b, 15, 8), (m, s)
+
+
+def test_resumed_play_equals_a_fresh_play():
+    """The chain replays only from the first moment a moved mine could be seen."""
+    w, h = 30, 16
+    nbr = grid.neighbour_table(w, h)
+    click = 8 * w + 15
+    rng = np.random.default_rng(5)
+    for m in (99, 150):
+        mines = generate(w, h, m, 15, 8, 11, steps=0).board.flat_mines.copy()
+        stt = np.zeros(w * h, dtype=np.int8)
+        tm = np.empty(w * h, dtype=np.int32)
+        assert certify_into(mines, nbr, click, 200_000, stt, tm, -1)[0] == SOLVED
+        free = np.flatnonzero(~mines & ~grid.block_mask(w, h, 15, 8))
+        for _ in range(60):
+            a, b = int(rng.choice(np.flatnonzero(mines))), int(rng.choice(free))
+            moved = mines.copy()
+            moved[a], moved[b] = False, True
+            s2, t2 = stt.copy(), tm.copy()
+            resumed = certify_into(moved, nbr, click, 200_000, s2, t2, first_touch(tm, stt, nbr, a, b))[0]
+            assert resumed == certify_kernel(moved, nbr, click, 200_000)[0]
+
+
+# --- the generator ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", ["rejection", "mcmc"])
+def test_generated_small_boards_are_no_guess_by_brute_force(method):
+    for s in range(12):
+        x, y = s % 5, (s * 3) % 4
+        r = generate(5, 4, 6, x, y, s, method=method, steps=20, tries=100_000)
+        assert r.certified and r.board.mine_count == 6
+        assert brute_force_no_guess(r.board, x, y)
+
+
+def test_generated_expert_boards_pass_the_project_solver():
+    for m, seeds in ((99, range(6)), (130, range(3)), (170, range(2))):
+        for s in seeds:
+            r = generate(30, 16, m, 15, 8, s, steps=30)
+            assert r.certified and r.board.mine_count == m
+            assert play_with_project_solver(r.board, 15, 8), (m, s)
+
+
+@pytest.mark.parametrize("click", [(0, 0), (29, 15), (15, 8), (0, 9), (29, 0)])
+def test_first_click_block_is_free_and_opens(click):
+    x, y = click
+    r = generate(30, 16, 99, x, y, 3)
+    assert not r.board.flat_mines[grid.block_mask(30, 16, x, y)].any()
+    g = Game(rule=make("noguess", 30, 16, 99, 3))
+    g.open(x, y)
+    assert g.board == r.board and g.status == "playing"
+    assert g.view().cells[y, x] == 0
+
+
+def test_same_seed_same_board_and_seeds_differ():
+    for kw in ({"method": "rejection"}, {"method": "mcmc", "steps": 40}):
+        a = generate(30, 16, 99, 15, 8, 42, **kw).board
+        assert a == generate(30, 16, 99, 15, 8, 42, **kw).board
+        assert a != generate(30, 16, 99, 15, 8, 43, **kw).board
+        assert a != generate(30, 16, 99, 14, 8, 42, **kw).board
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    assert generate(16, 16, 40, 3, 3, rng_a).board == generate(16, 16, 40, 3, 3, rng_b).board
+
+
+def test_exhausted_budget_raises_and_never_returns_an_uncertified_board_as_certified():
+    # 85 mines on 10x10 leave 6 free cells outside the click's block: a random board almost never
+    # certifies, so 50 tries run out; the repair gets no moves at all
+    with pytest.raises(GenerationError, match="no certified no-guess board"):
+        generate(10, 10, 85, 5, 5, 0, method="rejection", tries=50)
+    with pytest.raises(GenerationError, match="within 0 repair moves"):
+        generate(10, 10, 85, 5, 5, 0, method="mcmc", tries=0)
+    r = generate(10, 10, 85, 5, 5, 0, method="rejection", tries=20, allow_uncertified=True)
+    assert r.certified is False and not certify(r.board, 5, 5)[0]
+
+
+def test_full_board_is_certified_by_the_total():
+    # every cell outside the click's block is a mine: the total says so
+    r = generate(6, 6, 27, 2, 2, 0)
+    block = grid.block_mask(6, 6, 2, 2)
+    assert r.certified and certify(r.board, 2, 2)[0]
+    assert (r.board.flat_mines == ~block).all()
+
+
+def test_registry_names_and_bad_input():
+    assert lookup("ng").name == lookup("no-guess").name == "noguess"
+    with pytest.raises(InvalidBoardError, match="off the 30x16 board; x in 0..29"):
+        generate(30, 16, 99, 30, 8, 0)
+    with pytest.raises(InvalidBoardError, match="allowed"):
+        generate(30, 16, 99, 15, 8, 0, method="magic")
+    with pytest.raises(InvalidBoardError, match="do not fit"):
+        generate(30, 16, 472, 15, 8, 0)
+
+
+def test_cli_board_count_writes_that_many_certified_boards(tmp_path):
+    from sweeplab.cli import cli
+    out = tmp_path / "boards.txt"
+    res = CliRunner().invoke(cli, ["board", "--generator", "noguess", "--preset", "intermediate", "--click",
+                                   "7,7", "--seed", "5", "--count", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    chunks = [c for c in out.read_text().split("\n\n") if c.strip()]
+    assert len(chunks) == 3
+    boards = [Board(c) for c in chunks]
+    assert len(set(boards)) == 3
+    for i, b in enumerate(boards):
+        assert b == generate(16, 16, 40, 7, 7, 5 + i).board
+        assert certify(b, 7, 7)[0]
+
+
+def test_cli_uniformity_reports_and_plots(tmp_path):
+    from sweeplab.cli import cli
+    png = tmp_path / "heat.png"
+    res = CliRunner().invoke(cli, ["uniformity", "--preset", "intermediate", "--boards", "30", "--plot", str(png)])
+    assert res.exit_code == 0, res.output
+    assert "chi-square per dof" in res.output and "mean 3BV" in res.output and "mine total" in res.output
+    assert png.stat().st_size > 1000
+
+
+def test_kept_reference_sample_is_what_it_claims():
+    from sweeplab.cli.uniformity import Sample
+    ref = Sample.load("tests/data/noguess_reference_99.npz")
+    assert (ref.width, ref.height, ref.boards) == (30, 16, 5000)
+    assert ref.counts.sum() == 99 * 5000
+    assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    # about a third of no-guess expert boards need the mine total (solving.md)
+    assert 0.25 < ref.needs_total.mean() < 0.42

@@ -10,7 +10,7 @@ time, which the other users of a shared machine do not inflate; "wall" is what y
 from __future__ import annotations
 
 import argparse
-import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -51,7 +51,7 @@ def main() -> None:
     C.walk(C.Size(16, 16, 40), 0)
     C.walk(C.Size(16, 16, 40), 0, method="brent")
 
-    states = iter(np.random.default_rng(0).integers(0, 2**32, 10**7).tolist())
+    states = iter(np.random.default_rng(0).integers(0, 2**32, 40000).tolist())
     for name, (w, h, m) in [("beginner 9x9/10", (9, 9, 10)), ("expert 30x16/99", (30, 16, 99))]:
         us = median_us(lambda: winmine_board(next(states), w, h, m), repeat=5000)
         rows.append((f"WinMine board + numbers, {name}", f"{us:.2f} us", "median of 5000", "<= 10 us"))
@@ -88,8 +88,15 @@ def main() -> None:
         (wall, cpu), wk = timed(lambda: C.walk(C.Size(9, 9, 10), 0), repeat=1)
         rows.append(("9x9/10 cycle from tick 0, distinguished points", f"{wall:.2f} s wall, {cpu:.2f} s cpu",
                      f"tail {wk.tail}, cycle {wk.length:,}", ""))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    rows.append(("peak memory of this whole run (max RSS)", f"{peak:.0f} MiB", "", "< 1 GiB"))
+    # memory of the 16x16 whole-space analysis alone: a fresh process, Python and numba included
+    code = ("import resource; from sweeplab import cycles as C; C.analyse_space(C.Size(16, 16, 40)); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    base = ("import resource; from sweeplab import cycles as C; C.analyse_space(C.Size(2, 2, 1)); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    peak, idle = (int(subprocess.run([sys.executable, "-c", c], capture_output=True, text=True, check=True).stdout)
+                  / 1024 for c in (code, base))
+    rows.append(("memory, whole space 16x16/40 (max RSS of a fresh process)", f"{peak:.0f} MiB",
+                 f"{idle:.0f} MiB for Python + numba alone", "< 1 GiB"))
 
     print(f"machine: {machine()}")
     widths = [max(len(r[i]) for r in rows + [("what", "time", "result", "target")]) for i in range(4)]

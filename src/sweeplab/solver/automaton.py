@@ -558,7 +558,9 @@ def logic_fixed_point(board, starts) -> tuple[float, bool]:
 def compare(size: int, density: float, games: int, topology: str = "bounded", seed=0,
             players=(), *, first: int = 0) -> dict:
     """Game by game on the same boards and starting cells: the automaton's share solved, complete
-    deduction's share, and whether each named player (which may guess) wins from those cells."""
+    deduction's share, and whether each named player (which may guess) wins from those cells.
+    A player that raises on a game (its solver refusing a position) is counted as losing it, and
+    the count is kept under "errors"."""
     from ..board import Board
     from ..game import WON, Game
     from .autoplay import autoplay
@@ -567,6 +569,7 @@ def compare(size: int, density: float, games: int, topology: str = "bounded", se
     evo = run_batch(batch)
     logic = np.empty(games)
     wins = {name: np.zeros(games, dtype=np.bool_) for name in players}
+    errors = {name: 0 for name in players}
     pkey = seed_key(seed) ^ PLAYER_SALT
     for g in range(games):
         board = Board(batch.layout(g), topology)
@@ -577,10 +580,14 @@ def compare(size: int, density: float, games: int, topology: str = "bounded", se
             for x, y in starts:
                 if not game.over:
                     game.open(x, y)
-            if not game.over:
-                autoplay(game, make_player(name, stream_key(pkey, first + g)))
+            try:
+                if not game.over:
+                    autoplay(game, make_player(name, stream_key(pkey, first + g)))
+            except SweeplabError:  # a player that gives up (e.g. a counting limit) loses that game
+                errors[name] += 1
             wins[name][g] = game.status == WON
-    return {"automaton": evo.solved_share, "logic": logic, "wins": wins, "mines": batch.mines.sum(axis=1)}
+    return {"automaton": evo.solved_share, "logic": logic, "wins": wins, "errors": errors,
+            "mines": batch.mines.sum(axis=1)}
 
 
 def summarise_comparison(result: dict) -> dict:
@@ -601,7 +608,8 @@ def summarise_comparison(result: dict) -> dict:
     }
     for name, won in result["wins"].items():
         k = int(np.count_nonzero(won))
-        out["players"][name] = {"wins": k, "games": games, "win_rate": k / games, "win_rate_ci": list(wilson(k, games))}
+        out["players"][name] = {"wins": k, "games": games, "win_rate": k / games, "win_rate_ci": list(wilson(k, games)),
+                                "errors": result.get("errors", {}).get(name, 0)}
     return out
 
 __all__ = ["CLOSED", "OPEN", "MARKED", "AutomatonError", "AutomatonPlayer", "Batch", "Evolution",

@@ -342,9 +342,16 @@ def test_cli_sweep_json_equals_the_library(tmp_path, capsys):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_cli_scaling_and_bad_input(capsys):
+def test_cli_scaling_plot_and_bad_input(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "automaton", "scaling", "--sizes", "8,16", "--games", "20", "--json")
     assert code == 0 and [r["size"] for r in json.loads(out)] == [8, 16, 8, 16]
+    saved = tmp_path / "rows.json"
+    saved.write_text(out)
+    code, _, _ = run_cli(capsys, "automaton", "plot", str(saved), "-o", str(tmp_path / "s.svg"))
+    assert code == 0 and "<svg" in (tmp_path / "s.svg").read_text()
+    saved.write_text("[1, 2]")
+    code, _, err = run_cli(capsys, "automaton", "plot", str(saved), "-o", str(tmp_path / "t.png"))
+    assert code == 2 and "expected the list of rows" in err
     code, _, err = run_cli(capsys, "automaton", "sweep", "--topology", "klein", "--games", "5")
     assert code == 2 and "allowed" in err and err.count("\n") == 1
     code, _, err = run_cli(capsys, "automaton", "show", "--density", "1.5")

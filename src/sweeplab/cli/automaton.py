@@ -359,3 +359,23 @@ def scaling(sizes, density, games, topologies, seed, as_json, plot_path):
                    f"{r['steps_started_mean_ci'][1]:<7.1f} {r['steps_max']:5d} | {r['steps_per_side']:7.3f} | "
                    f"{_pct(r['solved_mean']):>8}")
     click.echo("steps: mean over the games that started (some starting cell a 0); steps/n uses that mean")
+
+
+# --- plot saved rows ----------------------------------------------------------------------------
+
+@automaton.command("plot")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "-o", "out", required=True, help="Image file to write (PNG, SVG or PDF by its name).")
+def plot_rows(path, out):
+    """Draw the rows that `sweep --json` or `scaling --json` printed (long runs need not run twice)."""
+    try:
+        with open(path) as f:
+            rows = json.load(f)
+    except json.JSONDecodeError as e:
+        raise SweeplabError(f"{path} is not JSON from `sweeplab automaton sweep/scaling --json`: {e}") from None
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and "topology" in r for r in rows):
+        raise SweeplabError(f"{path}: expected the list of rows printed by `sweeplab automaton sweep/scaling --json`")
+    if "steps_per_side" in rows[0]:
+        plot_scaling(rows, out)
+    else:
+        plot_sweep(rows, out)

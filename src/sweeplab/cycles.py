@@ -855,7 +855,6 @@ def order_demo(size: Size, state: int, mines: int) -> tuple[dict, list[Panel]]:
     s0 = check_state(state)
     full = board_at(size, s0)
     _, _, calls_full, s1 = trace_winmine(np.uint32(s0), size.width, size.height, size.mines)
-    custom_size = Size(size.width, size.height, mines)
     custom, s_c = winmine_board(s0, size.width, size.height, mines)
     _, _, calls_c, _ = trace_winmine(np.uint32(s0), size.width, size.height, mines)
     following = board_at(size, s_c)
@@ -869,7 +868,6 @@ def order_demo(size: Size, state: int, mines: int) -> tuple[dict, list[Panel]]:
               Panel(f"custom, {mines} mines", custom, {"#0060ff": custom.mines}),
               Panel("the next full board", following, {"#ff00ff": _mask(w, h, left), "#ff8000": _mask(w, h, nxt)}),
               Panel("the board after that one", after, {"#ff8000": _mask(w, h, nxt)})]
-    del custom_size
     return {"state": s0, "custom_mines": mines, "custom_is_first_mines": bool(first_k),
             "next_full_board": {"leftover_mines": len(left), "first_mines_of_next": len(nxt),
                                 "other": size.mines - len(left) - len(nxt)}}, panels

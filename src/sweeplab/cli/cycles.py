@@ -150,8 +150,19 @@ def _report(size, state, method, do_survey, keep, quiet):
 @click.option("--png", "png_path", default=None, help="Draw the figure to this PNG file (matplotlib).")
 def cycles(subject, version_name, preset, width, height, mines, state, method, do_survey, keep, custom_mines, games,
            boards, as_json, svg_path, png_path):
-    """Board cycles of WinMine (Windows 3.1 to XP): every cycle, basin and tail, and the phenomena
-    players found by hand (two cycles, convergence, mine order, quadrants, the first-click shift)."""
+    """Board cycles of WinMine (Windows 3.1 to XP) and the phenomena players found by hand.
+
+    \b
+    report       every cycle, basin and tail (power-of-two sizes), else the cycle reached from --state
+    seeds        the cycle and tail of each of the 65,536 start-up seeds, on any size
+    parity       why there are two cycles
+    convergence  start-up boards as blends of two consecutive cycle boards
+    order        a custom board takes the first mines of the board that would have come
+    quadrants    an 8x8 board is a 16x16 stream folded onto one quadrant
+    shift        the first-click shift leaves the sequence of boards unchanged
+    dream        the lowest-3BV boards of the cycle
+    oneclick     boards a shifted first click opens completely (no win declared)
+    """
     v = winmine_version(version_name)
     if preset is None and width is None and height is None and mines is None:
         preset = "beginner"

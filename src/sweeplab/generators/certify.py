@@ -29,6 +29,7 @@ BUDGET = 2  # a component had more assignments than the budget allows (treated a
 BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 
 DEFAULT_LEAF_BUDGET = 200_000
+SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 
@@ -82,17 +83,17 @@ def _push_open_neighbours(st, nbr, i, work, inwork, wtop):
 
 
 @nb.njit(cache=True)
-def _enumerate(order, m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget):
+def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned):
     """Backtrack over the m cells of one component (in `order`, positions 0..m-1).
 
     cell_cons[p, :cell_ncons[p]] are the constraint ids of cell p; `need` is each constraint's
     remaining mines and `nfree` its unassigned cells (both updated in place and restored).
     Writes kset[k] (the component can hold k mines) and can_mine/can_safe[k, p].
-    Returns the number of consistent assignments found, or -1 when over `budget`.
+    Returns the number of consistent assignments found, or -1 when over `budget` (then `need`
+    and `nfree` are left changed). cur, nxt, assigned: scratch of length >= m + 1.
     """
-    cur = np.zeros(m, dtype=np.int8)
-    nxt = np.zeros(m + 1, dtype=np.int8)
-    assigned = np.zeros(m + 1, dtype=np.bool_)
+    nxt[0] = 0
+    assigned[0] = False
     placed = 0
     leaves = 0
     pos = 0
@@ -244,10 +245,20 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     pos_of = np.full(nf, -1, dtype=np.int32)
     cell_cons = np.empty((maxm, 8), dtype=np.int32)
     cell_ncons = np.zeros(maxm, dtype=np.int32)
+    need = need0.copy()
+    nfree = nfree0.copy()
+    km = np.empty((maxm + 1, maxm), dtype=np.bool_)
+    ks = np.empty((maxm + 1, maxm), dtype=np.bool_)
+    kk = np.empty(maxm + 1, dtype=np.bool_)
+    cur = np.empty(maxm + 1, dtype=np.int8)
+    nxt = np.empty(maxm + 1, dtype=np.int8)
+    assigned = np.empty(maxm + 1, dtype=np.bool_)
     # smallest components first: most stalls are broken by a small one, and then we stop
     by_size = np.argsort(size[1:], kind="mergesort")
     over_budget = False
-    for c in by_size:
+    found = 0
+    for ci in range(ncomp):
+        c = by_size[ci]
         m = size[c + 1]
         # breadth-first order through shared constraints, so constraints close early
         head = 0
@@ -279,13 +290,14 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
                     cell_cons[p, cnt] = cidx[j]
                     cnt += 1
             cell_ncons[p] = cnt
-        need = need0.copy()
-        nfree = nfree0.copy()
-        km = np.zeros((m + 1, m), dtype=np.bool_)
-        ks = np.zeros((m + 1, m), dtype=np.bool_)
-        kk = np.zeros(m + 1, dtype=np.bool_)
-        got = _enumerate(order, m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget)
-        if got < 0:
+        # scratch shared by all components (allocation dominates small enumerations)
+        km[:m + 1, :m] = False
+        ks[:m + 1, :m] = False
+        kk[:m + 1] = False
+        got = _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned)
+        if got < 0:  # a finished enumeration restores need/nfree itself; a cut-off one does not
+            need[:] = need0
+            nfree[:] = nfree0
             over_budget = True
             continue
         decided = 0
@@ -301,13 +313,18 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
                     mine_out[front[order[p]]] = True
                 else:
                     safe_out[front[order[p]]] = True
-        if decided > 0:
-            return decided, SOLVED, False
+        found += decided
+        # take every small component's decisions in one round (fewer rounds), but stop before a
+        # large one once something is decided
+        if found > 0 and (ci + 1 == ncomp or size[by_size[ci + 1] + 1] > SMALL_COMPONENT):
+            return found, SOLVED, False
         for kq in range(m + 1):
             kslab[c, kq] = kk[kq]
             for p in range(m):
                 mine_slab[order[p], kq] = km[kq, p]
                 safe_slab[order[p], kq] = ks[kq, p]
+    if found > 0:
+        return found, SOLVED, False
     if over_budget:
         return 0, BUDGET, False
     # the constraints alone decide nothing: bring in the mine total

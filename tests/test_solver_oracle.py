@@ -88,31 +88,39 @@ def ring_view(width=30, height=16, mines=99, margin=2, seed=0) -> View:
     return View(cells, int(lay.sum()))
 
 
-def ones_view(width=30) -> View:
-    """A row of open numbers over a hidden row (mines every third cell): a frontier of 1s end to end."""
-    lay = np.zeros((3, width), dtype=bool)
-    lay[1, ::3] = True
+def ones_view(width=30, extra=5, seed=0) -> View:
+    """A row of 1s between hidden ground (mines every third cell of the row below, a few
+    further down): one long component whose three phases no local rule can tell apart."""
+    rng = np.random.default_rng(seed)
+    lay = np.zeros((5, width), dtype=bool)
+    lay[2, 1::3] = True
+    lay[4, rng.choice(width, size=extra, replace=False)] = True
     board = Board(lay)
-    cells = np.full((3, width), -1, dtype=np.int8)
-    cells[0] = board.flat_numbers.reshape(3, width)[0]
-    cells[2] = board.flat_numbers.reshape(3, width)[2]
+    cells = np.full((5, width), -1, dtype=np.int8)
+    cells[1, 1:-1] = board.flat_numbers.reshape(5, width)[1, 1:-1]
     return View(cells, int(lay.sum()))
 
 
 @pytest.mark.parametrize("make", [lambda: ring_view(margin=1, mines=60), lambda: ring_view(margin=2, mines=99),
-                                  lambda: ring_view(margin=3, mines=150, seed=3), lambda: ones_view(400)])
+                                  lambda: ring_view(margin=3, mines=150, seed=3), lambda: ones_view(30),
+                                  lambda: ones_view(400), lambda: lattice_view(30, 9, 50), lambda: lattice_view(200, 3, 120)])
 def test_large_components_finish_quickly(make):
     v = make()
-    analyse(v)  # compile
+    analyse(v).layouts  # compile
     t = time.perf_counter()
     a = analyse(v)
+    assert a.layouts > 0
     took = time.perf_counter() - t
     assert took < 2.0, took
-    assert a.components >= 1 and a.layouts > 0
-    if v.width <= 30:
+    if v.width <= 30 and v.height <= 5:  # ms-toollib takes seconds on the 30x9 tangle
         p = toollib_probability(v, False)
         u = v.cells < 0
         assert np.abs(p[u] - a.probability[u]).max() < 1e-9
+
+
+def test_long_wall_of_ones_is_one_component():
+    a = analyse(ones_view(400))
+    assert a.components == 1 and a.layouts > 10 ** 50 and not a.decided.any()
 
 
 def lattice_view(width=30, height=3, mines=40, seed=0) -> View:
@@ -131,6 +139,7 @@ def test_huge_counts_are_exact():
     """A component with more than 2**53 layouts: probabilities in floats, layouts exact (Chinese remainders)."""
     v = lattice_view(80, 3, 48)
     a = analyse(v)
+    assert max(max(p) for p in a._polys) > 2 ** 53  # the fast path's floats are not exact here
     fr = frontier(v)
     assert fr.components == 1
     b = analyse_frontier(fr, v.width, v.height, force_exact=True)  # Python integers throughout
@@ -138,14 +147,6 @@ def test_huge_counts_are_exact():
     assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
     u = v.cells < 0
     assert np.abs(a.probability[u] - b.probability[u]).max() < 1e-12
-
-
-def test_long_tangled_strip_finishes():
-    v = lattice_view(200, 3, 120)
-    analyse(v)
-    t = time.perf_counter()
-    a = analyse(v)
-    assert time.perf_counter() - t < 2.0 and a.layouts > 10 ** 50
 
 
 def test_two_dimensional_tangle_reports_its_bound_quickly():

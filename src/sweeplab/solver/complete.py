@@ -1,17 +1,23 @@
 """Complete deduction and exact mine probabilities by counting consistent layouts.
 
-Each frontier component is counted by a memoised sweep (numba): variables are assigned in a
+Each frontier component is counted by a memoised sweep (numba): its cells are assigned in a
 narrow order and partial layouts that leave the open numbers in the same state are merged,
-so a long frontier costs time linear in its length, not exponential. For every component we
-get, per number of mines k, the layouts count and each cell's mine count. Components and the
-U cells off the frontier are combined under the mine total with weights C(U, M - k).
+so a long frontier costs time linear in its length, not exponential. The forward sweep
+gives, per number of mines k, the component's layouts count; the components and the U cells
+off the frontier are combined under the mine total with weights C(U, M - k); a backward
+sweep under those weights gives every cell's probability, in time linear in the table.
 
-Decisions are made by counting: a cell is safe iff its mine count is 0 over the mine totals
-the whole board can reach, a mine iff its count equals the layouts count there (integers,
-never a float). Probabilities are ratios of those counts, formed in floating point with
-relative error ~1e-13; `Analysis.layouts` is the exact big integer. A component whose counts
-exceed 64 bits (or that is too tangled for the packed state) is counted again with Python
-integers by the same method.
+Decisions are made by counting, never by a float that happens to be 0: a cell is safe iff no
+consistent layout of the whole board (numbers and mine total) has a mine on it, i.e. its mine
+count is 0; a mine iff no layout leaves it safe, i.e. its count equals the layouts count.
+The sweep tracks that existence exactly (a count is zero iff no layout reaches it).
+Probabilities are ratios of the counts in float64 (relative error ~1e-13).
+`Analysis.layouts` is the exact big integer: counts below 2**53 are exact in the table;
+larger ones are counted again in integers modulo primes near 2**61 and joined by Chinese
+remainders. `analyse_frontier` is a second, all-integer implementation (int64 tables, exact per-cell mine
+counts by convolution, Python integers past 64 bits), kept as a cross-check for the tests.
+A component whose table would pass MAX_CELLS entries (numbers packed densely in two
+dimensions; never seen in real games) raises TooComplexError rather than run for minutes.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import numpy as np
 
 from ..view import View
 from .frontier import (Frontier, InconsistentPositionError, TooComplexError, build_constraints, frontier,
-                       split_components)
+                       propagate, split_components)
 
 KEY_BITS = 64  # a state packs each half-assigned number's partial sum in just enough bits for its
 # target (a 1 in one bit, a 2 or 3 in two, ...), so typically 30+ numbers fit in one key
@@ -624,6 +630,18 @@ def combine(polys, supp, sizes, U, M):
     return ratio, feasible, (zoff / Z if U > 0 else 0.0), off_safe, off_mine, lo, hi, True
 
 
+def reduced_frontier(view: View, trust_flags: bool = False) -> Frontier:
+    """The constraint system `analyse_kernel` counts: after the local rules, split as it splits."""
+    fr = frontier(view, trust_flags=trust_flags)
+    nv = len(fr.var_cell)
+    ok, fixed, con_vars, con_target, con_size = propagate(nv, fr.con_vars, fr.con_target, fr.con_size)
+    if not ok:
+        raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them")
+    order, comp_start, con_comp = split_components(nv, con_vars, con_size, fixed >= 0)
+    return Frontier(fr.width, fr.height, fr.var_cell, con_vars, con_target, con_size, order, comp_start, con_comp,
+                    fr.unknown, fr.off_cells, fr.mines_left - int(np.count_nonzero(fixed == 1)))
+
+
 class Analysis:
     """What complete deduction knows about a position.
 
@@ -647,7 +665,7 @@ class Analysis:
         if self._layouts is None and self._view is not None:
             big = [k for k, p in enumerate(self._polys) if max(p, default=0) >= 2 ** 53]
             if big:  # floats are not exact there: count those components again, in integers
-                fr = frontier(self._view, trust_flags=self.trust_flags)
+                fr = reduced_frontier(self._view, self.trust_flags)
                 polys = list(self._polys)
                 for k in big:
                     polys[k] = count_component_big(fr, k, int(math.log2(max(polys[k]))) + 8)
@@ -704,7 +722,18 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
     if M < 0:
         return 2, known, prob, safe, mines, counts, 0, 0, 0, 0, 0
     nv = var_cell.shape[0]
-    order, comp_start, con_comp = split_components(nv, con_vars, con_size)
+    # settle what local rules settle first: sound, and it splits and shrinks the components
+    ok, fixed, con_vars, con_target, con_size = propagate(nv, con_vars, con_target, con_size)
+    if not ok:
+        return 3, 0, prob, safe, mines, counts, 0, 0, 0, 0, 0
+    forced = 0
+    for v in range(nv):
+        if fixed[v] == 1:
+            forced += 1
+    M -= forced
+    if M < 0:
+        return 4, M + forced, prob, safe, mines, counts, 0, 0, 0, M + forced, 0
+    order, comp_start, con_comp = split_components(nv, con_vars, con_size, fixed >= 0)
     C = comp_start.shape[0] - 1
     L = 1
     for k in range(C):
@@ -756,15 +785,15 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
         sizes[k] = comp_start[k + 1] - comp_start[k]
     ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok = combine(polys, supp, sizes, U, M)
     if not ok:
-        return 4, M, prob, safe, mines, counts, 0, 0, U, M, C
+        return 4, M + forced, prob, safe, mines, counts, 0, 0, U, M + forced, C
     for i in range(n):
         if unknown[i]:
             prob[i] = 0.0 if off_safe else (1.0 if off_mine else p_off)
             safe[i] = off_safe
             mines[i] = off_mine
     p_var = np.zeros(nv)
-    can_mine = np.zeros(nv, dtype=np.bool_)
-    can_safe = np.zeros(nv, dtype=np.bool_)
+    can_mine = fixed == 1  # decided by the local rules
+    can_safe = fixed == 0
     wfin = np.zeros(L)
     for k in range(C):
         F, flo, fhi, child, layer = tables[k]
@@ -777,7 +806,7 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
         safe[c] = not can_mine[v]
         mines[c] = not can_safe[v]
         prob[c] = 0.0 if safe[c] else (1.0 if mines[c] else min(max(p_var[v], 0.0), 1.0))
-    return 0, -1, prob, safe, mines, counts, lo, hi, U, M, C
+    return 0, -1, prob, safe, mines, counts, lo + forced, hi + forced, U, M, C
 
 
 def analyse(view: View, *, trust_flags: bool = False) -> Analysis:

@@ -82,6 +82,138 @@ def build_constraints(cells, nbr, trust_flags):
 
 
 @nb.njit(cache=True)
+def propagate(nv, con_vars, con_target, con_size):
+    """Settle what the local rules (single number, and pairs of numbers) settle, to a fixpoint.
+
+    They are sound, so this only shrinks the counting: decided cells leave the frontier, which
+    often splits a big component. Returns (ok, fixed: -1 open question, 0 safe, 1 mine, and the
+    remaining constraints (vars, targets, sizes) over the undecided vars). ok is False when the
+    numbers contradict each other.
+    """
+    m = con_vars.shape[0]
+    fixed = np.full(nv, -1, dtype=np.int8)
+    deg = np.zeros(nv, dtype=np.int64)
+    touch = np.full((nv, 8), -1, dtype=np.int64)
+    for c in range(m):
+        for s in range(con_size[c]):
+            v = con_vars[c, s]
+            touch[v, deg[v]] = c
+            deg[v] += 1
+    t_left = con_target.copy()
+    u_left = con_size.copy()
+    dirty = np.ones(m, dtype=np.bool_)
+    queue = np.empty(m * 64 + 1, dtype=np.int64)
+    while True:
+        changed = False
+        for c in range(m):
+            if not dirty[c]:
+                continue
+            dirty[c] = False
+            t = t_left[c]
+            u = u_left[c]
+            if t < 0 or t > u:
+                return False, fixed, con_vars[:0], con_target[:0], con_size[:0]
+            if u == 0 or (t != 0 and t != u):
+                continue
+            val = 1 if t == u else 0
+            for s in range(con_size[c]):
+                v = con_vars[c, s]
+                if fixed[v] < 0:
+                    fixed[v] = val
+                    changed = True
+                    for e in range(deg[v]):
+                        d = touch[v, e]
+                        u_left[d] -= 1
+                        t_left[d] -= val
+                        dirty[d] = True
+        if changed:
+            continue
+        # pairs: if B's own undecided cells must hold t_B - t_A = |B \ A| mines, they are all
+        # mines and A's own are all safe
+        nq = 0
+        for c in range(m):
+            if u_left[c] == 0:
+                continue
+            for s in range(con_size[c]):
+                v = con_vars[c, s]
+                if fixed[v] >= 0:
+                    continue
+                for e in range(deg[v]):
+                    d = touch[v, e]
+                    if d == c or u_left[d] == 0:
+                        continue
+                    only_b = 0
+                    for s2 in range(con_size[d]):
+                        w = con_vars[d, s2]
+                        if fixed[w] >= 0:
+                            continue
+                        inside = False
+                        for s3 in range(con_size[c]):
+                            if con_vars[c, s3] == w:
+                                inside = True
+                        if not inside:
+                            only_b += 1
+                    if t_left[d] - t_left[c] != only_b or (only_b == 0 and u_left[c] == u_left[d]):
+                        continue
+                    queue[nq] = c
+                    queue[nq + 1] = d
+                    nq += 2
+                    break
+                if nq >= queue.shape[0] - 2:
+                    break
+        if nq == 0:
+            break
+        for q in range(0, nq, 2):
+            c = queue[q]
+            d = queue[q + 1]
+            for side in range(2):
+                a_ = c if side == 0 else d
+                b_ = d if side == 0 else c
+                val = 1 if side == 0 else 0  # B \ A mines, A \ B safe
+                for s2 in range(con_size[b_]):
+                    w = con_vars[b_, s2]
+                    if fixed[w] >= 0:
+                        continue
+                    inside = False
+                    for s3 in range(con_size[a_]):
+                        if con_vars[a_, s3] == w:
+                            inside = True
+                    if inside:
+                        continue
+                    fixed[w] = val
+                    changed = True
+                    for e in range(deg[w]):
+                        g = touch[w, e]
+                        u_left[g] -= 1
+                        t_left[g] -= val
+                        dirty[g] = True
+        if not changed:
+            break
+    # the remaining system over undecided vars
+    keep = 0
+    for c in range(m):
+        if u_left[c] > 0:
+            keep += 1
+    nvars = np.full((keep, 8), -1, dtype=np.int64)
+    ntarget = np.empty(keep, dtype=np.int64)
+    nsize = np.empty(keep, dtype=np.int64)
+    k = 0
+    for c in range(m):
+        if u_left[c] == 0:
+            continue
+        z = 0
+        for s in range(con_size[c]):
+            v = con_vars[c, s]
+            if fixed[v] < 0:
+                nvars[k, z] = v
+                z += 1
+        ntarget[k] = t_left[c]
+        nsize[k] = z
+        k += 1
+    return True, fixed, nvars, ntarget, nsize
+
+
+@nb.njit(cache=True)
 def _find(parent, a):
     while parent[a] != a:
         parent[a] = parent[parent[a]]
@@ -90,10 +222,11 @@ def _find(parent, a):
 
 
 @nb.njit(cache=True)
-def split_components(nv, con_vars, con_size):
-    """Independent components and a narrow variable order in each.
+def split_components(nv, con_vars, con_size, skip):
+    """Independent components and a narrow variable order in each (vars marked in `skip`,
+    already decided, are left out).
 
-    Returns (order: vars grouped by component, each in breadth-first order from a
+    Returns (order: vars grouped by component, each in a greedy narrow order from a
     pseudo-peripheral var; comp_start offsets; con_comp: component of each constraint).
     """
     m = con_vars.shape[0]
@@ -131,7 +264,7 @@ def split_components(nv, con_vars, con_size):
     rem = con_size.copy()
     opened = np.zeros(m, dtype=np.bool_)
     for v0 in range(nv):
-        if seen[root[v0]]:
+        if skip[v0] or seen[root[v0]]:
             continue
         seen[root[v0]] = True
         # BFS twice: the var farthest from v0 is a pseudo-peripheral start, so the order sweeps
@@ -203,7 +336,7 @@ def split_components(nv, con_vars, con_size):
             comp_of[order[q]] = k
     for c in range(m):
         con_comp[c] = comp_of[con_vars[c, 0]]
-    return order, comp_start[:ncomp + 1], con_comp
+    return order[:placed], comp_start[:ncomp + 1], con_comp
 
 
 @dataclass(frozen=True)
@@ -244,7 +377,8 @@ def frontier(view: View, *, trust_flags: bool = False) -> Frontier:
     if mines_left < 0:
         raise InconsistentPositionError(f"{known} trusted flags exceed the mine total {view.mine_count}; "
                                         "flags must not outnumber the mines")
-    order, comp_start, con_comp = split_components(len(var_cell), con_vars, con_size)
+    order, comp_start, con_comp = split_components(len(var_cell), con_vars, con_size,
+                                                   np.zeros(len(var_cell), dtype=np.bool_))
     off = int(np.count_nonzero(unknown)) - len(var_cell)
     return Frontier(view.width, view.height, var_cell, con_vars, con_target, con_size, order, comp_start, con_comp,
                     unknown, off, mines_left)

@@ -521,20 +521,21 @@ def seed_map(size: Size, *, seeds=None, dbits: int = 8, progress: Progress | Non
         part = np.arange(lo, min(seeds.size, lo + chunk))
         if found:
             assign(part, 8)
-        failed = part[cycle_out[part] < 0]
-        while failed.size:  # a seed that met no known cycle: find its cycle, then retry the others
-            w = walk(size, int(seeds[failed[0]]))
-            probe = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
-            if found:
-                # on a cycle every distinguished state is a mark of it, so one is enough to tell
-                assign_seeds(np.array([w.entry], dtype=np.uint32), *tables(), dbits, 1, *probe, *args)
-            if probe[0][0] < 0 or not found:
-                add_cycle(w)
-                assign(failed, 8)
-            else:  # a long tail into a known cycle
-                assign(failed[:1], 1 << 20)
-                assign(failed[1:], 8)
-            failed = failed[cycle_out[failed] < 0]
+        for f in part[cycle_out[part] < 0].tolist():
+            # met no known cycle within 8 marks: a cycle found since, a long tail, or a new cycle
+            for patience in (8, 1 << 12):
+                if found:
+                    assign(np.array([f]), patience)
+                if cycle_out[f] >= 0:
+                    break
+            else:
+                w = walk(size, int(seeds[f]))
+                probe = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
+                if found:  # on a cycle every distinguished state is a mark of it: one is enough to tell
+                    assign_seeds(np.array([w.entry], dtype=np.uint32), *tables(), dbits, 1, *probe, *args)
+                if not found or probe[0][0] < 0:
+                    add_cycle(w)
+                assign(np.array([f]), 1 << 20)
         if progress:
             progress(int(part[-1]) + 1, seeds.size)
     counts = np.bincount(cycle_out, minlength=len(found))

@@ -95,14 +95,14 @@ def main():
             print(f"| {lo:.0%}-{min(hi, 1):.0%} | {int(sel.sum())} | {np.median(np.asarray(ours)[sel]) * 1e3:.3f} | "
                   f"{np.median(np.asarray(theirs)[sel]) * 1e3:.3f} |")
     print()
-    print("| large position | unknown cells | components | largest component | layouts | sweeplab ms "
-          "(+ exact layouts ms) | ms-toollib ms |")
+    print("| large position | unknown cells | components left after the local rules | largest frontier component "
+          "before them | layouts | sweeplab ms (+ exact layouts ms) | ms-toollib ms |")
     print("|---|---|---|---|---|---|---|")
     from sweeplab.solver.frontier import frontier
     cases = [("ring, margin 1 (expert, 60 mines)", ring_view(margin=1, mines=60)),
              ("ring, margin 2 (expert, 99 mines)", ring_view(margin=2, mines=99)),
              ("ring, margin 3 (expert, 150 mines)", ring_view(margin=3, mines=150, seed=3)),
-             ("frontier of 1s, 400 wide", ones_view(400)),
+             ("row of 1s, 400 wide, hidden ground both sides", ones_view(400)),
              ("tangled strip 80x3 (numbers on a lattice; > 2^64 layouts in one component)", lattice_view(80, 3, 48)),
              ("tangled strip 200x3", lattice_view(200, 3, 120)),
              ("tangled block 30x9", lattice_view(30, 9, 50)),

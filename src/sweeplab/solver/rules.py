@@ -66,6 +66,24 @@ def rules_kernel(nv, con_vars, con_target, con_size):
     return out
 
 
+@nb.njit(cache=True)
+def rules_board(cells, nbr, trust_flags):
+    """(status, bad cell, safe, mines) over the flat board in one compiled call."""
+    n = cells.shape[0]
+    safe = np.zeros(n, dtype=np.bool_)
+    mines = np.zeros(n, dtype=np.bool_)
+    status, bad, var_cell, con_vars, con_target, con_size, _, _ = build_constraints(cells, nbr, trust_flags)
+    if status:
+        return status, bad, safe, mines
+    out = rules_kernel(var_cell.shape[0], con_vars, con_target, con_size)
+    for v in range(var_cell.shape[0]):
+        if out[v] == 1:
+            safe[var_cell[v]] = True
+        elif out[v] == 2:
+            mines[var_cell[v]] = True
+    return 0, -1, safe, mines
+
+
 def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(safe, mines): bool (h, w) arrays of what the single-number and subset rules decide now.
 
@@ -74,16 +92,10 @@ def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, 
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
     cells = view.cells.reshape(-1)
-    status, bad, var_cell, con_vars, con_target, con_size, _, _ = build_constraints(
-        cells, view.neighbours, bool(trust_flags))
+    status, bad, safe, mines = rules_board(cells, view.neighbours, bool(trust_flags))
     if status:
         x, y = bad % view.width, bad // view.width
         raise InconsistentPositionError(f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden "
                                         "neighbours; every number must equal the mines around it")
-    out = rules_kernel(len(var_cell), con_vars, con_target, con_size)
-    safe = np.zeros(view.size, dtype=np.bool_)
-    mines = np.zeros(view.size, dtype=np.bool_)
-    safe[var_cell[out == 1]] = True
-    mines[var_cell[out == 2]] = True
     shape = (view.height, view.width)
     return safe.reshape(shape), mines.reshape(shape)

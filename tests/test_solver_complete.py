@@ -46,11 +46,12 @@ def brute_force(view: View, trust_flags: bool = False):
 def small_views(draw, max_unknown=16):
     w = draw(st.integers(2, 6))
     h = draw(st.integers(2, 5))
+    topology = draw(st.sampled_from(["bounded", "torus"])) if min(w, h) >= 3 else "bounded"
     n = w * h
     m = draw(st.integers(1, max(1, n // 3)))
     mines = np.zeros(n, dtype=bool)
     mines[draw(st.permutations(range(n)))[:m]] = True
-    board = Board(mines.reshape(h, w))
+    board = Board(mines.reshape(h, w), topology)
     game = Game(board)
     safe = np.flatnonzero(~mines)
     for i in draw(st.lists(st.sampled_from(list(safe)), min_size=1, max_size=6)):
@@ -74,7 +75,7 @@ def small_views(draw, max_unknown=16):
     hidden = np.flatnonzero(cells.reshape(-1) == -1)
     for i in draw(st.lists(st.sampled_from(list(hidden)), max_size=3)) if len(hidden) else []:
         cells.reshape(-1)[i] = -2
-    return View(cells, m)
+    return View(cells, m, topology)
 
 
 def check_against_brute(view, a, trust_flags=False):
@@ -131,7 +132,7 @@ def test_wrong_mine_total_is_refused_or_counted(view, delta):
     m = view.mine_count + delta
     if not 0 <= m <= view.size:
         return
-    v2 = View(view.cells, m)
+    v2 = View(view.cells, m, view.topology)
     if brute_force(v2)[0] == 0:
         with pytest.raises(InconsistentPositionError):
             analyse(v2)

@@ -128,11 +128,16 @@ def hint(view: View, *, trust_flags: bool = False, candidates: int = 8) -> Hint:
         # corners and edges break exact ties: fewer neighbours, more often a 0
         edge = -int(np.count_nonzero(view.neighbours[i] >= 0))
         scored.append((prog, zero, edge, -int(i), int(i)))
-    prog, zero, _, _, i = max(scored)
+    scored.sort(reverse=True)
+    prog, zero, _, _, i = scored[0]
     x, y = _xy(i, w)
     safe_p = 1.0 - float(prob[i])
     tie = f", tied with {len(ties) - 1} other cell{'s' * (len(ties) != 2)}" if len(ties) > 1 else ""
     reason = (f"No cell is certain. ({x}, {y}) is the safest cell{tie}: safe with probability {safe_p:.1%}. "
               f"If you open it, the chance it is safe and gives a new certain cell is {prog:.1%}"
               + (f" (it shows a 0 and opens an area with probability {zero:.1%})" if zero else "") + ".")
+    if len(scored) > 1:
+        rx, ry = _xy(scored[1][4], w)
+        reason += (f" Looking one move ahead at {len(scored)} of the safest cells, the next best, ({rx}, {ry}), "
+                   f"gives progress with probability {scored[1][0]:.1%}.")
     return Hint("guess", [(x, y)], safe_p, reason, prog)

@@ -172,6 +172,10 @@ def test_sound_and_at_a_fixed_point(topology):
         evo = A.run_batch(batch)
         assert not (batch.mines & (evo.status == A.OPEN)).any(), "opened a mine"
         assert not (~batch.mines & (evo.status == A.MARKED)).any(), "marked a safe cell"
+        assert A.soundness(batch, evo) == {"mines_opened": 0, "safe_marked": 0}
+        wrong = A.Evolution(evo.size, evo.topology, np.where(batch.mines, A.OPEN, evo.status), evo.changed_at,
+                            evo.steps)  # the check itself must be able to fail
+        assert A.soundness(batch, wrong)["mines_opened"] == int(batch.mines.sum())
         for g in range(0, batch.games, 15):  # one more step of the rule changes nothing
             st_ = evo.status[g].reshape(16, 16).tolist()
             assert ref_step(st_, batch.nu[g].reshape(16, 16).tolist(), topology == "torus") == st_

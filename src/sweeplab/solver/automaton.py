@@ -505,9 +505,17 @@ def sweep(size: int, densities, games: int, topologies=("bounded", "torus"), see
     rows = []
     for topology in topologies:
         for p in densities:
-            evo = run_batch(random_batch(size, p, seed, games, topology=topology))
-            rows.append({"size": size, "topology": topology, "density": p, **summarise(evo)})
+            batch = random_batch(size, p, seed, games, topology=topology)
+            evo = run_batch(batch)
+            rows.append({"size": size, "topology": topology, "density": p, **summarise(evo),
+                         **soundness(batch, evo)})
     return rows
+
+
+def soundness(batch: Batch, evo: Evolution) -> dict:
+    """Mines the automaton opened and safe cells it marked over a batch: both must be 0."""
+    return {"mines_opened": int(np.count_nonzero(batch.mines & (evo.status == OPEN))),
+            "safe_marked": int(np.count_nonzero(~batch.mines & (evo.status == MARKED)))}
 
 
 def scaling(sizes, density: float, games: int, topologies=("bounded", "torus"), seed=0) -> list[dict]:

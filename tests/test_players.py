@@ -233,3 +233,17 @@ def test_local_guess_when_the_exact_analysis_declines():
     # frontier cells risk 1/3 (the 1 among three), off-frontier 1/5 (one mine in five unknown cells)
     picks = {SafestPlayer(s)._local_guess(view, np.zeros((2, 3), bool)) for s in range(12)}
     assert picks == {Move("open", 2, 0, False, BEYOND_EXACT), Move("open", 2, 1, False, BEYOND_EXACT)}
+
+
+def test_rules_are_repeated_with_the_mines_they_found():
+    from sweeplab.solver import analyse, deduce_rules
+    from sweeplab.solver.players import rules_until_safe
+    # found in a real 6x5 game: one level of the rules finds mines but no safe cell
+    view = View.from_text("mines: 7\n1##100\n122100\n000011\n22223#\n##2###\n")
+    once_safe, once_mines = deduce_rules(view)
+    assert not once_safe.any() and once_mines.any()
+    safe, mines = rules_until_safe(view)
+    a = analyse(view)
+    assert safe.any()
+    assert not (safe & ~a.safe).any() and not (mines & ~a.mines).any()  # sound: complete agrees
+    assert make_player("rules", 0).moves(view)[0].certain

@@ -35,6 +35,24 @@ def _solver():
     return analyse, deduce_rules
 
 
+def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """(safe, mines) by the rules, applied again with the mines they found as trusted flags until
+    they free a cell or find nothing new (the rules are one level; a solver repeats them)."""
+    _, deduce_rules = _solver()
+    safe, mines = deduce_rules(view)
+    hidden = view.hidden
+    while not safe.any() and mines.any():
+        cells = view.cells.copy()
+        cells[cells == -2] = -1  # the view's own flags stay unknown: only proven mines are trusted
+        cells[mines & hidden] = -2
+        safe, more = deduce_rules(View(cells, view.mine_count, view.topology), trust_flags=True)
+        more &= hidden & ~mines
+        if not more.any():
+            break
+        mines = mines | more
+    return safe, mines
+
+
 class Player:
     """Base of every player: a name, and a seeded source for its random choices."""
 
@@ -76,8 +94,7 @@ class RulesPlayer(Player):
     summary = "single-number and subset rules, else a random guess"
 
     def moves(self, view):
-        _, deduce_rules = _solver()
-        safe, mines = deduce_rules(view)
+        safe, mines = rules_until_safe(view)
         if safe.any():
             return self._certain(safe)
         free = np.flatnonzero(view.hidden & ~mines)
@@ -103,7 +120,7 @@ class SafestPlayer(Player):
 
     def moves(self, view):
         analyse, deduce_rules = _solver()
-        safe, rule_mines = deduce_rules(view)  # cheap first: most certain moves are found by the rules
+        safe, rule_mines = rules_until_safe(view)  # cheap first: most certain moves are found by the rules
         if safe.any():
             return self._certain(safe)
         try:
@@ -165,7 +182,7 @@ class StrongPlayer(SafestPlayer):
 
     def moves(self, view):
         analyse, deduce_rules = _solver()
-        safe, rule_mines = deduce_rules(view)
+        safe, rule_mines = rules_until_safe(view)
         if safe.any():
             return self._certain(safe)
         try:

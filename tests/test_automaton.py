@@ -391,3 +391,14 @@ def test_stuck_share_matches_the_formula_on_a_torus():
     want = (1 - (1 - p) ** 8) ** 3
     got = A.summarise(evo)["stuck_at_start"]
     assert abs(got - want) < 4 * np.sqrt(want * (1 - want) / games)
+
+
+def test_boards_with_fewer_than_three_safe_cells_open_what_there_is():
+    batch = A.random_batch(3, 0.95, 2, 200)
+    free = (~batch.mines).sum(axis=1)
+    assert (free < 3).any()
+    got = (batch.starts >= 0).sum(axis=1)
+    assert np.array_equal(got, np.minimum(free, 3))
+    evo = A.run_batch(batch)
+    assert A.soundness(batch, evo) == {"mines_opened": 0, "safe_marked": 0}
+    assert ((evo.status == A.OPEN).sum(axis=1) >= got).all()

@@ -53,8 +53,8 @@ def solve(path, as_json, trust_flags, with_hint):
             out["hint"] = tip.as_dict()
         click.echo(json.dumps(out))
         return
-    click.echo(f"{w}x{h}, {view.mine_count} mines, {len(unknown)} unknown cells, {a.components} frontier "
-               f"component{'s' * (a.components != 1)}, frontier holds {a.mine_range[0]}..{a.mine_range[1]} mines")
+    click.echo(f"{w}x{h}, {view.mine_count} mines, {len(unknown)} unknown cells, {a.components} undecided "
+               f"frontier component{'s' * (a.components != 1)}, frontier holds {a.mine_range[0]}..{a.mine_range[1]} mines")
     click.echo(f"consistent layouts: {a.layouts}")
     click.echo("certain safe:  " + (" ".join(f"{x},{y}" for x, y in safe) or "none"))
     click.echo("certain mines: " + (" ".join(f"{x},{y}" for x, y in mines) or "none"))

@@ -648,7 +648,9 @@ class Analysis:
     safe, mines: bool (h, w), hidden cells safe / a mine in every consistent layout.
     probability: float64 (h, w), exact P(mine) for each unknown cell; NaN on open cells.
     layouts: the number of consistent layouts of the whole board (exact, computed on demand).
-    mine_range: (lo, hi) mines the frontier can hold. components: independent frontier parts.
+    mine_range: (lo, hi) mines the frontier can hold (over layouts that fit the mine total).
+    components: independent frontier components left to count once the local rules have
+    settled what they settle (0 when they settle the whole frontier).
     """
 
     __slots__ = ("safe", "mines", "probability", "mine_range", "components", "trust_flags", "_polys", "_U", "_M",

@@ -35,7 +35,7 @@ def main(argv=None):
     ap.add_argument("--cases", default=",".join(CASES))
     args = ap.parse_args(argv)
     print(f"{'case':22} {'player':7} {'games':>7} {'win rate':>9} {'95% Wilson':>17} {'target':>7} "
-          f"{'3BV won':>8} {'games/s':>8} {'guesses':>8} {'unsound':>7} {'beyond':>6}")
+          f"{'3BV won':>8} {'games/s':>8} {'g/cpu-s':>8} {'guesses':>8} {'unsound':>7} {'beyond':>6}")
     for case in args.cases.split(","):
         w, h, m, rule, at = CASES[case]
         for player in args.players.split(","):
@@ -47,6 +47,7 @@ def main(argv=None):
             lo, hi = s["wilson95"]
             print(f"{case:22} {player:7} {c.games:7d} {s['win_rate']:9.2%} {lo:8.2%}-{hi:7.2%} "
                   f"{TARGETS[case]:7.1%} {s['bbbv_won_mean'] or 0:8.1f} {c.games / wall:8.1f} "
+                  f"{s['games_per_cpu_second']:8.1f} "
                   f"{s['guesses_per_game']:8.2f} {c.unsound:7d} {c.beyond_exact:6d}", flush=True)
 
 

@@ -86,6 +86,9 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
         click.echo(f"  3BV        {res['bbbv_won_mean']:.1f} on average in won games")
     speed = f"{res['games_per_second']:.1f} games/s" if played else "nothing left to play"
     click.echo(f"  speed      {speed} ({played} games in {wall:.1f} s, {res['workers']} workers, {backend})")
+    if res["games_per_cpu_second"]:
+        click.echo(f"             {res['games_per_cpu_second']:.1f} games per CPU-second of the workers "
+                   "(what one free core gives; the machine may be shared)")
     click.echo(f"  guesses    {res['guesses_per_game']:.2f} per game; certain moves that hit a mine: {total.unsound}")
     if total.beyond_exact:
         click.echo(f"  note       {total.beyond_exact} guesses were made by a local estimate: the exact analysis "

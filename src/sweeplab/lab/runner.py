@@ -69,14 +69,18 @@ class Counts:
     unsound: int = 0        # certain moves that hit a mine (must stay 0)
     lost_on_guess: int = 0
     beyond_exact: int = 0   # guesses made without the exact analysis (it declined the position)
-    seconds: float = 0.0    # time spent playing inside the tasks (not reproducible, not compared)
+    seconds: float = 0.0    # wall time spent playing inside the tasks (not reproducible, not compared)
+    cpu_seconds: float = 0.0  # CPU time of the same (on a shared machine, the fairer speed)
 
     def __add__(self, other: "Counts") -> "Counts":
         return Counts(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
 
     def outcome(self) -> tuple:
         """Everything but the time: what must be equal across backends and worker counts."""
-        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "seconds")
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name not in TIMES)
+
+
+TIMES = ("seconds", "cpu_seconds")
 
 
 def game_seeds(seed: int, i: int) -> tuple[int, int]:
@@ -93,7 +97,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     from ..solver.players import make_player
     from ..stats import bbbv
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     c = Counts()
     for i in range(start, stop):
         board_seed, player_seed = game_seeds(spec.seed, i)
@@ -110,6 +114,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
             c.wins += 1
             c.bbbv_won += bbbv(game.board)
     c.seconds = time.perf_counter() - t0
+    c.cpu_seconds = time.process_time() - cpu0
     return c
 
 
@@ -239,7 +244,7 @@ def read_done(path: str | os.PathLike, spec: BenchSpec) -> dict[tuple[int, int],
                 continue
             try:
                 rng = (int(row["start"]), int(row["stop"]))
-                c = Counts(**{k: (float if k == "seconds" else int)(row[k]) for k in COUNT_COLUMNS})
+                c = Counts(**{k: (float if k in TIMES else int)(row[k]) for k in COUNT_COLUMNS})
             except (TypeError, ValueError):
                 raise SweeplabError(f"{p} line {n}: counts must be numbers") from None
             if any(rng[0] < b and a < rng[1] for a, b in done):
@@ -257,7 +262,7 @@ def append_row(path: str | os.PathLike, spec: BenchSpec, start: int, stop: int, 
         if new:
             w.writerow(COLUMNS)
         w.writerow([*_spec_row(spec).values(), start, stop,
-                    *(f"{getattr(counts, k):.6f}" if k == "seconds" else getattr(counts, k) for k in COUNT_COLUMNS)])
+                    *(f"{getattr(counts, k):.6f}" if k in TIMES else getattr(counts, k) for k in COUNT_COLUMNS)])
 
 
 def summary(counts: Counts, *, wall: float | None = None) -> dict:
@@ -270,7 +275,8 @@ def summary(counts: Counts, *, wall: float | None = None) -> dict:
         "bbbv_won_mean": rate(counts.bbbv_won, counts.wins),
         "guesses_per_game": rate(counts.guesses, counts.games),
         "unsound": counts.unsound, "lost_on_guess": counts.lost_on_guess, "beyond_exact": counts.beyond_exact,
-        "cpu_seconds": counts.seconds,
+        "task_seconds": counts.seconds, "cpu_seconds": counts.cpu_seconds,
+        "games_per_cpu_second": rate(counts.games, counts.cpu_seconds) if counts.cpu_seconds else None,
     }
     if wall is not None:
         out["wall_seconds"] = wall

@@ -443,6 +443,126 @@ def certify_kernel(mines, nbr, click, budget):
     return certify_into(mines, nbr, click, budget, st, tm, -1)
 
 
+
+# neighbour slots of grid.neighbour_table: dy in (-1, 0, 1), dx in (-1, 0, 1), centre skipped
+_DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
+_DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def _pairs_safe(nbr):
+    """The pair rule maps cells to offsets within +-3; that needs no wrap-around aliasing (a
+    torus narrower than 5 would alias). Bounded grids are always fine."""
+    if nbr[0, 0] < 0:
+        return True
+    seen = np.zeros(nbr.shape[0], dtype=np.bool_)
+    count = 0
+    for k1 in range(8):
+        a = nbr[0, k1]
+        for k2 in range(8):
+            b = nbr[a, k2]
+            if not seen[b]:
+                seen[b] = True
+                count += 1
+    return count == 25
+
+
+@nb.njit(cache=True)
+def _frame(st, nbr, c, ox, oy):
+    """Bits of c's hidden undecided neighbours in a 7x7 frame whose centre is c - (ox, oy)."""
+    f = np.int64(0)
+    for k in range(8):
+        j = nbr[c, k]
+        if j >= 0 and st[j] == _U:
+            f |= np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
+    return f
+
+
+@nb.njit(cache=True)
+def _rest(st, numbers, nbr, c):
+    r = numbers[c]
+    for k in range(8):
+        j = nbr[c, k]
+        if j >= 0 and st[j] == _MINE:
+            r -= 1
+    return r
+
+
+@nb.njit(cache=True)
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@nb.njit(cache=True)
+def _pair_pass(st, numbers, nbr, dirty, stamp, safe_out, mine_out):
+    """The subset rule on pairs of numbers within distance 2, for numbers whose surroundings
+    changed since the last pass: if B's mines outside A must fill B\\A, those are mines and A\\B
+    is safe. Cheap, and it settles most of what would otherwise need a round of enumeration."""
+    n = st.shape[0]
+    decided = 0
+    for a in range(n):
+        if not dirty[a]:
+            continue
+        dirty[a] = False
+        if st[a] != _OPEN or numbers[a] == 0:
+            continue
+        fa = _frame(st, nbr, a, 0, 0)
+        if fa == 0:
+            continue
+        ra = _rest(st, numbers, nbr, a)
+        stamp[a] = a + 1
+        for k1 in range(8):
+            j = nbr[a, k1]
+            if j < 0:
+                continue
+            for k2 in range(-1, 8):
+                if k2 < 0:
+                    b, ox, oy = j, _DX[k1], _DY[k1]
+                else:
+                    b = nbr[j, k2]
+                    if b < 0:
+                        continue
+                    ox, oy = _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
+                if stamp[b] == a + 1 or st[b] != _OPEN or numbers[b] == 0:
+                    continue
+                stamp[b] = a + 1
+                fb = _frame(st, nbr, b, ox, oy)
+                if fb == 0:
+                    continue
+                rb = _rest(st, numbers, nbr, b)
+                for side in range(2):  # (A, B) and (B, A)
+                    x, y, rx, ry = (fa, fb, ra, rb) if side == 0 else (fb, fa, rb, ra)
+                    only_y = y & ~x
+                    only_x = x & ~y
+                    if (only_y == 0 and only_x == 0) or ry - rx != _popcount(only_y):
+                        continue
+                    # only_y all mines, only_x all safe; map bits back through the slots
+                    for k in range(8):
+                        q = nbr[a, k]
+                        if q >= 0 and st[q] == _U:
+                            bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3)
+                            if (side == 0 and only_x & bit) or (side == 1 and only_y & bit):
+                                if side == 0:
+                                    safe_out[q] = True
+                                else:
+                                    mine_out[q] = True
+                                decided += 1
+                        q = nbr[b, k]
+                        if q >= 0 and st[q] == _U:
+                            bit = np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
+                            if (side == 0 and only_y & bit) or (side == 1 and only_x & bit):
+                                if side == 0:
+                                    mine_out[q] = True
+                                else:
+                                    safe_out[q] = True
+                                decided += 1
+    return decided
+
+
 @nb.njit(cache=True)
 def first_touch(tm, st, nbr, a, b):
     """The earliest time a play could have seen a change at cells a and b (their state or a
@@ -484,6 +604,9 @@ def certify_into(mines, nbr, click, budget, st, tm, resume):
     mine_out = np.zeros(n, dtype=np.bool_)
     goal = n - total
     clk = np.zeros(1, dtype=np.int64)
+    dirty = np.zeros(n, dtype=np.bool_)
+    stamp = np.zeros(n, dtype=np.int64)
+    use_pairs = _pairs_safe(nbr)
     flagged = 0
     opened = 0
     wtop = 0
@@ -513,6 +636,7 @@ def certify_into(mines, nbr, click, budget, st, tm, resume):
             wtop -= 1
             i = work[wtop]
             inwork[i] = False
+            dirty[i] = True
             h = 0
             f = 0
             for k in range(8):
@@ -544,12 +668,16 @@ def certify_into(mines, nbr, click, budget, st, tm, resume):
             return SOLVED, needed_total, opened
         safe_out[:] = False
         mine_out[:] = False
-        got, status, used_total = _complete_step(st, numbers, nbr, total - flagged, safe_out, mine_out, budget)
-        if status != SOLVED:
-            return status, needed_total, opened
+        got = 0
+        if use_pairs:
+            got = _pair_pass(st, numbers, nbr, dirty, stamp, safe_out, mine_out)
         if got == 0:
-            return STUCK, needed_total, opened
-        needed_total = needed_total or used_total
+            got, status, used_total = _complete_step(st, numbers, nbr, total - flagged, safe_out, mine_out, budget)
+            if status != SOLVED:
+                return status, needed_total, opened
+            if got == 0:
+                return STUCK, needed_total, opened
+            needed_total = needed_total or used_total
         for i in range(n):
             if mine_out[i] and st[i] == _U:
                 st[i] = _MINE

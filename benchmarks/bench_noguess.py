@@ -1,0 +1,131 @@
+"""No-guess generator: time per board by density, ms-toollib's laymine_solvable beside it, the
+densest boards that still generate, and an independent check of many boards.
+
+    python benchmarks/bench_noguess.py                      # speed table + density sweep
+    python benchmarks/bench_noguess.py --verify 100000      # + N boards at 99 mines checked by
+                                                            #   the project's solver (sweeplab.solver)
+
+Times are CPU seconds of this process (time.process_time), medians per board: the shared
+2-core box is loaded by other work, and wall time there measures the neighbours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from sweeplab import grid
+from sweeplab import kernels as K
+from sweeplab.generators.noguess import generate
+from sweeplab.rng import stream_key
+from sweeplab.stats import bbbv
+
+
+def timed(fn, k):
+    out, times = [], []
+    for i in range(k):
+        t = time.process_time()
+        out.append(fn(i))
+        times.append(time.process_time() - t)
+    return out, times
+
+
+def speed_table(boards: int) -> None:
+    print(f"{'level':>16} {'method':>9} {'boards':>6} {'median ms':>10} {'mean ms':>8} {'p90 ms':>7} "
+          f"{'chain acc':>9} {'mean 3BV':>8}")
+    cases = [(30, 16, 99), (30, 16, 130), (30, 16, 170), (30, 24, 148), (30, 24, 200)]
+    generate(30, 16, 99, 15, 8, 0)  # compile
+    generate(30, 16, 170, 15, 8, 0, steps=2)
+    for w, h, m in cases:
+        x, y = w // 2, h // 2
+        res, times = timed(lambda i: generate(w, h, m, x, y, stream_key(1, i)), boards)
+        ms = [t * 1e3 for t in times]
+        acc = sum(r.accepted for r in res) / max(1, sum(r.steps for r in res))
+        print(f"{f'{w}x{h}/{m}':>16} {res[0].method:>9} {boards:>6} {statistics.median(ms):>10.2f} "
+              f"{statistics.mean(ms):>8.2f} {np.percentile(ms, 90):>7.2f} {acc:>9.2f} "
+              f"{statistics.mean(bbbv(r.board) for r in res):>8.1f}")
+    try:
+        import ms_toollib as mst
+    except ImportError:
+        print("ms-toollib not installed: no comparison")
+        return
+    for m, tries in ((99, 1_000_000), (130, 2_000)):
+        res, times = timed(lambda i: mst.laymine_solvable(16, 30, m, 8, 15, tries), max(5, boards // 2))
+        ok = sum(bool(r[1]) for r in res)
+        print(f"{f'30x16/{m}':>16} {'ms-toollib':>9} {len(res):>6} {statistics.median(times) * 1e3:>10.2f} "
+              f"{statistics.mean(times) * 1e3:>8.2f} {np.percentile(times, 90) * 1e3:>7.2f} "
+              f"{'':>9} {'':>8}  laymine_solvable(max_times={tries}): {ok}/{len(res)} solvable (no mine total)")
+
+
+def density_sweep() -> None:
+    print(f"\n{'level':>16} {'seed':>4} {'ok':>3} {'cpu s':>6} {'repairs':>7} {'accepted/steps':>14}")
+    for w, h, counts in ((30, 16, (200, 250, 300, 350, 380, 400)), (30, 24, (300, 400, 500, 560))):
+        for m in counts:
+            t = time.process_time()
+            try:
+                r = generate(w, h, m, w // 2, h // 2, 1, tries=3000, steps=50)
+                ok, rep, acc = "yes", r.tries, f"{r.accepted}/{r.steps}"
+            except Exception as e:  # GenerationError: the budget ran out
+                ok, rep, acc = "no", "-", type(e).__name__
+            print(f"{f'{w}x{h}/{m}':>16} {1:>4} {ok:>3} {time.process_time() - t:>6.2f} {rep:>7} {acc:>14}")
+
+
+def verify(n: int, mines: int = 99) -> None:
+    """n boards from the generator, each played by the project's complete solver (not the generator's)."""
+    from sweeplab.solver.complete import analyse_kernel
+
+    w, h, x, y = 30, 16, 15, 8
+    nbr = grid.neighbour_table(w, h)
+    size = w * h
+    state = np.zeros(size, dtype=np.int8)
+    queue = np.empty(size, dtype=np.int32)
+    bad = 0
+    t0 = time.process_time()
+    gen_time = 0.0
+    for i in range(n):
+        t = time.process_time()
+        board = generate(w, h, mines, x, y, stream_key(2024, i)).board
+        gen_time += time.process_time() - t
+        numbers, mine = board.flat_numbers, board.flat_mines
+        state[:] = K.HIDDEN
+        K.flood_open(state, numbers, nbr, y * w + x, queue)
+        while np.count_nonzero(state == K.OPEN) < size - mines:
+            cells = np.full(size, -1, dtype=np.int8)
+            cells[state == K.OPEN] = numbers[state == K.OPEN]
+            cells[state == K.FLAG] = -2
+            res = analyse_kernel(cells, nbr, True, mines)
+            hidden = state == K.HIDDEN
+            safe, sure = res[3] & hidden, res[4] & hidden
+            if res[0] != 0 or (safe & mine).any() or not mine[sure].all() or not (safe.any() or sure.any()):
+                bad += 1
+                print(f"board {i} (seed stream_key(2024, {i})) is not certified by the project solver")
+                break
+            state[sure] = K.FLAG
+            for j in np.flatnonzero(safe):
+                K.flood_open(state, numbers, nbr, int(j), queue)
+        if (i + 1) % 10000 == 0:
+            print(f"  {i + 1} boards checked, {bad} uncertified, {time.process_time() - t0:.0f} s", flush=True)
+    print(f"\nindependent check: {n} boards at 30x16/{mines} from (15, 8), {bad} not certified by "
+          f"sweeplab.solver (generation {gen_time / n * 1e3:.2f} ms/board mean, check "
+          f"{(time.process_time() - t0 - gen_time) / n * 1e3:.2f} ms/board)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boards", type=int, default=30, help="boards per level in the speed table")
+    ap.add_argument("--verify", type=int, default=0, help="boards at 99 mines to check with the project solver")
+    ap.add_argument("--no-speed", action="store_true", help="skip the speed table and the density sweep")
+    a = ap.parse_args()
+    print("machine: shared 2-core x86_64 (loaded by other work); CPU time per board")
+    if not a.no_speed:
+        speed_table(a.boards)
+        density_sweep()
+    if a.verify:
+        verify(a.verify)
+
+
+if __name__ == "__main__":
+    main()

@@ -75,3 +75,17 @@ def test_console_script_and_module_run():
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert Board.from_text(done.stdout) == uniform_board(4, 3, 2, 3)
+
+
+def test_winmine_levels_follow_the_version_and_count_continues_the_session(tmp_path, capsys):
+    from sweeplab.generators.winmine import WinMineSession
+    out = tmp_path / "b.txt"
+    code, _, _ = run(capsys, "board", "--generator", "win98", "--preset", "beginner", "--seed", "7",
+                     "--count", "3", "--out", str(out))
+    assert code == 0
+    boards = [Board.from_text(chunk) for chunk in out.read_text().split("\n\n")]
+    session = WinMineSession("win98", tick=7)
+    assert boards == [session.next_board("beginner") for _ in range(3)]
+    assert boards[0].width == boards[0].height == 8
+    code, text, _ = run(capsys, "board", "--generator", "winxp", "--preset", "beginner", "--seed", "7")
+    assert Board.from_text(text).width == 9

@@ -70,24 +70,42 @@ def write_board(board, fmt, out, append=False):
               help="Write this many boards one after another, board i from seed --seed + i.")
 def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None,
           count=1):
-    """Make a board and print or write it, with its 3BV."""
-    w, h, m = resolve_level(preset, width, height, mines)
+    """Make a board and print or write it, with its 3BV.
+
+    WinMine generators (winxp, win98, ...) take their version's levels (8x8 beginner up to
+    win98) and the 16-bit start-up --seed or a --state; --count N then writes the session's next
+    N boards. Other generators write board i from seed --seed + i.
+    """
+    info = generators.lookup(generator)
+    winmine_version = _winmine_version(info.name)
+    if winmine_version is not None and preset is not None:
+        w, h, m = winmine_version.level(preset, width, height, mines)
+    else:
+        w, h, m = resolve_level(preset, width, height, mines)
     if seed < 0:
         raise InvalidBoardError(f"--seed must be a non-negative integer, got {seed}")
-    if first_click is None and click_at is None and generator in ("uniform", "random"):
+    if first_click is None and click_at is None and info.name == "uniform":
         first_click = "none"
     if count < 1:
         raise InvalidBoardError(f"--count must be a positive integer, got {count}")
+    options = {} if state is None else {"state": state}
     for i in range(count):
         if i and fmt == "text":
             write_board_separator(out)
-        b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology,
-                      **({} if state is None else {"state": state}))
+        if winmine_version is not None:
+            b = lay_board(generator, w, h, m, seed, first_click, click_at, topology, game=i, **options)
+        else:
+            b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology, **options)
         write_board(b, fmt, out, append=i > 0)
         st = board_stats(b)
         msg = f"{b.width}x{b.height}, {b.mine_count} mines, 3BV {st.bbbv}, openings {st.openings}, islands {st.islands}"
         # The summary goes to stderr when stdout carries the board itself, so pipes stay clean.
         click.echo(msg, err=out is None)
+
+
+def _winmine_version(name):
+    from ..generators import winmine
+    return winmine.VERSIONS.get(name)
 
 
 def write_board_separator(out):

@@ -247,3 +247,18 @@ def test_rules_are_repeated_with_the_mines_they_found():
     assert safe.any()
     assert not (safe & ~a.safe).any() and not (mines & ~a.mines).any()  # sound: complete agrees
     assert make_player("rules", 0).moves(view)[0].certain
+
+
+@pytest.mark.parametrize("name", ["safest", "strong"])
+def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
+    import sweeplab.solver as solver
+    from sweeplab.solver.frontier import TooComplexError
+    from sweeplab.solver.players import BEYOND_EXACT
+
+    def declined(view, **kw):
+        raise TooComplexError("too complex (test)")
+
+    monkeypatch.setattr(solver, "analyse", declined)
+    view = View.from_text("mines: 1\n1##\n###\n")  # the rules decide nothing here
+    (move,) = make_player(name, 0).moves(view)
+    assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}

@@ -14,11 +14,9 @@ import numpy as np
 from ..errors import SweeplabError
 from ..rng import seed_key
 from ..view import View
-from . import frontier
-from .frontier import InconsistentPositionError
+from .frontier import InconsistentPositionError, TooComplexError
 
-# Positions whose exact count the core refuses (a bound it reports) are played by a local estimate.
-TooComplexError = getattr(frontier, "TooComplexError", type("NeverRaised", (Exception,), {}))
+# Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
 
 

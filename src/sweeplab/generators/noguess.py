@@ -36,6 +36,7 @@ METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
 DEFAULT_TRIES = 20_000  # rejection: uniform boards tried before giving up
 DEFAULT_REPAIRS = 20_000  # mcmc: repair moves allowed before giving up
+REPAIRS_PER_START = 2_000  # mcmc: repair moves on one board before starting afresh
 
 
 @dataclass(frozen=True)
@@ -211,8 +212,15 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         steps = 0
     else:
         tries = DEFAULT_REPAIRS if tries is None else tries
-        flat, state = lay_uniform(n, mines, excluded, state)
-        state, used, ok = _repair(flat, excluded, nbr, click, np.uint64(state), tries, budget)
+        # a repair can circle (mines walled in together); a fresh board now and then gets it out
+        used, ok = 0, False
+        while True:
+            flat, state = lay_uniform(n, mines, excluded, np.uint64(state))
+            chunk = min(REPAIRS_PER_START, tries - used)
+            state, spent, ok = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget)
+            used += spent
+            if ok or used >= tries:
+                break
         steps = default_steps(width, height, mines) if steps is None else steps
         if ok and steps > 0:
             state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget)

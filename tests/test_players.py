@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sweeplab import Board, Game, View, make_rule
+from sweeplab import Game, View, make_rule
 from sweeplab.errors import SweeplabError
 from sweeplab.solver.autoplay import autoplay
 from sweeplab.solver.players import PLAYERS, Move, Player, StrongPlayer, endgame_move, enumerate_layouts, make_player

@@ -64,13 +64,19 @@ def bbbv_kernel(mines, numbers, nbr):
 @nb.njit(cache=True)
 def islands_kernel(mines, numbers, nbr):
     """Islands: 8-connected groups of numbered safe cells outside every opening."""
-    n = mines.shape[0]
     labels, _ = label_openings(mines, numbers, nbr)
+    return count_components(~mines & (labels == 0), nbr)
+
+
+@nb.njit(cache=True)
+def count_components(member, nbr):
+    """Number of 8-connected groups of the cells where `member` is True."""
+    n = member.shape[0]
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int32)
     count = 0
     for s in range(n):
-        if mines[s] or labels[s] != 0 or seen[s]:
+        if not member[s] or seen[s]:
             continue
         count += 1
         seen[s] = True
@@ -81,7 +87,7 @@ def islands_kernel(mines, numbers, nbr):
             head += 1
             for d in range(8):
                 j = nbr[i, d]
-                if j >= 0 and not mines[j] and labels[j] == 0 and not seen[j]:
+                if j >= 0 and member[j] and not seen[j]:
                     seen[j] = True
                     queue[tail] = j
                     tail += 1

@@ -240,7 +240,6 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     kslab = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
     mine_slab = np.zeros((nf, maxm + 1), dtype=np.bool_)  # [frontier cell, k]
     safe_slab = np.zeros((nf, maxm + 1), dtype=np.bool_)
-    seen = np.zeros(n, dtype=np.bool_)
     order = np.empty(maxm, dtype=np.int32)
     pos_of = np.full(nf, -1, dtype=np.int32)
     cell_cons = np.empty((maxm, 8), dtype=np.int32)

@@ -164,8 +164,10 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
     x, y = click_at if click_at is not None else (w // 2, h // 2)
     if reference:
         ref = Sample.load(reference)
-        if (ref.width, ref.height) != (w, h):
-            raise SweeplabError(f"reference {reference!r} is {ref.width}x{ref.height}, not {w}x{h}")
+        ref_mines = ref.counts.sum() / max(ref.boards, 1)
+        if (ref.width, ref.height, ref_mines) != (w, h, m):
+            raise SweeplabError(f"reference {reference!r} is {ref.width}x{ref.height} with {ref_mines:g} mines, "
+                                f"not {w}x{h} with {m}; give a reference of the same level")
     else:
         kr = reference_boards or boards
         # no cap on tries: the reference must be pure rejection, however long it takes

@@ -153,7 +153,7 @@ def test_a_board_that_needs_the_total():
 def test_certifier_share_needing_the_total_matches_the_spec_and_ms_toollib():
     """ms-toollib's is_solvable works without the mine total: on random expert boards it must say
     yes exactly where we certify without needing the total."""
-    ms = pytest.importorskip("ms_toollib")
+    import ms_toollib as ms
     seen = {True: 0, False: 0}
     for s in range(150):
         b = uniform_board(30, 16, 99, s, exclude=grid.block_mask(30, 16, 15, 8))

@@ -165,18 +165,22 @@ class SafestPlayer(Player):
 class StrongPlayer(SafestPlayer):
     """Complete deduction; forced 50/50s guessed at once; an exhaustive end game when few layouts
     remain; otherwise one move of look-ahead on the safest few cells, scoring each by
-    P(safe) x E[safety of the best next move] (1 when the reveal leads to a certain cell)."""
+    P(safe) x E[safety of the best next move] (1 when the reveal leads to a certain cell), each
+    number the cell can show weighted by its exact share of the layouts."""
 
     name = "strong"
     summary = "deduction, forced 50/50s first, end-game search, look-ahead on the best guesses"
     # knobs, chosen by short paired win-rate runs (see docs/benchmarks.md)
-    near_tie = 0.10          # look ahead on cells whose safety is within 10% (relative) of the best
-    lookahead_cells = 4      # ... but on at most this many of them
+    near_tie = 0.20          # look ahead on cells whose safety is within 20% (relative) of the best
+    lookahead_cells = 8      # ... but on at most this many of them
     endgame_layouts = 60     # search the end game exhaustively when this few layouts remain
     endgame_cells = 24       # ... over at most this many undecided cells
     endgame_budget = 1500    # positions searched before giving up on the end game
     fifty_first = True
-    lookahead = "fast"       # or "exact": exact number odds and complete deduction (2x slower, no better in tests)
+    lookahead = "progress"   # exact odds of each number and complete deduction after it; "fast": the
+                             # odds as if independent and the rules only ("exact": no progress bonus)
+    progress_bonus = 0.0     # "progress": extra score per unit chance that the reveal frees a cell
+    off_frontier_penalty = 0.0  # "progress": relative score cut for a cell beside no open number
 
     def moves(self, view):
         analyse, deduce_rules = _solver()
@@ -252,12 +256,20 @@ class StrongPlayer(SafestPlayer):
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
         base[mines & (base == -1)] = -2
+        cells_w = view.cells.reshape(-1)
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
             known = int(np.count_nonzero(mines[ns] | (base[ns] == -2)))
             unknown = ns[und[ns]]
-            if self.lookahead == "exact":
+            if self.lookahead == "progress":
+                try:
+                    score = self._score_progress(view, a, base, c, known, len(unknown))
+                except TooComplexError:
+                    score = self._score_fast(view, a, base, c, known, unknown, p)
+                if not (cells_w[ns] >= 0).any():
+                    score *= 1.0 - self.off_frontier_penalty
+            elif self.lookahead == "exact":
                 try:
                     score = self._score_exact(view, a, base, c, known, len(unknown))
                 except TooComplexError:
@@ -297,6 +309,31 @@ class StrongPlayer(SafestPlayer):
                 q = q[base == -1].min() if (base == -1).any() else np.inf
                 score += weight * (1.0 - q if np.isfinite(q) else 1.0)
         return score
+
+    def _score_progress(self, view, a, base, c, known, unknown) -> float:
+        """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
+        certain cell (progress), else the best safety then; plus a bonus for the chance of progress."""
+        analyse, _ = _solver()
+        total = a.layouts
+        hidden = base == -1
+        hidden[c] = False
+        score = progress = 0.0
+        for v in range(known, known + unknown + 1):
+            try:
+                b = analyse(self._trial(view, base, c, v), trust_flags=True)
+            except InconsistentPositionError:  # no layout shows v there
+                continue
+            weight = b.layouts / total
+            if weight == 0:
+                continue
+            if b.safe.any():
+                score += weight
+                progress += weight
+            elif hidden.any():
+                score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
+            else:
+                score += weight
+        return score + self.progress_bonus * progress
 
     def _score_fast(self, view, a, base, c, known, unknown, p) -> float:
         """The same score with the numbers' odds from the neighbours' own mine probabilities (as if

@@ -180,6 +180,7 @@ class StrongPlayer(SafestPlayer):
     lookahead = "progress"   # exact odds of each number and complete deduction after it; "fast": the
                              # odds as if independent and the rules only ("exact": no progress bonus)
     progress_bonus = 0.0     # "progress": extra score per unit chance that the reveal frees a cell
+    dead_penalty = 0.3       # "progress": relative score cut for a cell that can show only one number
     off_frontier_penalty = 0.0  # "progress": relative score cut for a cell beside no open number
 
     def moves(self, view):
@@ -318,6 +319,7 @@ class StrongPlayer(SafestPlayer):
         hidden = base == -1
         hidden[c] = False
         score = progress = 0.0
+        shown = 0
         for v in range(known, known + unknown + 1):
             try:
                 b = analyse(self._trial(view, base, c, v), trust_flags=True)
@@ -326,6 +328,7 @@ class StrongPlayer(SafestPlayer):
             weight = b.layouts / total
             if weight == 0:
                 continue
+            shown += 1
             if b.safe.any():
                 score += weight
                 progress += weight
@@ -333,6 +336,8 @@ class StrongPlayer(SafestPlayer):
                 score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
             else:
                 score += weight
+        if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
+            score *= 1.0 - self.dead_penalty
         return score + self.progress_bonus * progress
 
     def _score_fast(self, view, a, base, c, known, unknown, p) -> float:

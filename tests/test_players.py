@@ -215,7 +215,7 @@ def _stuck_views(count, seed):
     return out
 
 
-@pytest.mark.parametrize("mode", ["fast", "exact"])
+@pytest.mark.parametrize("mode", ["fast", "exact", "progress"])
 def test_strong_guesses_a_near_safest_undecided_cell(mode):
     for view, a in _stuck_views(12, 500):
         player = make_player("strong", 1)
@@ -262,3 +262,44 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     view = View.from_text("mines: 1\n1##\n###\n")  # the rules decide nothing here
     (move,) = make_player(name, 0).moves(view)
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
+
+
+@settings(max_examples=40, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_progress_score_matches_brute_force(view):
+    """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
+    number weighted by its share, 1 when some other cell is then safe in every layout, else the best
+    safety then; a cell that can show only one number cut by the dead penalty."""
+    from sweeplab.solver import analyse
+    a = analyse(view)
+    assume(not a.safe.any())
+    layouts = _brute_layouts(view)
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    mines = a.mines.reshape(-1)
+    base = cells.copy()
+    base[mines & (base == HIDDEN)] = -2
+    player = StrongPlayer(0)
+    player.progress_bonus = 0.25  # a value of its own, so the bonus term is checked too
+    for c in np.flatnonzero((cells == HIDDEN) & ~mines):
+        ns = nbr[c][nbr[c] >= 0]
+        known = int(np.count_nonzero(mines[ns]))
+        unknown = int(np.count_nonzero((cells[ns] == HIDDEN) & ~mines[ns]))
+        got = player._score_progress(view, a, base, int(c), known, unknown)
+        others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if j != c and not mines[j]]
+        parts = {}
+        for lay in layouts:
+            if c not in lay:
+                parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
+        want = progress = 0.0
+        for group in parts.values():
+            share = len(group) / len(layouts)
+            risk = [sum(j in lay for lay in group) / len(group) for j in others]
+            if not others or min(risk) == 0:
+                want += share
+                progress += share
+            else:
+                want += share * (1 - min(risk))
+        if len(parts) == 1:
+            want *= 1 - player.dead_penalty
+        assert got == pytest.approx(want + 0.25 * progress, abs=1e-9)

@@ -166,7 +166,8 @@ class StrongPlayer(SafestPlayer):
     """Complete deduction; forced 50/50s guessed at once; an exhaustive end game when few layouts
     remain; otherwise one move of look-ahead on the safest few cells, scoring each by
     P(safe) x E[safety of the best next move] (1 when the reveal leads to a certain cell), each
-    number the cell can show weighted by its exact share of the layouts."""
+    number the cell can show weighted by its exact share of the layouts; a cell that can show only
+    one number (its reveal tells nothing) scores less."""
 
     name = "strong"
     summary = "deduction, forced 50/50s first, end-game search, look-ahead on the best guesses"
@@ -178,7 +179,7 @@ class StrongPlayer(SafestPlayer):
     endgame_budget = 1500    # positions searched before giving up on the end game
     fifty_first = True
     lookahead = "progress"   # exact odds of each number and complete deduction after it; "fast": the
-                             # odds as if independent and the rules only ("exact": no progress bonus)
+                             # odds as if independent and the rules only; "exact": "progress" without its knobs
     progress_bonus = 0.0     # "progress": extra score per unit chance that the reveal frees a cell
     dead_penalty = 0.3       # "progress": relative score cut for a cell that can show only one number
     off_frontier_penalty = 0.0  # "progress": relative score cut for a cell beside no open number

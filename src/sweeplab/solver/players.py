@@ -7,6 +7,7 @@ replays exactly. Players never flag: a mine they know is simply never opened.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -51,7 +52,7 @@ def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
     return safe, mines
 
 
-class Player:
+class Player(ABC):
     """Base of every player: a name, and a seeded source for its random choices."""
 
     name = "?"
@@ -60,8 +61,9 @@ class Player:
     def __init__(self, seed):
         self.rng = np.random.default_rng(seed_key(seed))
 
+    @abstractmethod
     def moves(self, view: View) -> list[Move]:
-        raise NotImplementedError
+        """The moves to make on this view (certain ones first)."""
 
     # --- shared helpers --------------------------------------------------------------
     @staticmethod

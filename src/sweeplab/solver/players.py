@@ -119,18 +119,28 @@ class SafestPlayer(Player):
     summary = "complete deduction, else the cell most likely safe"
 
     def moves(self, view):
-        analyse, deduce_rules = _solver()
-        safe, rule_mines = rules_until_safe(view)  # cheap first: most certain moves are found by the rules
+        certain, a = self._certain_or_analysis(view)
+        if certain is not None:
+            return certain
+        undecided = view.hidden & ~a.mines
+        return [self._safest(view, a.probability, undecided)]
+
+    def _certain_or_analysis(self, view):
+        """(certain moves, None), or (None, the complete analysis) when a guess is needed.
+
+        The rules go first because they find most certain moves cheaply; a position too complex
+        for the exact count gets a local guess."""
+        analyse, _ = _solver()
+        safe, rule_mines = rules_until_safe(view)
         if safe.any():
-            return self._certain(safe)
+            return self._certain(safe), None
         try:
             a = analyse(view)
         except TooComplexError:
-            return [self._local_guess(view, rule_mines)]
+            return [self._local_guess(view, rule_mines)], None
         if a.safe.any():
-            return self._certain(a.safe)
-        undecided = view.hidden & ~a.mines
-        return [self._safest(view, a.probability, undecided)]
+            return self._certain(a.safe), None
+        return None, a
 
     def _local_guess(self, view, mines) -> Move:
         """A guess without the exact analysis: each cell's risk estimated by its most demanding
@@ -187,16 +197,9 @@ class StrongPlayer(SafestPlayer):
     off_frontier_penalty = 0.0  # "progress": relative score cut for a cell beside no open number
 
     def moves(self, view):
-        analyse, deduce_rules = _solver()
-        safe, rule_mines = rules_until_safe(view)
-        if safe.any():
-            return self._certain(safe)
-        try:
-            a = analyse(view)
-        except TooComplexError:
-            return [self._local_guess(view, rule_mines)]
-        if a.safe.any():
-            return self._certain(a.safe)
+        certain, a = self._certain_or_analysis(view)
+        if certain is not None:
+            return certain
         undecided = view.hidden & ~a.mines
         fifty = self._forced_fifty(view, a.mines, undecided) if self.fifty_first else None
         if fifty is not None:
@@ -206,7 +209,7 @@ class StrongPlayer(SafestPlayer):
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
                 return [move]
-        return [self._lookahead(view, a, undecided, analyse)]
+        return [self._lookahead(view, a, undecided, _solver()[0])]
 
     # --- forced 50/50 ------------------------------------------------------------------------
     def _forced_fifty(self, view, mines, undecided) -> Move | None:

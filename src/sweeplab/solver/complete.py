@@ -337,20 +337,17 @@ def _weighted(F, flo, fhi, child, layer, n, wfin, feas, vars_, p_out, can_mine, 
 
 
 @nb.njit(cache=True)
-def count_components(order, comp_start, con_vars, con_target, con_size, con_comp, nv):
-    """Count every component. Returns (counts (C, L), cellmine (nv, L), status per component)."""
+def _component_index(order, comp_start, con_comp, nv):
+    """Per-component bookkeeping: (longest mine-count axis L, each var's place in its component,
+    start of each component's constraints in clist, the constraints grouped by component)."""
     ncomp = comp_start.shape[0] - 1
     L = 1
     for k in range(ncomp):
         L = max(L, comp_start[k + 1] - comp_start[k] + 1)
-    counts = np.zeros((ncomp, L), dtype=np.int64)
-    cellmine = np.zeros((nv, L), dtype=np.int64)
-    status = np.zeros(ncomp, dtype=np.int64)
     pos = np.empty(nv, dtype=np.int64)
     for k in range(ncomp):
         for q in range(comp_start[k], comp_start[k + 1]):
             pos[order[q]] = q - comp_start[k]
-    # constraints grouped by component
     m = con_comp.shape[0]
     cstart = np.zeros(ncomp + 1, dtype=np.int64)
     for c in range(m):
@@ -362,6 +359,17 @@ def count_components(order, comp_start, con_vars, con_target, con_size, con_comp
     for c in range(m):
         clist[fill[con_comp[c]]] = c
         fill[con_comp[c]] += 1
+    return L, pos, cstart, clist
+
+
+@nb.njit(cache=True)
+def count_components(order, comp_start, con_vars, con_target, con_size, con_comp, nv):
+    """Count every component. Returns (counts (C, L), cellmine (nv, L), status per component)."""
+    ncomp = comp_start.shape[0] - 1
+    L, pos, cstart, clist = _component_index(order, comp_start, con_comp, nv)
+    counts = np.zeros((ncomp, L), dtype=np.int64)
+    cellmine = np.zeros((nv, L), dtype=np.int64)
+    status = np.zeros(ncomp, dtype=np.int64)
     for k in range(ncomp):
         status[k] = _count_component(order[comp_start[k]:comp_start[k + 1]], clist[cstart[k]:cstart[k + 1]],
                                      con_vars, con_target, con_size, pos, counts[k], cellmine)
@@ -737,24 +745,7 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
         return 4, M + forced, prob, safe, mines, counts, 0, 0, 0, M + forced, 0
     order, comp_start, con_comp = split_components(nv, con_vars, con_size, fixed >= 0)
     C = comp_start.shape[0] - 1
-    L = 1
-    for k in range(C):
-        L = max(L, comp_start[k + 1] - comp_start[k] + 1)
-    pos = np.empty(nv, dtype=np.int64)
-    for k in range(C):
-        for q in range(comp_start[k], comp_start[k + 1]):
-            pos[order[q]] = q - comp_start[k]
-    m = con_comp.shape[0]
-    cstart = np.zeros(C + 1, dtype=np.int64)
-    for c in range(m):
-        cstart[con_comp[c] + 1] += 1
-    for k in range(C):
-        cstart[k + 1] += cstart[k]
-    clist = np.empty(m, dtype=np.int64)
-    fill = cstart[:C].copy()
-    for c in range(m):
-        clist[fill[con_comp[c]]] = c
-        fill[con_comp[c]] += 1
+    L, pos, cstart, clist = _component_index(order, comp_start, con_comp, nv)
     counts = np.zeros((C, L))
     polys = np.zeros((C, L))
     top = np.zeros(C)

@@ -293,20 +293,23 @@ class StrongPlayer(SafestPlayer):
         trial[c] = v
         return View(trial.reshape(view.cells.shape), view.mine_count, view.topology)
 
-    def _score_exact(self, view, a, base, c, known, unknown) -> float:
-        """P(c safe) x E[safety of the next move]: 1 when the number shown leads to a certain cell,
-        else the best safety then; each number weighted by its exact share of the layouts."""
+    def _outcomes(self, view, a, base, c, known, unknown):
+        """Each number cell c can show, as (its exact share of the layouts, the analysis after it)."""
         analyse, _ = _solver()
-        total = a.layouts
-        score = 0.0
         for v in range(known, known + unknown + 1):
             try:
                 b = analyse(self._trial(view, base, c, v), trust_flags=True)
             except InconsistentPositionError:  # no layout shows v there
                 continue
-            weight = b.layouts / total
-            if weight == 0:
-                continue
+            weight = b.layouts / a.layouts
+            if weight:
+                yield weight, b
+
+    def _score_exact(self, view, a, base, c, known, unknown) -> float:
+        """P(c safe) x E[safety of the next move]: 1 when the number shown leads to a certain cell,
+        else the best safety then; each number weighted by its exact share of the layouts."""
+        score = 0.0
+        for weight, b in self._outcomes(view, a, base, c, known, unknown):
             if b.safe.any():
                 score += weight
             else:
@@ -320,20 +323,11 @@ class StrongPlayer(SafestPlayer):
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
         certain cell (progress), else the best safety then; plus a bonus for the chance of progress."""
-        analyse, _ = _solver()
-        total = a.layouts
         hidden = base == -1
         hidden[c] = False
         score = progress = 0.0
         shown = 0
-        for v in range(known, known + unknown + 1):
-            try:
-                b = analyse(self._trial(view, base, c, v), trust_flags=True)
-            except InconsistentPositionError:  # no layout shows v there
-                continue
-            weight = b.layouts / total
-            if weight == 0:
-                continue
+        for weight, b in self._outcomes(view, a, base, c, known, unknown):
             shown += 1
             if b.safe.any():
                 score += weight

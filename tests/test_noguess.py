@@ -16,7 +16,8 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import SOLVED, certify, certify_into, certify_kernel, first_touch
+from sweeplab.generators.certify import (SOLVED, certify, certify_kernel, move_mine, new_play, new_scratch,
+                                        play_fresh, play_moved)
 from sweeplab.generators.noguess import generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
@@ -172,25 +173,36 @@ def test_certifier_agrees_with_the_project_solver_on_random_boards():
             assert certify(b, 15, 8)[0] == play_with_project_solver(b, 15, 8), (m, s)
 
 
-def test_resumed_play_equals_a_fresh_play():
-    """The chain replays only from the first moment a moved mine could be seen."""
+def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
+    """`play_moved` keeps the old play's deductions whose reasons still hold; the verdict must be a
+    fresh play's, for accepted and rejected moves, chained one after another as the generator does."""
     w, h = 30, 16
+    n = w * h
     nbr = grid.neighbour_table(w, h)
     click = 8 * w + 15
+    free_cells = ~grid.block_mask(w, h, 15, 8)
     rng = np.random.default_rng(5)
-    for m in (99, 150):
+    scratch = new_scratch(nbr)
+    verdicts = set()
+    for m in (99, 130, 170):
         mines = generate(w, h, m, 15, 8, 11, steps=0).board.flat_mines.copy()
-        stt = np.zeros(w * h, dtype=np.int8)
-        tm = np.empty(w * h, dtype=np.int32)
-        assert certify_into(mines, nbr, click, 200_000, stt, tm, -1)[0] == SOLVED
-        free = np.flatnonzero(~mines & ~grid.block_mask(w, h, 15, 8))
-        for _ in range(60):
-            a, b = int(rng.choice(np.flatnonzero(mines))), int(rng.choice(free))
-            moved = mines.copy()
-            moved[a], moved[b] = False, True
-            s2, t2 = stt.copy(), tm.copy()
-            resumed = certify_into(moved, nbr, click, 200_000, s2, t2, first_touch(tm, stt, nbr, a, b))[0]
-            assert resumed == certify_kernel(moved, nbr, click, 200_000)[0]
+        numbers = K.count_numbers(mines, nbr)
+        cur, nxt = new_play(n), new_play(n)
+        assert play_fresh(mines, numbers, nbr, click, 200_000, *cur, *scratch) == SOLVED
+        for _ in range(80):
+            a = int(rng.choice(np.flatnonzero(mines)))
+            b = int(rng.choice(np.flatnonzero(~mines & free_cells)))
+            move_mine(mines, numbers, nbr, a, b)
+            assert (numbers == K.count_numbers(mines, nbr)).all()
+            moved = play_moved(mines, numbers, nbr, click, 200_000, *cur, *nxt, *scratch, a, b)
+            fresh = certify_kernel(mines, nbr, click, 200_000)[0]
+            assert moved == fresh
+            verdicts.add(moved)
+            if moved == SOLVED:  # go on from the new board, as the chain does
+                cur, nxt = nxt, cur
+            else:
+                move_mine(mines, numbers, nbr, b, a)
+    assert verdicts == {SOLVED, 1}  # both accepted and rejected moves were checked
 
 
 # --- the generator ---------------------------------------------------------------------------

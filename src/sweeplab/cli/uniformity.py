@@ -46,6 +46,16 @@ class Sample:
                             command=command)
 
     @classmethod
+    def join(cls, parts: list["Sample"]) -> "Sample":
+        """One sample from pieces of the same level (e.g. a reference drawn in chunks)."""
+        first = parts[0]
+        if any((p.width, p.height) != (first.width, first.height) for p in parts):
+            raise SweeplabError("samples to join differ in size")
+        return cls(first.width, first.height, sum(p.counts for p in parts),
+                   np.concatenate([p.bbbv for p in parts]), np.concatenate([p.openings for p in parts]),
+                   np.concatenate([p.needs_total for p in parts]), first.label, sum(p.seconds for p in parts))
+
+    @classmethod
     def load(cls, path) -> "Sample":
         try:
             d = np.load(path)
@@ -57,9 +67,10 @@ class Sample:
 
 
 def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", steps=None, tries=None,
-                label=None) -> Sample:
-    """K no-guess boards, board i seeded with stream_key(seed, i)."""
-    from ..generators.certify import certify_into, SOLVED
+                label=None, start=0) -> Sample:
+    """K no-guess boards, board i (from `start`) seeded with stream_key(seed, i): a sample can be
+    drawn in pieces and put together (`Sample.join`)."""
+    from ..generators.certify import certify
     from ..generators.noguess import generate
     from .. import grid
 
@@ -69,18 +80,17 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
     bv = np.empty(boards, dtype=np.int64)
     op = np.empty(boards, dtype=np.int64)
     need = np.empty(boards, dtype=np.bool_)
-    st = np.zeros(n, dtype=np.int8)
-    tm = np.empty(n, dtype=np.int32)
     key = seed_key(seed)
     t0 = time.perf_counter()
     for i in range(boards):
-        r = generate(width, height, mines, x, y, stream_key(key, i), method=method, steps=steps, tries=tries)
+        r = generate(width, height, mines, x, y, stream_key(key, start + i), method=method, steps=steps,
+                     tries=tries)
         b = r.board
         counts += b.flat_mines
         bv[i] = bbbv_kernel(b.flat_mines, b.flat_numbers, nbr)
         op[i] = label_openings(b.flat_mines, b.flat_numbers, nbr)[1]
-        status, needed, _ = certify_into(b.flat_mines, nbr, y * width + x, 1 << 40, st, tm, -1)
-        if status != SOLVED:  # the generator's promise, checked again from scratch
+        ok, needed = certify(b, x, y, budget=1 << 40)
+        if not ok:  # the generator's promise, checked again from scratch
             raise SweeplabError(f"board {i} of the sample is not certified: a bug, please report it")
         need[i] = needed
     return Sample(width, height, counts, bv, op, need, label or f"noguess/{method}",

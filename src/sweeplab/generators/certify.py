@@ -1,17 +1,25 @@
 """The no-guess generator's own certifier: does logic alone, with the mine total, open a board from a click?
 
-One numba kernel plays a board the way a player who never guesses would: open the click,
-then repeatedly apply the single-number rule (cheap, settles most cells), and when that
-stalls, complete deduction: split the frontier into connected components, enumerate each
-component's consistent assignments by backtracking, record which mine counts k each
-component can take and, per k, which cells can be a mine and which can be safe, then
-combine the components with the cells off the frontier under the global mine count. A
-cell is decided iff no consistent layout gives it the other value (existence, not a float).
-Deductions that need the mine total are tried only when those without it find nothing, so
-the kernel also says whether a board needs the mine total.
+A play opens the click, then repeatedly applies the single-number rule (cheap, settles most
+cells), the subset rule on pairs of nearby numbers, and when both stall, complete deduction:
+split the frontier into connected components, enumerate each component's consistent
+assignments by backtracking, record which mine counts k each component can take and, per k,
+which cells can be a mine and which can be safe, then combine the components with the cells
+off the frontier under the global mine count. A cell is decided iff no consistent layout gives
+it the other value (existence, not a float). Deductions that need the mine total are tried only
+when those without it find nothing, so a play also says whether a board needs the mine total.
 
-The kernel sees the mines only to answer "what number does this opened cell show?", i.e.
-exactly what a player would see; it never reads a hidden mine to make a decision.
+A play sees the mines only to answer "what number does this opened cell show?", i.e. exactly
+what a player would see; it never reads a hidden mine to make a decision.
+
+Plays are logs. Every cell a play reveals is an event with its reason (the number, the pair
+of numbers, or the component that decided it). The generators change a board one mine at a
+time, and `play_moved` certifies the changed board from the old board's log: events from
+before the change could be seen are kept, later ones are re-checked against the new numbers
+by their reason alone (one number, one pair, or one component searched for a counterexample),
+and the usual play finishes from there. Every kept event is a sound deduction on the new board
+and complete deduction is monotone, so the verdict is exactly a fresh play's, at a fraction of
+the cost.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import numpy as np
 from .. import grid
 from ..kernels import count_numbers
 
-# Outcome codes of `certify_kernel`.
+# Outcome codes of a play.
 SOLVED = 0
 STUCK = 1  # complete deduction decides nothing: a guess is needed
 BUDGET = 2  # a component had more assignments than the budget allows (treated as not certified)
@@ -30,68 +38,73 @@ BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 
 DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
+RECHECK_BUDGET = 5_000  # search nodes to re-check one old component deduction; past it, the play redoes it
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 
+# Why a play revealed a cell (the event's reason).
+WHY_CLICK = np.int8(0)
+WHY_NUMBER = np.int8(1)  # one number's rest is 0 (all safe) or its hidden count (all mines); a = the number
+WHY_PAIR = np.int8(2)  # the subset rule on numbers a and b
+WHY_COMPONENT = np.int8(3)  # complete deduction over its frontier component
+WHY_TOTAL = np.int8(4)  # complete deduction with the mine total
+
+# A play's log lives in three arrays, so that two plays (before and after a move) can be swapped.
+# int32 rows:
+TM = 0  # when each cell was revealed (event number)
+EV_CELL = 1  # event -> cell
+EV_A = 2  # event -> first cell of its reason
+EV_B = 3  # event -> second cell of its reason (pairs)
+HID = 4  # per cell: hidden neighbours
+KNO = 5  # per cell: neighbours known to be mines
+# int8 rows:
+ST = 0  # per cell: 0 hidden, 1 open, 2 known mine
+EV_WHY = 1  # event -> reason
+# int64 meta:
+EVENTS, OPENED, FLAGGED, NEEDED_TOTAL = 0, 1, 2, 3
+
+# Scratch shared by plays (int32 rows, bool rows, int64 counters).
+WORK, RA, RB, MARK, CMARK, CIDX, ORDER, CON, DEG, PEND = range(10)
+INWORK, DIRTY, SAFE_OUT, MINE_OUT = range(4)
+KEY, PAIRS_OK = 0, 1
+
 
 @nb.njit(cache=True)
-def _open_safe(st, numbers, nbr, start, work, inwork, wtop, fstack, tm, clk):
-    """Open the known-safe hidden cell `start` with its cascade; push opened numbers on `work`.
+def new_play(n):
+    """Empty arrays (int32 rows, int8 rows, counters) for one play's log on n cells."""
+    return np.zeros((6, n), dtype=np.int32), np.zeros((2, n), dtype=np.int8), np.zeros(4, dtype=np.int64)
 
-    Stamps each opened cell with the clock `clk[0]` in `tm`. Returns (cells opened, new work top).
-    """
-    opened = 0
-    if st[start] != _U:
-        return 0, wtop
-    st[start] = _OPEN
-    tm[start] = clk[0]
-    clk[0] += 1
-    opened += 1
-    top = 0
-    fstack[top] = start
-    top += 1
-    while top > 0:
-        top -= 1
-        i = fstack[top]
-        if numbers[i] != 0:
-            if not inwork[i]:
-                inwork[i] = True
-                work[wtop] = i
-                wtop += 1
-            continue
+
+@nb.njit(cache=True)
+def new_scratch(nbr):
+    """Scratch (int32 rows, bool rows, counters) for plays on the grid `nbr`."""
+    n = nbr.shape[0]
+    si = np.zeros((10, n), dtype=np.int32)
+    sb = np.zeros((4, n), dtype=np.bool_)
+    sm = np.zeros(2, dtype=np.int64)
+    for i in range(n):
         for k in range(8):
-            j = nbr[i, k]
-            if j >= 0 and st[j] == _U:
-                st[j] = _OPEN
-                tm[j] = clk[0]
-                clk[0] += 1
-                opened += 1
-                fstack[top] = j
-                top += 1
-    return opened, wtop
+            if nbr[i, k] >= 0:
+                si[DEG, i] += 1
+    sm[PAIRS_OK] = 1 if _pairs_safe(nbr) else 0
+    return si, sb, sm
 
 
 @nb.njit(cache=True)
-def _push_open_neighbours(st, nbr, i, work, inwork, wtop):
-    for k in range(8):
-        j = nbr[i, k]
-        if j >= 0 and st[j] == _OPEN and not inwork[j]:
-            inwork[j] = True
-            work[wtop] = j
-            wtop += 1
-    return wtop
-
-
-@nb.njit(cache=True)
-def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned):
+def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
     """Backtrack over the m cells of one component (in `order`, positions 0..m-1).
 
     cell_cons[p, :cell_ncons[p]] are the constraint ids of cell p; `need` is each constraint's
     remaining mines and `nfree` its unassigned cells (both updated in place and restored).
-    Writes kset[k] (the component can hold k mines) and can_mine/can_safe[k, p].
-    Returns the number of consistent assignments found, or -1 when over `budget` (then `need`
-    and `nfree` are left changed). cur, nxt, assigned: scratch of length >= m + 1.
+    Writes kset[k] (the component can hold k mines) and can_mine/can_safe[k] (bitsets over the
+    positions: some assignment with k mines makes p a mine / safe). Returns the number of
+    consistent assignments found, or -1 when over `budget` (then `need` and `nfree` are left
+    changed). cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment as a
+    bitset (zeroed here). A leaf costs a few word operations, not m: large components have many.
     """
+    nw = (m + 63) // 64
+    bits[:nw] = 0
+    tail = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64((64 - m % 64) % 64)
     nxt[0] = 0
     assigned[0] = False
     placed = 0
@@ -103,11 +116,9 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             if leaves > budget:
                 return -1
             kset[placed] = True
-            for p in range(m):
-                if cur[p] == 1:
-                    can_mine[placed, p] = True
-                else:
-                    can_safe[placed, p] = True
+            for w in range(nw):
+                can_mine[placed, w] |= bits[w]
+                can_safe[placed, w] |= ~bits[w] & (tail if w == nw - 1 else np.uint64(0xFFFFFFFFFFFFFFFF))
             pos -= 1
             continue
         if assigned[pos]:
@@ -117,6 +128,8 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
                 nfree[c] += 1
                 need[c] += v
             placed -= v
+            if v:
+                bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
             assigned[pos] = False
         v = nxt[pos]
         if v > 1:
@@ -137,6 +150,8 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             need[c] -= v
         cur[pos] = v
         placed += v
+        if v:
+            bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
         assigned[pos] = True
         pos += 1
         if pos < m:
@@ -246,8 +261,10 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     cell_ncons = np.zeros(maxm, dtype=np.int32)
     need = need0.copy()
     nfree = nfree0.copy()
-    km = np.empty((maxm + 1, maxm), dtype=np.bool_)
-    ks = np.empty((maxm + 1, maxm), dtype=np.bool_)
+    nwords = (maxm + 63) // 64
+    km = np.empty((maxm + 1, nwords), dtype=np.uint64)
+    ks = np.empty((maxm + 1, nwords), dtype=np.uint64)
+    bits = np.empty(nwords, dtype=np.uint64)
     kk = np.empty(maxm + 1, dtype=np.bool_)
     cur = np.empty(maxm + 1, dtype=np.int8)
     nxt = np.empty(maxm + 1, dtype=np.int8)
@@ -290,10 +307,10 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
                     cnt += 1
             cell_ncons[p] = cnt
         # scratch shared by all components (allocation dominates small enumerations)
-        km[:m + 1, :m] = False
-        ks[:m + 1, :m] = False
+        km[:m + 1] = 0
+        ks[:m + 1] = 0
         kk[:m + 1] = False
-        got = _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned)
+        got = _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned, bits)
         if got < 0:  # a finished enumeration restores need/nfree itself; a cut-off one does not
             need[:] = need0
             nfree[:] = nfree0
@@ -304,8 +321,8 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
             cm = False
             cs = False
             for kq in range(m + 1):
-                cm = cm or km[kq, p]
-                cs = cs or ks[kq, p]
+                cm = cm or _bit(km[kq], p) != 0
+                cs = cs or _bit(ks[kq], p) != 0
             if cm != cs:
                 decided += 1
                 if cm:
@@ -320,8 +337,8 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
         for kq in range(m + 1):
             kslab[c, kq] = kk[kq]
             for p in range(m):
-                mine_slab[order[p], kq] = km[kq, p]
-                safe_slab[order[p], kq] = ks[kq, p]
+                mine_slab[order[p], kq] = _bit(km[kq], p) != 0
+                safe_slab[order[p], kq] = _bit(ks[kq], p) != 0
     if found > 0:
         return found, SOLVED, False
     if over_budget:
@@ -429,19 +446,6 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
     return decided
 
 
-@nb.njit(cache=True)
-def certify_kernel(mines, nbr, click, budget):
-    """Play `mines` from `click` without guessing. Returns (status, needed_total, cells opened).
-
-    status is SOLVED when every safe cell opened, STUCK when a guess would be needed,
-    BUDGET when a component was too large to enumerate within `budget` assignments.
-    """
-    n = mines.shape[0]
-    st = np.zeros(n, dtype=np.int8)
-    tm = np.empty(n, dtype=np.int32)
-    return certify_into(mines, nbr, click, budget, st, tm, -1)
-
-
 
 # neighbour slots of grid.neighbour_table: dy in (-1, 0, 1), dx in (-1, 0, 1), centre skipped
 _DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
@@ -477,15 +481,6 @@ def _frame(st, nbr, c, ox, oy):
     return f
 
 
-@nb.njit(cache=True)
-def _rest(st, numbers, nbr, c):
-    r = numbers[c]
-    for k in range(8):
-        j = nbr[c, k]
-        if j >= 0 and st[j] == _MINE:
-            r -= 1
-    return r
-
 
 @nb.njit(cache=True)
 def _popcount(x):
@@ -496,24 +491,43 @@ def _popcount(x):
     return c
 
 
+
 @nb.njit(cache=True)
-def _pair_pass(st, numbers, nbr, dirty, stamp, safe_out, mine_out):
+def _next_key(si, sm):
+    """A fresh stamp for the MARK / CMARK rows (which then need no clearing)."""
+    key = sm[KEY] + 1
+    if key >= 2 ** 31 - 1:
+        si[MARK, :] = 0
+        si[CMARK, :] = 0
+        key = 1
+    sm[KEY] = key
+    return key
+
+
+@nb.njit(cache=True)
+def _pair_frames(st, numbers, kno, nbr, a, b, ox, oy):
+    """(frame of a, frame of b, rest of a, rest of b) with b at offset (ox, oy) from a."""
+    return (_frame(st, nbr, a, 0, 0), _frame(st, nbr, b, ox, oy),
+            numbers[a] - kno[a], numbers[b] - kno[b])
+
+
+@nb.njit(cache=True)
+def _pair_pass(st, numbers, nbr, kno, hid, dirty, si, sm, safe_out, mine_out, ra, rb):
     """The subset rule on pairs of numbers within distance 2, for numbers whose surroundings
     changed since the last pass: if B's mines outside A must fill B\\A, those are mines and A\\B
-    is safe. Cheap, and it settles most of what would otherwise need a round of enumeration."""
+    is safe. Cheap, and it settles most of what would otherwise need a round of enumeration.
+    Decisions go to safe_out / mine_out with the pair in ra / rb."""
     n = st.shape[0]
     decided = 0
     for a in range(n):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != _OPEN or numbers[a] == 0:
+        if st[a] != _OPEN or hid[a] == 0:
             continue
-        fa = _frame(st, nbr, a, 0, 0)
-        if fa == 0:
-            continue
-        ra = _rest(st, numbers, nbr, a)
-        stamp[a] = a + 1
+        key = _next_key(si, sm)
+        mark = si[MARK]
+        mark[a] = key
         for k1 in range(8):
             j = nbr[a, k1]
             if j < 0:
@@ -526,168 +540,496 @@ def _pair_pass(st, numbers, nbr, dirty, stamp, safe_out, mine_out):
                     if b < 0:
                         continue
                     ox, oy = _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
-                if stamp[b] == a + 1 or st[b] != _OPEN or numbers[b] == 0:
+                if mark[b] == key or st[b] != _OPEN or hid[b] == 0:
                     continue
-                stamp[b] = a + 1
-                fb = _frame(st, nbr, b, ox, oy)
-                if fb == 0:
+                mark[b] = key
+                fa, fb, rest_a, rest_b = _pair_frames(st, numbers, kno, nbr, a, b, ox, oy)
+                a_only = fa & ~fb
+                b_only = fb & ~fa
+                if a_only == 0 and b_only == 0:
                     continue
-                rb = _rest(st, numbers, nbr, b)
-                for side in range(2):  # (A, B) and (B, A)
-                    x, y, rx, ry = (fa, fb, ra, rb) if side == 0 else (fb, fa, rb, ra)
-                    only_y = y & ~x
-                    only_x = x & ~y
-                    if (only_y == 0 and only_x == 0) or ry - rx != _popcount(only_y):
-                        continue
-                    # only_y all mines, only_x all safe; map bits back through the slots
+                # b's surplus over a fills b_only: those are mines, a_only safe; or the other way round
+                if rest_b - rest_a == _popcount(b_only):
+                    mines_bits, safe_bits = b_only, a_only
+                elif rest_a - rest_b == _popcount(a_only):
+                    mines_bits, safe_bits = a_only, b_only
+                else:
+                    continue
+                for side in range(2):
+                    c, cx, cy = (a, 0, 0) if side == 0 else (b, ox, oy)
                     for k in range(8):
-                        q = nbr[a, k]
-                        if q >= 0 and st[q] == _U:
-                            bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3)
-                            if (side == 0 and only_x & bit) or (side == 1 and only_y & bit):
-                                if side == 0:
-                                    safe_out[q] = True
-                                else:
-                                    mine_out[q] = True
-                                decided += 1
-                        q = nbr[b, k]
-                        if q >= 0 and st[q] == _U:
-                            bit = np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
-                            if (side == 0 and only_y & bit) or (side == 1 and only_x & bit):
-                                if side == 0:
-                                    mine_out[q] = True
-                                else:
-                                    safe_out[q] = True
-                                decided += 1
+                        q = nbr[c, k]
+                        if q < 0 or st[q] != _U:
+                            continue
+                        bit = np.int64(1) << ((cy + _DY[k] + 3) * 7 + cx + _DX[k] + 3)
+                        if mines_bits & bit and not mine_out[q]:
+                            mine_out[q] = True
+                        elif safe_bits & bit and not safe_out[q]:
+                            safe_out[q] = True
+                        else:
+                            continue
+                        ra[q] = a
+                        rb[q] = b
+                        decided += 1
     return decided
 
 
 @nb.njit(cache=True)
-def first_touch(tm, st, nbr, a, b):
-    """The earliest time a play could have seen a change at cells a and b (their state or a
-    neighbour's number): where a resumed play must start after moving a mine from a to b."""
-    t = np.int64(1) << 40
-    for c in (a, b):
-        if st[c] != _U and tm[c] < t:
-            t = tm[c]
-        for k in range(8):
-            j = nbr[c, k]
-            if j >= 0 and st[j] == _OPEN and tm[j] < t:
-                t = tm[j]
-    return t
+def _offset(nbr, a, b):
+    """(dx, dy) from a to b when b is within distance 2 of a, else (99, 99)."""
+    for k1 in range(8):
+        j = nbr[a, k1]
+        if j < 0:
+            continue
+        if j == b:
+            return _DX[k1], _DY[k1]
+        for k2 in range(8):
+            if nbr[j, k2] == b:
+                return _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
+    return 99, 99
 
 
 @nb.njit(cache=True)
-def certify_into(mines, nbr, click, budget, st, tm, resume):
-    """`certify_kernel` that leaves the final position in `st` (0 hidden, 1 open, 2 known mine)
-    and, in `tm`, when each cell was opened or flagged (an event clock).
+def _pair_implies(st, numbers, nbr, kno, a, b, x, mine):
+    """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
+    if st[a] != _OPEN or st[b] != _OPEN:
+        return False
+    ox, oy = _offset(nbr, a, b)
+    if ox == 99:
+        return False
+    fa, fb, rest_a, rest_b = _pair_frames(st, numbers, kno, nbr, a, b, ox, oy)
+    a_only = fa & ~fb
+    b_only = fb & ~fa
+    bit = np.int64(0)
+    for k in range(8):
+        if nbr[a, k] == x:
+            bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3)
+        elif nbr[b, k] == x:
+            bit = np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
+    if bit == 0:
+        return False
+    if rest_b - rest_a == _popcount(b_only) and (b_only if mine else a_only) & bit:
+        return True
+    return rest_a - rest_b == _popcount(a_only) and (a_only if mine else b_only) & bit != 0
 
-    With resume < 0 it starts afresh (`st` is reset). With resume = t >= 0, `st` and `tm` hold a
-    previous play of a board that differs from `mines` only in cells whose own state or number
-    was first revealed at time >= t: everything decided before t was decided from identical
-    information, so the play goes on from there. Complete deduction is monotone (more
-    information never undecides a cell), so the answer equals a fresh play's; only
-    `needed_total` then covers just the resumed part."""
+
+@nb.njit(cache=True)
+def _search(m, cell_cons, cell_ncons, need, nfree, first, budget):
+    """Is there an assignment of the m cells (in order) with cell 0 = `first` that meets every
+    constraint? 1 yes, 0 no, -1 over `budget` search nodes. need / nfree are used up."""
+    cur = np.empty(m, dtype=np.int8)
+    nxt = np.empty(m, dtype=np.int8)
+    assigned = np.zeros(m, dtype=np.bool_)
+    nxt[0] = first
+    nodes = 0
+    pos = 0
+    while pos >= 0:
+        if pos == m:
+            return 1
+        if assigned[pos]:
+            v = cur[pos]
+            for t in range(cell_ncons[pos]):
+                c = cell_cons[pos, t]
+                nfree[c] += 1
+                need[c] += v
+            assigned[pos] = False
+        v = nxt[pos]
+        if v > 1 or (pos == 0 and v > first):
+            pos -= 1
+            continue
+        nxt[pos] = v + 1
+        nodes += 1
+        if nodes > budget:
+            return -1
+        ok = True
+        for t in range(cell_ncons[pos]):
+            c = cell_cons[pos, t]
+            if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
+                ok = False
+                break
+        if not ok:
+            continue
+        for t in range(cell_ncons[pos]):
+            c = cell_cons[pos, t]
+            nfree[c] -= 1
+            need[c] -= v
+        cur[pos] = v
+        assigned[pos] = True
+        pos += 1
+        if pos < m:
+            nxt[pos] = 0
+            assigned[pos] = False
+    return 0
+
+
+@nb.njit(cache=True)
+def _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, budget):
+    """Do the numbers around x's frontier component alone (no mine total) force x to be `mine`?
+    Searches for a counterexample, nearest cells first; False when one exists or the search is
+    over `budget`."""
+    mark, cmark, cidx, order, con = si[MARK], si[CMARK], si[CIDX], si[ORDER], si[CON]
+    key = _next_key(si, sm)
+    order[0] = x
+    mark[x] = key
+    m = 1
+    nc = 0
+    head = 0
+    while head < m:
+        u = order[head]
+        head += 1
+        for k in range(8):
+            c = nbr[u, k]
+            if c < 0 or st[c] != _OPEN or cmark[c] == key:
+                continue
+            cmark[c] = key
+            cidx[c] = nc
+            con[nc] = c
+            nc += 1
+            for k2 in range(8):
+                q = nbr[c, k2]
+                if q >= 0 and st[q] == _U and mark[q] != key:
+                    mark[q] = key
+                    order[m] = q
+                    m += 1
+    if nc == 0:
+        return False
+    need = np.empty(nc, dtype=np.int32)
+    nfree = np.empty(nc, dtype=np.int32)
+    for t in range(nc):
+        need[t] = numbers[con[t]] - kno[con[t]]
+        nfree[t] = hid[con[t]]
+    cell_cons = np.empty((m, 8), dtype=np.int32)
+    cell_ncons = np.zeros(m, dtype=np.int32)
+    for p in range(m):
+        u = order[p]
+        for k in range(8):
+            c = nbr[u, k]
+            if c >= 0 and st[c] == _OPEN:
+                cell_cons[p, cell_ncons[p]] = cidx[c]
+                cell_ncons[p] += 1
+    return _search(m, cell_cons, cell_ncons, need, nfree, 0 if mine else 1, budget) == 0
+
+
+@nb.njit(cache=True)
+def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
+    """Record that the play now knows `cell` (open, or a mine), and why."""
+    ev = meta[EVENTS]
+    pb[ST, cell] = _MINE if mine else _OPEN
+    pi[TM, cell] = ev
+    pi[EV_CELL, ev] = cell
+    pb[EV_WHY, ev] = why
+    pi[EV_A, ev] = a
+    pi[EV_B, ev] = b
+    meta[EVENTS] = ev + 1
+    if mine:
+        meta[FLAGGED] += 1
+    else:
+        meta[OPENED] += 1
+    for k in range(8):
+        j = nbr[cell, k]
+        if j >= 0:
+            pi[HID, j] -= 1
+            if mine:
+                pi[KNO, j] += 1
+
+
+@nb.njit(cache=True)
+def _push(si, sb, wtop, i):
+    if not sb[INWORK, i]:
+        sb[INWORK, i] = True
+        si[WORK, wtop] = i
+        wtop += 1
+    return wtop
+
+
+@nb.njit(cache=True)
+def _push_around(pb, si, sb, nbr, cell, wtop):
+    """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
+    if pb[ST, cell] == _OPEN:
+        wtop = _push(si, sb, wtop, cell)
+    for k in range(8):
+        j = nbr[cell, k]
+        if j >= 0 and pb[ST, j] == _OPEN:
+            wtop = _push(si, sb, wtop, j)
+    return wtop
+
+
+@nb.njit(cache=True)
+def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+    """Does old event e's reason still decide its cell, on this board, in this position?"""
+    st = pb[ST]
+    hid = pi[HID]
+    kno = pi[KNO]
+    x = old_i[EV_CELL, e]
+    mine = old_b[ST, x] == _MINE
+    why = old_b[EV_WHY, e]
+    a = old_i[EV_A, e]
+    if why == WHY_CLICK:
+        return True
+    if why == WHY_NUMBER:
+        rest = numbers[a] - kno[a]
+        return st[a] == _OPEN and (rest == hid[a] if mine else rest == 0)
+    if why == WHY_PAIR:
+        return _pair_implies(st, numbers, nbr, kno, a, old_i[EV_B, e], x, mine)
+    if why == WHY_COMPONENT:
+        return _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, RECHECK_BUDGET)
+    return False  # the mine total: left to complete deduction, which decides it again
+
+
+@nb.njit(cache=True)
+def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old_b, npend):
+    """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
+    until the board is open (SOLVED) or nothing more can be decided. The first `npend` entries
+    of si[PEND] are events of an old play (old_i, old_b) still to be re-checked, in order; they
+    are tried whenever the single-number rule stalls, before any search."""
     n = mines.shape[0]
-    numbers = count_numbers(mines, nbr)
     total = 0
     for i in range(n):
         if mines[i]:
             total += 1
-    if mines[click]:
-        return BOOM, False, 0
-    work = np.empty(n, dtype=np.int32)
-    inwork = np.zeros(n, dtype=np.bool_)
-    fstack = np.empty(n, dtype=np.int32)
-    safe_out = np.zeros(n, dtype=np.bool_)
-    mine_out = np.zeros(n, dtype=np.bool_)
     goal = n - total
-    clk = np.zeros(1, dtype=np.int64)
-    dirty = np.zeros(n, dtype=np.bool_)
-    stamp = np.zeros(n, dtype=np.int64)
-    use_pairs = _pairs_safe(nbr)
-    flagged = 0
-    opened = 0
-    wtop = 0
-    if resume < 0:
-        st[:] = _U
-        opened, wtop = _open_safe(st, numbers, nbr, click, work, inwork, 0, fstack, tm, clk)
-    else:
-        clk[0] = resume
-        for i in range(n):
-            if st[i] != _U and tm[i] >= resume:
-                st[i] = _U
-        for i in range(n):
-            if st[i] == _OPEN:
-                opened += 1
-                if numbers[i] > 0:
-                    inwork[i] = True
-                    work[wtop] = i
-                    wtop += 1
-            elif st[i] == _MINE:
-                flagged += 1
-        if opened == 0:  # nothing survived: the click itself changed
-            opened, wtop = _open_safe(st, numbers, nbr, click, work, inwork, 0, fstack, tm, clk)
-    needed_total = False
+    st = pb[ST]
+    hid = pi[HID]
+    kno = pi[KNO]
+    pend = si[PEND]
     while True:
-        # single-number rule until it stalls
+        # single-number rule until it stalls (a 0 opens its neighbours the same way: the cascade)
         while wtop > 0:
             wtop -= 1
-            i = work[wtop]
-            inwork[i] = False
-            dirty[i] = True
-            h = 0
-            f = 0
+            i = si[WORK, wtop]
+            sb[INWORK, i] = False
+            sb[DIRTY, i] = True
+            h = hid[i]
+            if h == 0:
+                continue
+            rest = numbers[i] - kno[i]
+            if rest != 0 and rest != h:
+                continue
+            for k in range(8):
+                j = nbr[i, k]
+                if j >= 0 and st[j] == _U:
+                    _reveal(pi, pb, meta, nbr, j, rest != 0, WHY_NUMBER, i, -1)
+                    wtop = _push_around(pb, si, sb, nbr, j, wtop)
+        if meta[OPENED] == goal:
+            return SOLVED
+        if npend > 0:  # the old play's later deductions, where they hold again
+            kept = 0
+            left = 0
+            for q in range(npend):
+                e = pend[q]
+                x = old_i[EV_CELL, e]
+                if st[x] != _U:
+                    continue
+                if _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+                    _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e],
+                            old_i[EV_B, e])
+                    wtop = _push_around(pb, si, sb, nbr, x, wtop)
+                    kept += 1
+                else:
+                    pend[left] = e
+                    left += 1
+            npend = left
+            if kept > 0:
+                continue
+        got = 0
+        why = WHY_PAIR
+        if sm[PAIRS_OK]:
+            got = _pair_pass(st, numbers, nbr, kno, hid, sb[DIRTY], si, sm, sb[SAFE_OUT], sb[MINE_OUT],
+                             si[RA], si[RB])
+        if got == 0:
+            got, status, used_total = _complete_step(st, numbers, nbr, total - meta[FLAGGED], sb[SAFE_OUT],
+                                                     sb[MINE_OUT], budget)
+            if status != SOLVED:
+                return status
+            if got == 0:
+                return STUCK
+            why = WHY_TOTAL if used_total else WHY_COMPONENT
+            if used_total:
+                meta[NEEDED_TOTAL] = 1
+        for i in range(n):
+            mine = sb[MINE_OUT, i]
+            if not (mine or sb[SAFE_OUT, i]):
+                continue
+            sb[MINE_OUT, i] = False
+            sb[SAFE_OUT, i] = False
+            if st[i] == _U:
+                a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
+                _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
+                wtop = _push_around(pb, si, sb, nbr, i, wtop)
+
+
+@nb.njit(cache=True)
+def _reset_scratch(sb, n):
+    for r in range(4):
+        for i in range(n):
+            sb[r, i] = False
+
+
+@nb.njit(cache=True)
+def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
+    """Play `mines` (with `numbers`) from `click` without guessing, logging into (pi, pb, meta).
+    Returns SOLVED, STUCK, BUDGET or BOOM; meta[NEEDED_TOTAL] says whether the total was needed."""
+    n = mines.shape[0]
+    _reset_scratch(sb, n)
+    meta[:] = 0
+    for i in range(n):
+        pb[ST, i] = _U
+        pi[HID, i] = si[DEG, i]
+        pi[KNO, i] = 0
+    if mines[click]:
+        return BOOM
+    _reveal(pi, pb, meta, nbr, click, False, WHY_CLICK, -1, -1)
+    wtop = _push(si, sb, 0, click)
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, pi, pb, 0)
+
+
+@nb.njit(cache=True)
+def first_touch(pi, pb, nbr, a, b):
+    """The earliest event at which a play could have seen a change at cells a and b (their own
+    state, or an open neighbour's number)."""
+    t = np.int64(1) << 40
+    for c in (a, b):
+        if pb[ST, c] != _U and pi[TM, c] < t:
+            t = pi[TM, c]
+        for k in range(8):
+            j = nbr[c, k]
+            if j >= 0 and pb[ST, j] == _OPEN and pi[TM, j] < t:
+                t = pi[TM, j]
+    return t
+
+
+@nb.njit(cache=True)
+def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
+    """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
+    mine moved from `src` to `dst`, logging into (pi, pb, meta). Same verdict as `play_fresh`.
+
+    Events before the move could be seen are kept; later ones are kept when their reason still
+    holds (checked in order, against the new numbers); the play then goes on as usual."""
+    n = mines.shape[0]
+    _reset_scratch(sb, n)
+    if mines[click]:
+        meta[:] = 0
+        return BOOM
+    t = first_touch(old_i, old_b, nbr, src, dst)
+    meta[:] = 0
+    for i in range(n):
+        pi[HID, i] = si[DEG, i]
+        pi[KNO, i] = 0
+    # the log up to t stands as it was
+    for i in range(n):
+        s = old_b[ST, i]
+        if s != _U and old_i[TM, i] < t:
+            pb[ST, i] = s
+            pi[TM, i] = old_i[TM, i]
+            if s == _MINE:
+                meta[FLAGGED] += 1
+            else:
+                meta[OPENED] += 1
             for k in range(8):
                 j = nbr[i, k]
                 if j >= 0:
-                    if st[j] == _U:
-                        h += 1
-                    elif st[j] == _MINE:
-                        f += 1
-            if h == 0:
+                    pi[HID, j] -= 1
+                    if s == _MINE:
+                        pi[KNO, j] += 1
+        else:
+            pb[ST, i] = _U
+    end = min(t, old_m[EVENTS])
+    for e in range(end):
+        pi[EV_CELL, e] = old_i[EV_CELL, e]
+        pi[EV_A, e] = old_i[EV_A, e]
+        pi[EV_B, e] = old_i[EV_B, e]
+        pb[EV_WHY, e] = old_b[EV_WHY, e]
+    meta[EVENTS] = end
+    # later events, each kept when its reason still holds; the others wait for another try
+    st = pb[ST]
+    hid = pi[HID]
+    pend = si[PEND]
+    npend = 0
+    for e in range(end, old_m[EVENTS]):
+        x = old_i[EV_CELL, e]
+        if x == src or x == dst:
+            continue
+        if _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+            _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
+        else:
+            pend[npend] = e
+            npend += 1
+    wtop = 0
+    for i in range(n):
+        if st[i] == _OPEN and hid[i] > 0:
+            wtop = _push(si, sb, wtop, i)
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old_b, npend)
+
+
+@nb.njit(cache=True)
+def _safe_frame(mines, nbr, c, ox, oy, skip):
+    """Bits of c's safe neighbours other than `skip`, in a 7x7 frame whose centre is c - (ox, oy)."""
+    f = np.int64(0)
+    for k in range(8):
+        j = nbr[c, k]
+        if j >= 0 and j != skip and not mines[j]:
+            f |= np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
+    return f
+
+
+@nb.njit(cache=True)
+def fifty_fifty_near(mines, nbr, click, cells, ncells):
+    """Is there a pair of cells A, B (A among `cells`, B within distance 2 of A, neither the click)
+    holding exactly one mine, whose safe neighbours (other than each other) are the same cells?
+
+    Then swapping A and B changes no number a player can ever see, nor the mine total: no play
+    decides either cell, so the board is not no-guess (the classic 50/50). Exact and local, so the
+    generators reject such boards without a play. Needs a grid where a 7x7 frame does not wrap
+    onto itself (see `_pairs_safe`)."""
+    for t in range(ncells):
+        a = cells[t]
+        if a == click:
+            continue
+        for k1 in range(8):
+            j = nbr[a, k1]
+            if j < 0:
                 continue
-            rest = numbers[i] - f
-            if rest == 0:
-                for k in range(8):
-                    j = nbr[i, k]
-                    if j >= 0 and st[j] == _U:
-                        o, wtop = _open_safe(st, numbers, nbr, j, work, inwork, wtop, fstack, tm, clk)
-                        opened += o
-            elif rest == h:
-                for k in range(8):
-                    j = nbr[i, k]
-                    if j >= 0 and st[j] == _U:
-                        st[j] = _MINE
-                        tm[j] = clk[0]
-                        clk[0] += 1
-                        flagged += 1
-                        wtop = _push_open_neighbours(st, nbr, j, work, inwork, wtop)
-        if opened == goal:
-            return SOLVED, needed_total, opened
-        safe_out[:] = False
-        mine_out[:] = False
-        got = 0
-        if use_pairs:
-            got = _pair_pass(st, numbers, nbr, dirty, stamp, safe_out, mine_out)
-        if got == 0:
-            got, status, used_total = _complete_step(st, numbers, nbr, total - flagged, safe_out, mine_out, budget)
-            if status != SOLVED:
-                return status, needed_total, opened
-            if got == 0:
-                return STUCK, needed_total, opened
-            needed_total = needed_total or used_total
-        for i in range(n):
-            if mine_out[i] and st[i] == _U:
-                st[i] = _MINE
-                tm[i] = clk[0]
-                clk[0] += 1
-                flagged += 1
-                wtop = _push_open_neighbours(st, nbr, i, work, inwork, wtop)
-        for i in range(n):
-            if safe_out[i] and st[i] == _U:
-                o, wtop = _open_safe(st, numbers, nbr, i, work, inwork, wtop, fstack, tm, clk)
-                opened += o
+            for k2 in range(-1, 8):
+                if k2 < 0:
+                    b, ox, oy = j, _DX[k1], _DY[k1]
+                else:
+                    b = nbr[j, k2]
+                    if b < 0:
+                        continue
+                    ox, oy = _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
+                if b == a or b == click or mines[a] == mines[b]:
+                    continue
+                if _safe_frame(mines, nbr, a, 0, 0, b) == _safe_frame(mines, nbr, b, ox, oy, a):
+                    return True
+    return False
+
+
+@nb.njit(cache=True)
+def move_mine(mines, numbers, nbr, src, dst):
+    """Move the mine at `src` to the free cell `dst`, keeping `numbers` right."""
+    mines[src] = False
+    mines[dst] = True
+    for k in range(8):
+        j = nbr[src, k]
+        if j >= 0:
+            numbers[j] -= 1
+        j = nbr[dst, k]
+        if j >= 0:
+            numbers[j] += 1
+
+
+@nb.njit(cache=True)
+def certify_kernel(mines, nbr, click, budget):
+    """Play `mines` from `click` without guessing. Returns (status, needed_total, cells opened).
+
+    status is SOLVED when every safe cell opened, STUCK when a guess would be needed,
+    BUDGET when a component was too large to enumerate within `budget` assignments.
+    """
+    n = mines.shape[0]
+    pi, pb, meta = new_play(n)
+    si, sb, sm = new_scratch(nbr)
+    status = play_fresh(mines, count_numbers(mines, nbr), nbr, click, budget, pi, pb, meta, si, sb, sm)
+    return status, meta[NEEDED_TOTAL] != 0, meta[OPENED]
 
 
 def certify(board, x: int, y: int, *, budget: int = DEFAULT_LEAF_BUDGET) -> tuple[bool, bool]:

@@ -11,7 +11,7 @@ Method, by density:
   repaired start's bias (mines at the edges, lower 3BV) fades as the chain mixes. The
   number of moves per board is a parameter; `docs/benchmarks.md` measures the residual bias.
 
-Every board returned has passed `certify.certify_kernel` from its click; if none does within
+Every board returned has been certified (`certify.play_fresh` / `play_moved`) from its click; if none does within
 the budget, `GenerationError` (or, only when asked with `allow_uncertified=True`, the last
 board tried, marked `certified=False`). The same seed, size and click give the same board.
 """
@@ -27,10 +27,11 @@ from .. import grid
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick, register_rule
-from ..kernels import lay_uniform
+from ..kernels import count_numbers, lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import DEFAULT_LEAF_BUDGET, SOLVED, certify_into, certify_kernel, first_touch
+from .certify import (DEFAULT_LEAF_BUDGET, PAIRS_OK, SOLVED, ST, STUCK, fifty_fifty_near, move_mine, new_play,
+                      new_scratch, play_fresh, play_moved)
 
 METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
@@ -55,32 +56,36 @@ class NoGuessResult:
 def _rejection(n, count, excluded, nbr, click, state, tries, budget):
     """Lay uniform boards until one certifies. Returns (mines, state, boards laid, certified)."""
     mines = np.zeros(n, dtype=np.bool_)
+    pi, pb, meta = new_play(n)
+    si, sb, sm = new_scratch(nbr)
     for t in range(tries):
         mines, state = lay_uniform(n, count, excluded, state)
-        status, _, _ = certify_kernel(mines, nbr, click, budget)
-        if status == SOLVED:
+        if play_fresh(mines, count_numbers(mines, nbr), nbr, click, budget, pi, pb, meta, si, sb, sm) == SOLVED:
             return mines, state, t + 1, True
     return mines, state, tries, False
 
 
 @nb.njit(cache=True)
-def _repair(mines, excluded, nbr, click, state, repairs, budget):
-    """Move stuck frontier mines until the board certifies. Returns (state, moves, certified).
+def _repair(mines, excluded, nbr, click, state, repairs, budget, cur, nxt, scratch):
+    """Move stuck frontier mines until the board certifies. Returns (state, moves, certified, play),
+    where play is whichever of `cur` / `nxt` holds the last play's log.
 
     Where the player gets stuck, one random hidden frontier mine moves to a random hidden
-    cell off the frontier (or, when there is none, to any free cell): a cell the player
-    could not decide becomes safe. The board is then certified again from scratch.
+    cell off the frontier (or, now and then or when there is none, to any free cell): a cell
+    the player could not decide becomes safe. The changed board is then certified again from
+    the old play's log.
     """
     n = mines.shape[0]
-    st = np.zeros(n, dtype=np.int8)
-    tm = np.empty(n, dtype=np.int32)
+    si, sb, sm = scratch
+    numbers = count_numbers(mines, nbr)
     cand = np.empty(n, dtype=np.int32)
+    status = play_fresh(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], si, sb, sm)
     for r in range(repairs + 1):
-        status, _, _ = certify_into(mines, nbr, click, budget, st, tm, -1)
         if status == SOLVED:
-            return state, r, True
+            return state, r, True, cur
         if r == repairs:
             break
+        st = cur[1][ST]
         # a hidden mine the player touches (its neighbour is open)
         nc = 0
         for i in range(n):
@@ -123,18 +128,24 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget):
         if nd == 0:
             break
         state, r2 = below(state, nd)
-        mines[src] = False
-        mines[cand[r2]] = True
-    return state, repairs, False
+        dst = cand[r2]
+        move_mine(mines, numbers, nbr, src, dst)
+        status = play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1], nxt[2],
+                            si, sb, sm, src, dst)
+        cur, nxt = nxt, cur
+    return state, repairs, False, cur
 
 
 @nb.njit(cache=True)
-def _chain(mines, excluded, nbr, click, state, steps, budget):
+def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch):
     """Metropolis moves over certified boards: one mine to a uniform free cell, kept iff it certifies.
 
-    `mines` must be certified; it stays certified. Returns (state, moves accepted).
+    `mines` must be certified, with its play logged in `cur`; it stays certified. Each move is
+    certified from the current play's log. Returns (state, moves accepted).
     """
     n = mines.shape[0]
+    si, sb, sm = scratch
+    numbers = count_numbers(mines, nbr)
     mpos = np.empty(n, dtype=np.int32)
     fpos = np.empty(n, dtype=np.int32)
     nm = 0
@@ -149,31 +160,34 @@ def _chain(mines, excluded, nbr, click, state, steps, budget):
     if nm == 0 or nfr == 0:
         return state, 0
     accepted = 0
-    st = np.zeros(n, dtype=np.int8)
-    tm = np.empty(n, dtype=np.int32)
-    certify_into(mines, nbr, click, budget, st, tm, -1)
-    st2 = st.copy()
-    tm2 = tm.copy()
+    near = np.empty(18, dtype=np.int32)
     for s in range(steps):
         state, a = below(state, nm)
         state, b = below(state, nfr)
         src = mpos[a]
         dst = fpos[b]
-        mines[src] = False
-        mines[dst] = True
-        # replay only from the first moment the move could have been seen
-        st2[:] = st
-        tm2[:] = tm
-        status, _, _ = certify_into(mines, nbr, click, budget, st2, tm2, first_touch(tm, st, nbr, src, dst))
+        move_mine(mines, numbers, nbr, src, dst)
+        # a 50/50 made by the move is seen locally; only other moves need a play
+        nn = 0
+        for c in (src, dst):
+            near[nn] = c
+            nn += 1
+            for k in range(8):
+                if nbr[c, k] >= 0:
+                    near[nn] = nbr[c, k]
+                    nn += 1
+        if sm[PAIRS_OK] and fifty_fifty_near(mines, nbr, click, near, nn):
+            status = STUCK
+        else:
+            status = play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1],
+                                nxt[2], si, sb, sm, src, dst)
         if status == SOLVED:
             mpos[a] = dst
             fpos[b] = src
             accepted += 1
-            st, st2 = st2, st
-            tm, tm2 = tm2, tm
+            cur, nxt = nxt, cur
         else:
-            mines[src] = True
-            mines[dst] = False
+            move_mine(mines, numbers, nbr, dst, src)
     return state, accepted
 
 
@@ -214,16 +228,20 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         tries = DEFAULT_REPAIRS if tries is None else tries
         # a repair can circle (mines walled in together); a fresh board now and then gets it out
         used, ok = 0, False
+        plays, scratch = (new_play(n), new_play(n)), new_scratch(nbr)
         while True:
             flat, state = lay_uniform(n, mines, excluded, np.uint64(state))
             chunk = min(REPAIRS_PER_START, tries - used)
-            state, spent, ok = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget)
+            state, spent, ok, cur = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget, *plays,
+                                            scratch)
             used += spent
             if ok or used >= tries:
                 break
         steps = default_steps(width, height, mines) if steps is None else steps
         if ok and steps > 0:
-            state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget)
+            spare = plays[1] if cur[0].ctypes.data == plays[0][0].ctypes.data else plays[0]
+            state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget, cur, spare,
+                                     scratch)
     if not ok and not allow_uncertified:
         raise GenerationError(
             f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "

@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=25)
     ap.add_argument("--dir", required=True)
     ap.add_argument("--join", default=None, help="join the chunks on disk into this .npz and stop")
+    ap.add_argument("--reverse", action="store_true", help="last chunk first (a second process beside a first)")
     a = ap.parse_args()
     x, y = a.width // 2, a.height // 2
     os.makedirs(a.dir, exist_ok=True)
@@ -40,7 +41,8 @@ def main() -> None:
                          f"--mines {a.mines} --seed {a.seed} --boards {ref.boards} --chunk {a.chunk}")
         print(f"{len(paths)} chunks, {ref.boards} boards, {ref.seconds / 3600:.2f} CPU-ish hours -> {a.join}")
         return
-    for start in range(0, a.boards, a.chunk):
+    starts = list(range(0, a.boards, a.chunk))
+    for start in reversed(starts) if a.reverse else starts:
         path = os.path.join(a.dir, f"chunk_{start:06d}.npz")
         if os.path.exists(path):
             continue

@@ -16,8 +16,8 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import (SOLVED, certify, certify_kernel, move_mine, new_play, new_scratch,
-                                        play_fresh, play_moved)
+from sweeplab.generators.certify import (SOLVED, certify, certify_kernel, fifty_fifty_near, move_mine, new_play,
+                                        new_scratch, play_fresh, play_moved)
 from sweeplab.generators.noguess import generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
@@ -171,6 +171,48 @@ def test_certifier_agrees_with_the_project_solver_on_random_boards():
         for s in seeds:
             b = uniform_board(30, 16, m, s, exclude=grid.block_mask(30, 16, 15, 8))
             assert certify(b, 15, 8)[0] == play_with_project_solver(b, 15, 8), (m, s)
+
+
+def test_certifier_agrees_with_the_project_solver_after_moves_on_dense_boards():
+    """Dense certified boards with a mine moved are where the frontier gets long (searched for
+    witnesses rather than enumerated) and where the total is needed mid-game."""
+    rng = np.random.default_rng(8)
+    free = ~grid.block_mask(30, 16, 15, 8)
+    verdicts = []
+    for m in (130, 170):
+        for s in range(10):
+            mines = generate(30, 16, m, 15, 8, s, steps=0).board.flat_mines.copy()
+            a = int(rng.choice(np.flatnonzero(mines)))
+            b = int(rng.choice(np.flatnonzero(~mines & free)))
+            mines[a], mines[b] = False, True
+            board = Board._from_flat(30, 16, mines, "bounded")
+            ours = certify(board, 15, 8)[0]
+            assert ours == play_with_project_solver(board, 15, 8), (m, s)
+            verdicts.append(ours)
+    assert any(verdicts) and not all(verdicts)
+
+
+@settings(max_examples=150)
+@given(size=st.sampled_from([(5, 4, 6), (4, 4, 5), (5, 5, 8), (6, 3, 6)]), seed=st.integers(0, 2**32))
+def test_a_local_fifty_fifty_is_never_no_guess(size, seed):
+    """fifty_fifty_near is a shortcut for rejecting a board: wherever it fires, brute force must
+    find the board needs a guess."""
+    w, h, m = size
+    board = uniform_board(w, h, m, seed, exclude=grid.block_mask(w, h, 0, 0))
+    cells = np.arange(w * h, dtype=np.int32)
+    if fifty_fifty_near(board.flat_mines, grid.neighbour_table(w, h), 0, cells, cells.size):
+        assert not brute_force_no_guess(board, 0, 0)
+
+
+def test_the_classic_edge_fifty_fifty_is_seen():
+    # the two cells at the bottom of the right edge: one mine, and the mines above them leave
+    # both seeing the same safe cells
+    b = Board(".....\n.....\n...**\n....*\n.....\n")
+    b2 = Board(".....\n.....\n...**\n.....\n.....\n")  # the pair holds no mine: no 50/50
+    cells = np.arange(25, dtype=np.int32)
+    nbr = grid.neighbour_table(5, 5)
+    assert fifty_fifty_near(b.flat_mines, nbr, 0, cells, 25) and not certify(b, 0, 0)[0]
+    assert not fifty_fifty_near(b2.flat_mines, nbr, 0, cells, 25)
 
 
 def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():

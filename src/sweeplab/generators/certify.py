@@ -269,6 +269,10 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     cur = np.empty(maxm + 1, dtype=np.int8)
     nxt = np.empty(maxm + 1, dtype=np.int8)
     assigned = np.empty(maxm + 1, dtype=np.bool_)
+    corder = np.empty(nf, dtype=np.int32)  # each component's cells in search order, at start[c]
+    wit_mine = np.empty(maxm, dtype=np.bool_)
+    wit_safe = np.empty(maxm, dtype=np.bool_)
+    deferred = np.zeros(ncomp, dtype=np.bool_)
     # smallest components first: most stalls are broken by a small one, and then we stop
     by_size = np.argsort(size[1:], kind="mergesort")
     over_budget = False
@@ -297,15 +301,24 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
                         pos_of[fidx[q]] = tail
                         order[tail] = fidx[q]
                         tail += 1
-        for p in range(m):
-            i = front[order[p]]
-            cnt = 0
-            for k in range(8):
-                j = nbr[i, k]
-                if j >= 0 and st[j] == _OPEN:
-                    cell_cons[p, cnt] = cidx[j]
-                    cnt += 1
-            cell_ncons[p] = cnt
+        corder[start[c]:start[c] + m] = order[:m]
+        _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons)
+        if m > SMALL_COMPONENT and _backbone(m, cell_cons, cell_ncons, need, nfree, wit_mine, wit_safe,
+                                             RECHECK_BUDGET) > 0:
+            # which cells can be what, without the count per k: enough unless the total is needed
+            deferred[c] = True
+            decided = 0
+            for p in range(m):
+                if wit_mine[p] != wit_safe[p]:
+                    decided += 1
+                    if wit_mine[p]:
+                        mine_out[front[order[p]]] = True
+                    else:
+                        safe_out[front[order[p]]] = True
+            found += decided
+            if found > 0 and (ci + 1 == ncomp or size[by_size[ci + 1] + 1] > SMALL_COMPONENT):
+                return found, SOLVED, False
+            continue
         # scratch shared by all components (allocation dominates small enumerations)
         km[:m + 1] = 0
         ks[:m + 1] = 0
@@ -334,19 +347,56 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
         # large one once something is decided
         if found > 0 and (ci + 1 == ncomp or size[by_size[ci + 1] + 1] > SMALL_COMPONENT):
             return found, SOLVED, False
-        for kq in range(m + 1):
-            kslab[c, kq] = kk[kq]
-            for p in range(m):
-                mine_slab[order[p], kq] = _bit(km[kq], p) != 0
-                safe_slab[order[p], kq] = _bit(ks[kq], p) != 0
+        _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab)
     if found > 0:
         return found, SOLVED, False
     if over_budget:
         return 0, BUDGET, False
-    # the constraints alone decide nothing: bring in the mine total
+    # the constraints alone decide nothing. The total cannot help when the frontier could hold
+    # anything from none of its cells to all of them and the rest still fit off the frontier
+    # (a frontier total fixed at none or all would have decided its cells already)
+    if nf > 0 and mines_left - off <= 0 and nf <= mines_left:
+        return 0, SOLVED, False
+    # bring in the mine total: it needs every component's mine counts, so count the deferred ones
+    for c in range(ncomp):
+        if not deferred[c]:
+            continue
+        m = size[c + 1]
+        order[:m] = corder[start[c]:start[c] + m]
+        _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons)
+        km[:m + 1] = 0
+        ks[:m + 1] = 0
+        kk[:m + 1] = False
+        if _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned, bits) < 0:
+            return 0, BUDGET, False
+        _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab)
     decided = _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab, off, mines_left,
                       True, safe_out, mine_out)
     return decided, SOLVED, True
+
+
+@nb.njit(cache=True)
+def _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons):
+    """cell_cons[p] / cell_ncons[p]: the constraint ids of the p-th cell in `order`."""
+    for p in range(m):
+        i = front[order[p]]
+        cnt = 0
+        for k in range(8):
+            j = nbr[i, k]
+            if j >= 0 and st[j] == _OPEN:
+                cell_cons[p, cnt] = cidx[j]
+                cnt += 1
+        cell_ncons[p] = cnt
+
+
+@nb.njit(cache=True)
+def _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab):
+    """Keep component c's enumeration (mine counts, per-count witnesses) for the total."""
+    for kq in range(m + 1):
+        kslab[c, kq] = kk[kq]
+        for p in range(m):
+            mine_slab[order[p], kq] = _bit(km[kq], p) != 0
+            safe_slab[order[p], kq] = _bit(ks[kq], p) != 0
 
 
 @nb.njit(cache=True)
@@ -614,13 +664,13 @@ def _pair_implies(st, numbers, nbr, kno, a, b, x, mine):
 
 
 @nb.njit(cache=True)
-def _search(m, cell_cons, cell_ncons, need, nfree, first, budget):
-    """Is there an assignment of the m cells (in order) with cell 0 = `first` that meets every
-    constraint? 1 yes, 0 no, -1 over `budget` search nodes. need / nfree are used up."""
-    cur = np.empty(m, dtype=np.int8)
+def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, budget, cur):
+    """Is there an assignment of the m cells (in order) with cell fp = fv (fp < 0: none forced)
+    that meets every constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes.
+    need / nfree are used up."""
     nxt = np.empty(m, dtype=np.int8)
     assigned = np.zeros(m, dtype=np.bool_)
-    nxt[0] = first
+    nxt[0] = fv if fp == 0 else 0
     nodes = 0
     pos = 0
     while pos >= 0:
@@ -634,7 +684,7 @@ def _search(m, cell_cons, cell_ncons, need, nfree, first, budget):
                 need[c] += v
             assigned[pos] = False
         v = nxt[pos]
-        if v > 1 or (pos == 0 and v > first):
+        if v > 1 or (pos == fp and v > fv):
             pos -= 1
             continue
         nxt[pos] = v + 1
@@ -657,9 +707,42 @@ def _search(m, cell_cons, cell_ncons, need, nfree, first, budget):
         assigned[pos] = True
         pos += 1
         if pos < m:
-            nxt[pos] = 0
+            nxt[pos] = fv if pos == fp else 0
             assigned[pos] = False
     return 0
+
+
+@nb.njit(cache=True)
+def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget):
+    """Which of the m cells can be a mine, which safe, in some assignment meeting the constraints?
+
+    One search per value not yet seen, each solution found witnessing a value for every cell:
+    a few searches, where enumerating every assignment of a long component can take thousands.
+    Returns 1, or -1 when a search ran over `budget` nodes (then enumerate instead)."""
+    nc = need.shape[0]
+    cur = np.empty(m, dtype=np.int8)
+    nd = np.empty(nc, dtype=np.int32)
+    nfr = np.empty(nc, dtype=np.int32)
+    can_mine[:m] = False
+    can_safe[:m] = False
+    for p in range(-1, m):
+        for v in range(2):
+            if p >= 0 and (can_mine[p] if v == 1 else can_safe[p]):
+                continue
+            nd[:] = need
+            nfr[:] = nfree
+            r = _search(m, cell_cons, cell_ncons, nd, nfr, p, v, budget, cur)
+            if r < 0:
+                return -1
+            if r == 1:
+                for q in range(m):
+                    if cur[q] == 1:
+                        can_mine[q] = True
+                    else:
+                        can_safe[q] = True
+            if p < 0:
+                break
+    return 1
 
 
 @nb.njit(cache=True)
@@ -707,7 +790,7 @@ def _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, budget):
             if c >= 0 and st[c] == _OPEN:
                 cell_cons[p, cell_ncons[p]] = cidx[c]
                 cell_ncons[p] += 1
-    return _search(m, cell_cons, cell_ncons, need, nfree, 0 if mine else 1, budget) == 0
+    return _search(m, cell_cons, cell_ncons, need, nfree, 0, 0 if mine else 1, budget, np.empty(m, dtype=np.int8)) == 0
 
 
 @nb.njit(cache=True)

@@ -6,7 +6,9 @@ split the frontier into connected components, enumerate each component's consist
 assignments by backtracking, record which mine counts k each component can take and, per k,
 which cells can be a mine and which can be safe, then combine the components with the cells
 off the frontier under the global mine count. A cell is decided iff no consistent layout gives
-it the other value (existence, not a float). Deductions that need the mine total are tried only
+it the other value (existence, not a float). Components longer than SMALL_COMPONENT are first
+searched for witnesses (one layout per value not yet seen) instead of enumerated, and counted
+only when the mine total can bind. Deductions that need the mine total are tried only
 when those without it find nothing, so a play also says whether a board needs the mine total.
 
 A play sees the mines only to answer "what number does this opened cell show?", i.e. exactly
@@ -18,8 +20,10 @@ time, and `play_moved` certifies the changed board from the old board's log: eve
 before the change could be seen are kept, later ones are re-checked against the new numbers
 by their reason alone (one number, one pair, or one component searched for a counterexample),
 and the usual play finishes from there. Every kept event is a sound deduction on the new board
-and complete deduction is monotone, so the verdict is exactly a fresh play's, at a fraction of
-the cost.
+and complete deduction is monotone, so the verdict is a fresh play's, at a fraction of the
+cost. (The one exception is the leaf budget: a component past it counts as a guess, and whether
+a play meets such a component can depend on the order it went in; this is rare, and errs on the
+side of rejecting a board.)
 """
 
 from __future__ import annotations

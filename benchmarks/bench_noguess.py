@@ -4,6 +4,7 @@ densest boards that still generate, and an independent check of many boards.
     python benchmarks/bench_noguess.py                      # speed table + density sweep
     python benchmarks/bench_noguess.py --verify 100000      # + N boards at 99 mines checked by
                                                             #   the project's solver (sweeplab.solver)
+    python benchmarks/bench_noguess.py --no-speed --verify 2000 --verify-mines 130   # chain boards
 
 Times are CPU seconds of this process (time.process_time), medians per board: the shared
 2-core box is loaded by other work, and wall time there measures the neighbours.
@@ -117,6 +118,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=30, help="boards per level in the speed table")
     ap.add_argument("--verify", type=int, default=0, help="boards at 99 mines to check with the project solver")
+    ap.add_argument("--verify-mines", type=int, default=99, help="mines on the 30x16 boards --verify checks")
     ap.add_argument("--no-speed", action="store_true", help="skip the speed table and the density sweep")
     a = ap.parse_args()
     print("machine: shared 2-core x86_64 (loaded by other work); CPU time per board")
@@ -124,7 +126,7 @@ def main() -> None:
         speed_table(a.boards)
         density_sweep()
     if a.verify:
-        verify(a.verify)
+        verify(a.verify, a.verify_mines)
 
 
 if __name__ == "__main__":

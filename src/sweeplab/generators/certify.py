@@ -879,6 +879,8 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
     hid = pi[HID]
     kno = pi[KNO]
     pend = si[PEND]
+    stop_at = -1  # the old event where re-checking last waited for the search
+    searched = True
     while True:
         # single-number rule until it stalls (a 0 opens its neighbours the same way: the cascade)
         while wtop > 0:
@@ -902,12 +904,16 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
         if npend > 0:  # the old play's later deductions, where they hold again
             kept = 0
             left = 0
+            stopped = False
             for q in range(npend):
                 e = pend[q]
                 x = old_i[EV_CELL, e]
-                if st[x] != _U:
+                if stopped:
+                    pend[left] = e
+                    left += 1
+                elif st[x] != _U:
                     continue
-                if _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+                elif _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
                     _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e],
                             old_i[EV_B, e])
                     wtop = _push_around(pb, si, sb, nbr, x, wtop)
@@ -915,6 +921,12 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
                 else:
                     pend[left] = e
                     left += 1
+                    # what follows a use of the total mostly rests on it: wait for the search to
+                    # decide it again (once) rather than fail every later event now
+                    if old_b[EV_WHY, e] == WHY_TOTAL and (e > stop_at or (e == stop_at and not searched)):
+                        stop_at = e
+                        searched = False
+                        stopped = True
             npend = left
             if kept > 0:
                 continue
@@ -926,6 +938,7 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
         if got == 0:
             got, status, used_total = _complete_step(st, numbers, nbr, total - meta[FLAGGED], sb[SAFE_OUT],
                                                      sb[MINE_OUT], budget)
+            searched = True
             if status != SOLVED:
                 return status
             if got == 0:
@@ -1032,15 +1045,18 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     hid = pi[HID]
     pend = si[PEND]
     npend = 0
+    stopped = False
     for e in range(end, old_m[EVENTS]):
         x = old_i[EV_CELL, e]
         if x == src or x == dst:
             continue
-        if _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+        if not stopped and _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
             _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
         else:
             pend[npend] = e
             npend += 1
+            # later events mostly rest on a use of the total: leave them to the play (see _run)
+            stopped = stopped or old_b[EV_WHY, e] == WHY_TOTAL
     wtop = 0
     for i in range(n):
         if st[i] == _OPEN and hid[i] > 0:

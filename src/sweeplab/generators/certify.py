@@ -95,27 +95,35 @@ def new_scratch(nbr):
 
 
 @nb.njit(cache=True)
-def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
-    """Backtrack over the m cells of one component (in `order`, positions 0..m-1).
+def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits,
+               fp=-1, fv=0, first_only=False):
+    """Backtrack over the m cells of one component (in `order`, positions 0..m-1), cell fp (if
+    >= 0) held at the value fv.
 
     cell_cons[p, :cell_ncons[p]] are the constraint ids of cell p; `need` is each constraint's
-    remaining mines and `nfree` its unassigned cells (both updated in place and restored).
-    Writes kset[k] (the component can hold k mines) and can_mine/can_safe[k] (bitsets over the
-    positions: some assignment with k mines makes p a mine / safe). Returns the number of
-    consistent assignments found, or -1 when over `budget` (then `need` and `nfree` are left
-    changed). cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment as a
-    bitset (zeroed here). A leaf costs a few word operations, not m: large components have many.
+    remaining mines and `nfree` its unassigned cells (both updated in place).
+    Visiting every consistent assignment (the default): writes kset[k] (the component can hold
+    k mines) and can_mine/can_safe[k] (bitsets over the positions: some assignment with k mines
+    makes p a mine / safe) and returns how many assignments there are, or -1 past `budget` of
+    them (then `need` and `nfree` are left changed; otherwise restored). A leaf costs a few word
+    operations, not m: large components have many.
+    With first_only: stops at the first consistent assignment, left in cur; returns 1, or 0 when
+    there is none, or -1 past `budget` search nodes (need / nfree are used up).
+    cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment (zeroed here).
     """
     nw = (m + 63) // 64
     bits[:nw] = 0
     tail = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64((64 - m % 64) % 64)
-    nxt[0] = 0
+    nxt[0] = fv if fp == 0 else 0
     assigned[0] = False
     placed = 0
     leaves = 0
+    nodes = 0
     pos = 0
     while pos >= 0:
         if pos == m:
+            if first_only:
+                return 1
             leaves += 1
             if leaves > budget:
                 return -1
@@ -136,10 +144,14 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
                 bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
             assigned[pos] = False
         v = nxt[pos]
-        if v > 1:
+        if v > 1 or (pos == fp and v > fv):
             pos -= 1
             continue
         nxt[pos] = v + 1
+        if first_only:
+            nodes += 1
+            if nodes > budget:
+                return -1
         ok = True
         for t in range(cell_ncons[pos]):
             c = cell_cons[pos, t]
@@ -159,9 +171,9 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
         assigned[pos] = True
         pos += 1
         if pos < m:
-            nxt[pos] = 0
+            nxt[pos] = fv if pos == fp else 0
             assigned[pos] = False
-    return leaves
+    return 0 if first_only else leaves
 
 
 @nb.njit(cache=True)
@@ -669,51 +681,12 @@ def _pair_implies(st, numbers, nbr, kno, a, b, x, mine):
 
 @nb.njit(cache=True)
 def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, budget, cur):
-    """Is there an assignment of the m cells (in order) with cell fp = fv (fp < 0: none forced)
-    that meets every constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes.
-    need / nfree are used up."""
-    nxt = np.empty(m, dtype=np.int8)
-    assigned = np.zeros(m, dtype=np.bool_)
-    nxt[0] = fv if fp == 0 else 0
-    nodes = 0
-    pos = 0
-    while pos >= 0:
-        if pos == m:
-            return 1
-        if assigned[pos]:
-            v = cur[pos]
-            for t in range(cell_ncons[pos]):
-                c = cell_cons[pos, t]
-                nfree[c] += 1
-                need[c] += v
-            assigned[pos] = False
-        v = nxt[pos]
-        if v > 1 or (pos == fp and v > fv):
-            pos -= 1
-            continue
-        nxt[pos] = v + 1
-        nodes += 1
-        if nodes > budget:
-            return -1
-        ok = True
-        for t in range(cell_ncons[pos]):
-            c = cell_cons[pos, t]
-            if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
-                ok = False
-                break
-        if not ok:
-            continue
-        for t in range(cell_ncons[pos]):
-            c = cell_cons[pos, t]
-            nfree[c] -= 1
-            need[c] -= v
-        cur[pos] = v
-        assigned[pos] = True
-        pos += 1
-        if pos < m:
-            nxt[pos] = fv if pos == fp else 0
-            assigned[pos] = False
-    return 0
+    """Is there an assignment of the m cells with cell fp = fv (fp < 0: none held) meeting every
+    constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes. need / nfree are used up."""
+    nowhere = np.zeros((1, 1), dtype=np.uint64)
+    return _enumerate(m, cell_cons, cell_ncons, need, nfree, np.zeros(1, dtype=np.bool_), nowhere, nowhere, budget,
+                      cur, np.empty(m + 1, dtype=np.int8), np.empty(m + 1, dtype=np.bool_),
+                      np.empty((m + 63) // 64, dtype=np.uint64), fp, fv, True)
 
 
 @nb.njit(cache=True)
@@ -724,7 +697,7 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
     a few searches, where enumerating every assignment of a long component can take thousands.
     Returns 1, or -1 when a search ran over `budget` nodes (then enumerate instead)."""
     nc = need.shape[0]
-    cur = np.empty(m, dtype=np.int8)
+    cur = np.empty(m + 1, dtype=np.int8)
     nd = np.empty(nc, dtype=np.int32)
     nfr = np.empty(nc, dtype=np.int32)
     can_mine[:m] = False
@@ -794,7 +767,8 @@ def _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, budget):
             if c >= 0 and st[c] == _OPEN:
                 cell_cons[p, cell_ncons[p]] = cidx[c]
                 cell_ncons[p] += 1
-    return _search(m, cell_cons, cell_ncons, need, nfree, 0, 0 if mine else 1, budget, np.empty(m, dtype=np.int8)) == 0
+    return _search(m, cell_cons, cell_ncons, need, nfree, 0, 0 if mine else 1, budget,
+                   np.empty(m + 1, dtype=np.int8)) == 0
 
 
 @nb.njit(cache=True)

@@ -838,6 +838,43 @@ def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
 
 
 @nb.njit(cache=True)
+def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
+    """The single-number rule on the `wtop` numbers waiting, and on those their deductions touch,
+    until it stalls (a 0 opens its neighbours the same way: the cascade)."""
+    st = pb[ST]
+    hid = pi[HID]
+    kno = pi[KNO]
+    while wtop > 0:
+        wtop -= 1
+        i = si[WORK, wtop]
+        sb[INWORK, i] = False
+        sb[DIRTY, i] = True
+        h = hid[i]
+        if h == 0:
+            continue
+        rest = numbers[i] - kno[i]
+        if rest != 0 and rest != h:
+            continue
+        for k in range(8):
+            j = nbr[i, k]
+            if j >= 0 and st[j] == _U:
+                _reveal(pi, pb, meta, nbr, j, rest != 0, WHY_NUMBER, i, -1)
+                wtop = _push_around(pb, si, sb, nbr, j, wtop)
+
+
+@nb.njit(cache=True)
+def _single_rule_decides(numbers, nbr, pi, pb, x):
+    """Does some open number around hidden cell x decide it by the single-number rule?"""
+    for k in range(8):
+        a = nbr[x, k]
+        if a >= 0 and pb[ST, a] == _OPEN:
+            rest = numbers[a] - pi[KNO, a]
+            if rest == 0 or rest == pi[HID, a]:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
 def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old_b, npend):
     """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
     until the board is open (SOLVED) or nothing more can be decided. The first `npend` entries
@@ -856,23 +893,8 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
     stop_at = -1  # the old event where re-checking last waited for the search
     searched = True
     while True:
-        # single-number rule until it stalls (a 0 opens its neighbours the same way: the cascade)
-        while wtop > 0:
-            wtop -= 1
-            i = si[WORK, wtop]
-            sb[INWORK, i] = False
-            sb[DIRTY, i] = True
-            h = hid[i]
-            if h == 0:
-                continue
-            rest = numbers[i] - kno[i]
-            if rest != 0 and rest != h:
-                continue
-            for k in range(8):
-                j = nbr[i, k]
-                if j >= 0 and st[j] == _U:
-                    _reveal(pi, pb, meta, nbr, j, rest != 0, WHY_NUMBER, i, -1)
-                    wtop = _push_around(pb, si, sb, nbr, j, wtop)
+        _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop)
+        wtop = 0
         if meta[OPENED] == goal:
             return SOLVED
         if npend > 0:  # the old play's later deductions, where they hold again
@@ -1024,8 +1046,14 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         x = old_i[EV_CELL, e]
         if x == src or x == dst:
             continue
+        if st[x] != _U:  # already decided again below
+            continue
         if not stopped and _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
             _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
+        elif not stopped and _single_rule_decides(numbers, nbr, pi, pb, x):
+            # the old reason fails near the move: the numbers around may decide it another way,
+            # and what they open lets the events after it be kept in this same pass
+            _single_rule(numbers, nbr, pi, pb, meta, si, sb, _push_around(pb, si, sb, nbr, x, 0))
         else:
             pend[npend] = e
             npend += 1

@@ -39,7 +39,7 @@ def main() -> None:
         ref = Sample.join([Sample.load(p) for p in paths])
         ref.save(a.join, f"python benchmarks/make_reference.py --width {a.width} --height {a.height} "
                          f"--mines {a.mines} --seed {a.seed} --boards {ref.boards} --chunk {a.chunk}")
-        print(f"{len(paths)} chunks, {ref.boards} boards, {ref.seconds / 3600:.2f} CPU-ish hours -> {a.join}")
+        print(f"{len(paths)} chunks, {ref.boards} boards -> {a.join}")
         return
     starts = list(range(0, a.boards, a.chunk))
     for start in reversed(starts) if a.reverse else starts:

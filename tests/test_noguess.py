@@ -16,8 +16,8 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import (SOLVED, certify, certify_kernel, fifty_fifty_near, move_mine, new_play,
-                                        new_scratch, play_fresh, play_moved)
+from sweeplab.generators.certify import (SOLVED, certify, certify_kernel, move_mine, new_play, new_scratch,
+                                        play_fresh, play_moved)
 from sweeplab.generators.noguess import generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
@@ -192,29 +192,6 @@ def test_certifier_agrees_with_the_project_solver_after_moves_on_dense_boards():
     assert any(verdicts) and not all(verdicts)
 
 
-@settings(max_examples=150)
-@given(size=st.sampled_from([(5, 4, 6), (4, 4, 5), (5, 5, 8), (6, 3, 6)]), seed=st.integers(0, 2**32))
-def test_a_local_fifty_fifty_is_never_no_guess(size, seed):
-    """fifty_fifty_near is a shortcut for rejecting a board: wherever it fires, brute force must
-    find the board needs a guess."""
-    w, h, m = size
-    board = uniform_board(w, h, m, seed, exclude=grid.block_mask(w, h, 0, 0))
-    cells = np.arange(w * h, dtype=np.int32)
-    if fifty_fifty_near(board.flat_mines, grid.neighbour_table(w, h), 0, cells, cells.size):
-        assert not brute_force_no_guess(board, 0, 0)
-
-
-def test_the_classic_edge_fifty_fifty_is_seen():
-    # the two cells at the bottom of the right edge: one mine, and the mines above them leave
-    # both seeing the same safe cells
-    b = Board(".....\n.....\n...**\n....*\n.....\n")
-    b2 = Board(".....\n.....\n...**\n.....\n.....\n")  # the pair holds no mine: no 50/50
-    cells = np.arange(25, dtype=np.int32)
-    nbr = grid.neighbour_table(5, 5)
-    assert fifty_fifty_near(b.flat_mines, nbr, 0, cells, 25) and not certify(b, 0, 0)[0]
-    assert not fifty_fifty_near(b2.flat_mines, nbr, 0, cells, 25)
-
-
 def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
     """`play_moved` keeps the old play's deductions whose reasons still hold; the verdict must be a
     fresh play's, for accepted and rejected moves, chained one after another as the generator does."""
@@ -348,3 +325,17 @@ def test_kept_reference_sample_is_what_it_claims():
     assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
     # about a third of no-guess expert boards need the mine total (solving.md)
     assert 0.25 < ref.needs_total.mean() < 0.42
+
+
+def test_kept_130_mine_reference_is_rejection_sampled():
+    """The 130-mine reference (hours of rejection sampling, kept as data) must be what the
+    rejection generator draws: its first boards are drawn again here and compared board by board."""
+    from sweeplab.cli.uniformity import Sample, draw_sample
+    ref = Sample.load("tests/data/noguess_reference_130.npz")
+    assert (ref.width, ref.height, ref.boards) == (30, 16, 2000)
+    assert ref.counts.sum() == 130 * 2000
+    assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    again = draw_sample(30, 16, 130, 15, 8, 2, 0 + 1_000_003, method="rejection", tries=1 << 40)
+    assert list(again.bbbv) == list(ref.bbbv[:2])
+    assert list(again.openings) == list(ref.openings[:2])
+    assert list(again.needs_total) == list(ref.needs_total[:2])

@@ -17,11 +17,11 @@ what a player would see; it never reads a hidden mine to make a decision.
 Plays are logs. Every cell a play reveals is an event with its reason (the number, the pair
 of numbers, or the component that decided it). The generators change a board one mine at a
 time, and `play_moved` certifies the changed board from the old board's log: events from
-before the change could be seen are kept, later ones are re-checked against the new numbers
-by their reason alone (one number, one pair, or one component searched for a counterexample),
-and the usual play finishes from there. Every kept event is a sound deduction on the new board
-and complete deduction is monotone, so the verdict is a fresh play's, at a fraction of the
-cost. (The one exception is the leaf budget: a component past it counts as a guess, and whether
+before the change could be seen are kept, later ones (up to the first use of the mine total)
+are re-checked against the new numbers by their reason alone (one number, one pair, or one
+component searched for a counterexample), and the usual play finishes from there. Every kept
+event is a sound deduction on the new board and complete deduction is monotone, so the verdict
+is a fresh play's, at a fraction of the cost. (The one exception is the leaf budget: a component past it counts as a guess, and whether
 a play meets such a component can depend on the order it went in; this is rare, and errs on the
 side of rejecting a board.)
 """
@@ -68,7 +68,7 @@ EV_WHY = 1  # event -> reason
 EVENTS, OPENED, FLAGGED, NEEDED_TOTAL = 0, 1, 2, 3
 
 # Scratch shared by plays (int32 rows, bool rows, int64 counters).
-WORK, RA, RB, MARK, CMARK, CIDX, ORDER, CON, DEG, PEND = range(10)
+WORK, RA, RB, MARK, CMARK, CIDX, ORDER, CON, DEG = range(9)
 INWORK, DIRTY, SAFE_OUT, MINE_OUT = range(4)
 KEY, PAIRS_OK = 0, 1
 
@@ -83,7 +83,7 @@ def new_play(n):
 def new_scratch(nbr):
     """Scratch (int32 rows, bool rows, counters) for plays on the grid `nbr`."""
     n = nbr.shape[0]
-    si = np.zeros((10, n), dtype=np.int32)
+    si = np.zeros((9, n), dtype=np.int32)
     sb = np.zeros((4, n), dtype=np.bool_)
     sm = np.zeros(2, dtype=np.int64)
     for i in range(n):
@@ -834,7 +834,7 @@ def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
         return _pair_implies(st, numbers, nbr, kno, a, old_i[EV_B, e], x, mine)
     if why == WHY_COMPONENT:
         return _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, RECHECK_BUDGET)
-    return False  # the mine total: left to complete deduction, which decides it again
+    return False  # the mine total: left to the play's own complete deduction
 
 
 @nb.njit(cache=True)
@@ -875,11 +875,9 @@ def _single_rule_decides(numbers, nbr, pi, pb, x):
 
 
 @nb.njit(cache=True)
-def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old_b, npend):
+def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
     """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
-    until the board is open (SOLVED) or nothing more can be decided. The first `npend` entries
-    of si[PEND] are events of an old play (old_i, old_b) still to be re-checked, in order; they
-    are tried whenever the single-number rule stalls, before any search."""
+    until the board is open (SOLVED) or nothing more can be decided."""
     n = mines.shape[0]
     total = 0
     for i in range(n):
@@ -889,43 +887,11 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
     st = pb[ST]
     hid = pi[HID]
     kno = pi[KNO]
-    pend = si[PEND]
-    stop_at = -1  # the old event where re-checking last waited for the search
-    searched = True
     while True:
         _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop)
         wtop = 0
         if meta[OPENED] == goal:
             return SOLVED
-        if npend > 0:  # the old play's later deductions, where they hold again
-            kept = 0
-            left = 0
-            stopped = False
-            for q in range(npend):
-                e = pend[q]
-                x = old_i[EV_CELL, e]
-                if stopped:
-                    pend[left] = e
-                    left += 1
-                elif st[x] != _U:
-                    continue
-                elif _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
-                    _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e],
-                            old_i[EV_B, e])
-                    wtop = _push_around(pb, si, sb, nbr, x, wtop)
-                    kept += 1
-                else:
-                    pend[left] = e
-                    left += 1
-                    # what follows a use of the total mostly rests on it: wait for the search to
-                    # decide it again (once) rather than fail every later event now
-                    if old_b[EV_WHY, e] == WHY_TOTAL and (e > stop_at or (e == stop_at and not searched)):
-                        stop_at = e
-                        searched = False
-                        stopped = True
-            npend = left
-            if kept > 0:
-                continue
         got = 0
         why = WHY_PAIR
         if sm[PAIRS_OK]:
@@ -934,7 +900,6 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old
         if got == 0:
             got, status, used_total = _complete_step(st, numbers, nbr, total - meta[FLAGGED], sb[SAFE_OUT],
                                                      sb[MINE_OUT], budget)
-            searched = True
             if status != SOLVED:
                 return status
             if got == 0:
@@ -976,7 +941,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
         return BOOM
     _reveal(pi, pb, meta, nbr, click, False, WHY_CLICK, -1, -1)
     wtop = _push(si, sb, 0, click)
-    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, pi, pb, 0)
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
 @nb.njit(cache=True)
@@ -1036,77 +1001,28 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         pi[EV_B, e] = old_i[EV_B, e]
         pb[EV_WHY, e] = old_b[EV_WHY, e]
     meta[EVENTS] = end
-    # later events, each kept when its reason still holds; the others wait for another try
+    # later events, each kept when its reason still holds (in order, so a kept event can rest on
+    # earlier ones), up to the first use of the mine total: what follows mostly rests on it, and
+    # re-checking it would take a search. The play re-derives the rest.
     st = pb[ST]
     hid = pi[HID]
-    pend = si[PEND]
-    npend = 0
-    stopped = False
     for e in range(end, old_m[EVENTS]):
+        if old_b[EV_WHY, e] == WHY_TOTAL:
+            break
         x = old_i[EV_CELL, e]
-        if x == src or x == dst:
+        if x == src or x == dst or st[x] != _U:
             continue
-        if st[x] != _U:  # already decided again below
-            continue
-        if not stopped and _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+        if _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
             _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
-        elif not stopped and _single_rule_decides(numbers, nbr, pi, pb, x):
-            # the old reason fails near the move: the numbers around may decide it another way,
-            # and what they open lets the events after it be kept in this same pass
+        elif _single_rule_decides(numbers, nbr, pi, pb, x):
+            # the old reason fails near the move, but the numbers around decide it another way:
+            # take that, and what it opens, so that the events after it can still be kept
             _single_rule(numbers, nbr, pi, pb, meta, si, sb, _push_around(pb, si, sb, nbr, x, 0))
-        else:
-            pend[npend] = e
-            npend += 1
-            # later events mostly rest on a use of the total: leave them to the play (see _run)
-            stopped = stopped or old_b[EV_WHY, e] == WHY_TOTAL
     wtop = 0
     for i in range(n):
         if st[i] == _OPEN and hid[i] > 0:
             wtop = _push(si, sb, wtop, i)
-    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop, old_i, old_b, npend)
-
-
-@nb.njit(cache=True)
-def _safe_frame(mines, nbr, c, ox, oy, skip):
-    """Bits of c's safe neighbours other than `skip`, in a 7x7 frame whose centre is c - (ox, oy)."""
-    f = np.int64(0)
-    for k in range(8):
-        j = nbr[c, k]
-        if j >= 0 and j != skip and not mines[j]:
-            f |= np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
-    return f
-
-
-@nb.njit(cache=True)
-def fifty_fifty_near(mines, nbr, click, cells, ncells):
-    """Is there a pair of cells A, B (A among `cells`, B within distance 2 of A, neither the click)
-    holding exactly one mine, whose safe neighbours (other than each other) are the same cells?
-
-    Then swapping A and B changes no number a player can ever see, nor the mine total: no play
-    decides either cell, so the board is not no-guess (the classic 50/50). Exact and local, so the
-    generators reject such boards without a play. Needs a grid where a 7x7 frame does not wrap
-    onto itself (see `_pairs_safe`)."""
-    for t in range(ncells):
-        a = cells[t]
-        if a == click:
-            continue
-        for k1 in range(8):
-            j = nbr[a, k1]
-            if j < 0:
-                continue
-            for k2 in range(-1, 8):
-                if k2 < 0:
-                    b, ox, oy = j, _DX[k1], _DY[k1]
-                else:
-                    b = nbr[j, k2]
-                    if b < 0:
-                        continue
-                    ox, oy = _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
-                if b == a or b == click or mines[a] == mines[b]:
-                    continue
-                if _safe_frame(mines, nbr, a, 0, 0, b) == _safe_frame(mines, nbr, b, ox, oy, a):
-                    return True
-    return False
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
 @nb.njit(cache=True)

@@ -30,8 +30,7 @@ from ..firstclick import FirstClick, register_rule
 from ..kernels import count_numbers, lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, PAIRS_OK, SOLVED, ST, STUCK, fifty_fifty_near, move_mine, new_play,
-                      new_scratch, play_fresh, play_moved)
+from .certify import DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, new_scratch, play_fresh, play_moved
 
 METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
@@ -160,27 +159,14 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
     if nm == 0 or nfr == 0:
         return state, 0
     accepted = 0
-    near = np.empty(18, dtype=np.int32)
     for s in range(steps):
         state, a = below(state, nm)
         state, b = below(state, nfr)
         src = mpos[a]
         dst = fpos[b]
         move_mine(mines, numbers, nbr, src, dst)
-        # a 50/50 made by the move is seen locally; only other moves need a play
-        nn = 0
-        for c in (src, dst):
-            near[nn] = c
-            nn += 1
-            for k in range(8):
-                if nbr[c, k] >= 0:
-                    near[nn] = nbr[c, k]
-                    nn += 1
-        if sm[PAIRS_OK] and fifty_fifty_near(mines, nbr, click, near, nn):
-            status = STUCK
-        else:
-            status = play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1],
-                                nxt[2], si, sb, sm, src, dst)
+        status = play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1], nxt[2],
+                            si, sb, sm, src, dst)
         if status == SOLVED:
             mpos[a] = dst
             fpos[b] = src

@@ -42,7 +42,7 @@ BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 
 DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
-RECHECK_BUDGET = 5_000  # search nodes to re-check one old component deduction; past it, the play redoes it
+RECHECK_BUDGET = 5_000  # search nodes for one witness search; past it, the caller enumerates or re-plays instead
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 

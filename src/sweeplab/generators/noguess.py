@@ -8,12 +8,15 @@ Method, by density:
   off the frontier until it certifies), then run a Metropolis chain whose move takes one
   mine to a random free cell and is accepted iff the board still certifies. The proposal
   is symmetric, so the chain's stationary law is uniform over certifiable boards; the
-  repaired start's bias (mines at the edges, lower 3BV) fades as the chain mixes. The
-  number of moves per board is a parameter; `docs/benchmarks.md` measures the residual bias.
+  repaired start's bias (mines at the edges, lower 3BV) fades as the chain mixes. Each move
+  is certified from the current board's play log (`certify.play_moved`). The number of moves
+  per board is a parameter, three per mine by default: `docs/benchmarks.md` measures the bias
+  left after 0 to 4 per mine against a 130-mine rejection reference.
 
-Every board returned has been certified (`certify.play_fresh` / `play_moved`) from its click; if none does within
-the budget, `GenerationError` (or, only when asked with `allow_uncertified=True`, the last
-board tried, marked `certified=False`). The same seed, size and click give the same board.
+Every board returned has been certified (`certify.play_fresh` / `play_moved`) from its click;
+if none does within the budget, `GenerationError` (or, only when asked with
+`allow_uncertified=True`, the last board tried, marked `certified=False`). The same seed, size
+and click give the same board.
 """
 
 from __future__ import annotations

@@ -782,6 +782,12 @@ def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
     pi[EV_A, ev] = a
     pi[EV_B, ev] = b
     meta[EVENTS] = ev + 1
+    _count_known(pi, meta, nbr, cell, mine)
+
+
+@nb.njit(cache=True)
+def _count_known(pi, meta, nbr, cell, mine):
+    """Count `cell` as known (open, or a mine): in the play's totals and its neighbours' counts."""
     if mine:
         meta[FLAGGED] += 1
     else:
@@ -982,16 +988,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         if s != _U and old_i[TM, i] < t:
             pb[ST, i] = s
             pi[TM, i] = old_i[TM, i]
-            if s == _MINE:
-                meta[FLAGGED] += 1
-            else:
-                meta[OPENED] += 1
-            for k in range(8):
-                j = nbr[i, k]
-                if j >= 0:
-                    pi[HID, j] -= 1
-                    if s == _MINE:
-                        pi[KNO, j] += 1
+            _count_known(pi, meta, nbr, i, s == _MINE)
         else:
             pb[ST, i] = _U
     end = min(t, old_m[EVENTS])

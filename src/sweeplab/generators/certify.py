@@ -319,51 +319,41 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
                         tail += 1
         corder[start[c]:start[c] + m] = order[:m]
         _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons)
+        # which cells can be a mine, which safe: long components by a witness search (enough
+        # unless the total is needed), the others by counting every layout
         if m > SMALL_COMPONENT and _backbone(m, cell_cons, cell_ncons, need, nfree, wit_mine, wit_safe,
                                              RECHECK_BUDGET) > 0:
-            # which cells can be what, without the count per k: enough unless the total is needed
             deferred[c] = True
-            decided = 0
+        else:
+            # scratch shared by all components (allocation dominates small enumerations)
+            km[:m + 1] = 0
+            ks[:m + 1] = 0
+            kk[:m + 1] = False
+            got = _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned, bits)
+            if got < 0:  # a finished enumeration restores need/nfree itself; a cut-off one does not
+                need[:] = need0
+                nfree[:] = nfree0
+                over_budget = True
+                continue
             for p in range(m):
-                if wit_mine[p] != wit_safe[p]:
-                    decided += 1
-                    if wit_mine[p]:
-                        mine_out[front[order[p]]] = True
-                    else:
-                        safe_out[front[order[p]]] = True
-            found += decided
-            if found > 0 and (ci + 1 == ncomp or size[by_size[ci + 1] + 1] > SMALL_COMPONENT):
-                return found, SOLVED, False
-            continue
-        # scratch shared by all components (allocation dominates small enumerations)
-        km[:m + 1] = 0
-        ks[:m + 1] = 0
-        kk[:m + 1] = False
-        got = _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned, bits)
-        if got < 0:  # a finished enumeration restores need/nfree itself; a cut-off one does not
-            need[:] = need0
-            nfree[:] = nfree0
-            over_budget = True
-            continue
-        decided = 0
+                wit_mine[p] = False
+                wit_safe[p] = False
+                for kq in range(m + 1):
+                    wit_mine[p] = wit_mine[p] or _bit(km[kq], p) != 0
+                    wit_safe[p] = wit_safe[p] or _bit(ks[kq], p) != 0
         for p in range(m):
-            cm = False
-            cs = False
-            for kq in range(m + 1):
-                cm = cm or _bit(km[kq], p) != 0
-                cs = cs or _bit(ks[kq], p) != 0
-            if cm != cs:
-                decided += 1
-                if cm:
+            if wit_mine[p] != wit_safe[p]:
+                found += 1
+                if wit_mine[p]:
                     mine_out[front[order[p]]] = True
                 else:
                     safe_out[front[order[p]]] = True
-        found += decided
         # take every small component's decisions in one round (fewer rounds), but stop before a
         # large one once something is decided
         if found > 0 and (ci + 1 == ncomp or size[by_size[ci + 1] + 1] > SMALL_COMPONENT):
             return found, SOLVED, False
-        _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab)
+        if not deferred[c]:
+            _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab)
     if found > 0:
         return found, SOLVED, False
     if over_budget:

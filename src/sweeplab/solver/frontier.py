@@ -82,6 +82,29 @@ def build_constraints(cells, nbr, trust_flags):
 
 
 @nb.njit(cache=True)
+def _holds(con_vars, con_size, c, w):
+    """Is variable w among constraint c's cells?"""
+    for s in range(con_size[c]):
+        if con_vars[c, s] == w:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def numbers_touching(nv, con_vars, con_size):
+    """For each hidden cell (variable): the numbers (constraints) around it, as (touch, deg):
+    touch[v, :deg[v]]. A cell has at most 8 numbers around it."""
+    deg = np.zeros(nv, dtype=np.int64)
+    touch = np.full((nv, 8), -1, dtype=np.int64)
+    for c in range(con_vars.shape[0]):
+        for s in range(con_size[c]):
+            v = con_vars[c, s]
+            touch[v, deg[v]] = c
+            deg[v] += 1
+    return touch, deg
+
+
+@nb.njit(cache=True)
 def propagate(nv, con_vars, con_target, con_size):
     """Settle what the local rules (single number, and pairs of numbers) settle, to a fixpoint.
 
@@ -92,13 +115,7 @@ def propagate(nv, con_vars, con_target, con_size):
     """
     m = con_vars.shape[0]
     fixed = np.full(nv, -1, dtype=np.int8)
-    deg = np.zeros(nv, dtype=np.int64)
-    touch = np.full((nv, 8), -1, dtype=np.int64)
-    for c in range(m):
-        for s in range(con_size[c]):
-            v = con_vars[c, s]
-            touch[v, deg[v]] = c
-            deg[v] += 1
+    touch, deg = numbers_touching(nv, con_vars, con_size)
     t_left = con_target.copy()
     u_left = con_size.copy()
     dirty = np.ones(m, dtype=np.bool_)
@@ -147,11 +164,7 @@ def propagate(nv, con_vars, con_target, con_size):
                         w = con_vars[d, s2]
                         if fixed[w] >= 0:
                             continue
-                        inside = False
-                        for s3 in range(con_size[c]):
-                            if con_vars[c, s3] == w:
-                                inside = True
-                        if not inside:
+                        if not _holds(con_vars, con_size, c, w):
                             only_b += 1
                     if t_left[d] - t_left[c] != only_b or (only_b == 0 and u_left[c] == u_left[d]):
                         continue
@@ -174,11 +187,7 @@ def propagate(nv, con_vars, con_target, con_size):
                     w = con_vars[b_, s2]
                     if fixed[w] >= 0:
                         continue
-                    inside = False
-                    for s3 in range(con_size[a_]):
-                        if con_vars[a_, s3] == w:
-                            inside = True
-                    if inside:
+                    if _holds(con_vars, con_size, a_, w):
                         continue
                     fixed[w] = val
                     changed = True

@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 
 from ..view import View
-from .frontier import InconsistentPositionError, build_constraints
+from .frontier import InconsistentPositionError, build_constraints, numbers_touching
 
 
 @nb.njit(cache=True)
@@ -32,14 +32,7 @@ def rules_kernel(nv, con_vars, con_target, con_size):
         if t == 0 or t == con_size[c]:
             for s in range(con_size[c]):
                 out[con_vars[c, s]] = 1 if t == 0 else 2
-    # var -> numbers touching it
-    deg = np.zeros(nv, dtype=np.int64)
-    touch = np.full((nv, 8), -1, dtype=np.int64)
-    for c in range(m):
-        for s in range(con_size[c]):
-            v = con_vars[c, s]
-            touch[v, deg[v]] = c
-            deg[v] += 1
+    touch, deg = numbers_touching(nv, con_vars, con_size)
     for c in range(m):
         for s in range(con_size[c]):
             v = con_vars[c, s]

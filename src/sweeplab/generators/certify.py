@@ -61,14 +61,16 @@ EV_A = 2  # event -> first cell of its reason
 EV_B = 3  # event -> second cell of its reason (pairs)
 HID = 4  # per cell: hidden neighbours
 KNO = 5  # per cell: neighbours known to be mines
+HMASK = 6  # per cell: which of its 8 neighbour slots are hidden (bit k: slot k of grid.neighbour_table)
 # int8 rows:
 ST = 0  # per cell: 0 hidden, 1 open, 2 known mine
 EV_WHY = 1  # event -> reason
 # int64 meta:
 EVENTS, OPENED, FLAGGED, NEEDED_TOTAL = 0, 1, 2, 3
 
-# Scratch shared by plays (int32 rows, bool rows, int64 counters).
-WORK, RA, RB, MARK, CMARK, CIDX, ORDER, CON, DEG = range(9)
+# Scratch shared by plays (int32 rows, bool rows, int64 counters). NEAR + s: the cell at offset
+# NEAR_DX/DY[s] (the 24 cells within two steps), or -1; FULL: every existing neighbour slot.
+WORK, RA, RB, MARK, CMARK, CIDX, ORDER, CON, DEG, FULL, NEAR = range(11)
 INWORK, DIRTY, SAFE_OUT, MINE_OUT = range(4)
 KEY, PAIRS_OK = 0, 1
 
@@ -76,20 +78,23 @@ KEY, PAIRS_OK = 0, 1
 @nb.njit(cache=True)
 def new_play(n):
     """Empty arrays (int32 rows, int8 rows, counters) for one play's log on n cells."""
-    return np.zeros((6, n), dtype=np.int32), np.zeros((2, n), dtype=np.int8), np.zeros(4, dtype=np.int64)
+    return np.zeros((7, n), dtype=np.int32), np.zeros((2, n), dtype=np.int8), np.zeros(4, dtype=np.int64)
 
 
 @nb.njit(cache=True)
 def new_scratch(nbr):
     """Scratch (int32 rows, bool rows, counters) for plays on the grid `nbr`."""
     n = nbr.shape[0]
-    si = np.zeros((9, n), dtype=np.int32)
+    si = np.zeros((NEAR + 24, n), dtype=np.int32)
     sb = np.zeros((4, n), dtype=np.bool_)
     sm = np.zeros(2, dtype=np.int64)
     for i in range(n):
         for k in range(8):
             if nbr[i, k] >= 0:
                 si[DEG, i] += 1
+                si[FULL, i] |= 1 << k
+        for s in range(24):
+            si[NEAR + s, i] = _step(nbr, i, NEAR_DX[s], NEAR_DY[s])
     sm[PAIRS_OK] = 1 if _pairs_safe(nbr) else 0
     return si, sb, sm
 
@@ -420,7 +425,7 @@ def _shift_or(dst, src, sh):
             dst[w + q + 1] |= v >> np.uint64(64 - r)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def _bit(bits, i):
     return (bits[i // 64] >> np.uint64(i % 64)) & np.uint64(1)
 
@@ -526,19 +531,50 @@ def _pairs_safe(nbr):
     return count == 25
 
 
+def _spread_table():
+    """SPREAD[mask]: a cell's hidden-neighbour mask drawn in a 7x7 frame (bit (dy + 3) * 7 + dx + 3)
+    centred on the cell; shifting it by oy * 7 + ox re-centres it on a cell at (-ox, -oy)."""
+    t = np.zeros(256, dtype=np.int64)
+    for mask in range(256):
+        for k in range(8):
+            if mask >> k & 1:
+                t[mask] |= 1 << ((_DY[k] + 3) * 7 + _DX[k] + 3)
+    return t
+
+
+SPREAD = _spread_table()
+NEAR_DX = np.array([dx for dy in range(-2, 3) for dx in range(-2, 3) if dx or dy], dtype=np.int64)
+NEAR_DY = np.array([dy for dy in range(-2, 3) for dx in range(-2, 3) if dx or dy], dtype=np.int64)
+
+
 @nb.njit(cache=True)
-def _frame(st, nbr, c, ox, oy):
-    """Bits of c's hidden undecided neighbours in a 7x7 frame whose centre is c - (ox, oy)."""
-    f = np.int64(0)
+def _slot(dx, dy):
+    """The neighbour slot of the step (dx, dy), each in -1..1 and not both 0."""
     for k in range(8):
-        j = nbr[c, k]
-        if j >= 0 and st[j] == _U:
-            f |= np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
-    return f
-
+        if _DX[k] == dx and _DY[k] == dy:
+            return k
+    return -1
 
 
 @nb.njit(cache=True)
+def _step(nbr, i, dx, dy):
+    """The cell (dx, dy) away from i (each within +-2) by neighbour steps, or -1 off the grid."""
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    j = nbr[i, _slot(sx, sy)]
+    if j < 0 or (dx == sx and dy == sy):
+        return j
+    return nbr[j, _slot(dx - sx, dy - sy)]
+
+
+@nb.njit(cache=True, inline='always')
+def _frame(pi, c, shift):
+    """c's hidden neighbours in the 7x7 frame of a cell at offset -shift (shift = oy * 7 + ox)."""
+    f = SPREAD[pi[HMASK, c]]
+    return f << shift if shift >= 0 else f >> -shift
+
+
+@nb.njit(cache=True, inline='always')
 def _popcount(x):
     c = 0
     while x:
@@ -560,113 +596,86 @@ def _next_key(si, sm):
     return key
 
 
-@nb.njit(cache=True)
-def _pair_frames(st, numbers, kno, nbr, a, b, ox, oy):
-    """(frame of a, frame of b, rest of a, rest of b) with b at offset (ox, oy) from a."""
-    return (_frame(st, nbr, a, 0, 0), _frame(st, nbr, b, ox, oy),
-            numbers[a] - kno[a], numbers[b] - kno[b])
+@nb.njit(cache=True, inline='always')
+def _pair_rule(numbers, pi, a, b, shift):
+    """The subset rule on numbers a and b (b at offset `shift` in a's frame): (mine bits, safe bits)
+    in a's frame, both 0 when it decides nothing. If b's mines outside a must fill b's hidden
+    cells outside a, those are mines and a's own are safe; or the other way round."""
+    fa = _frame(pi, a, 0)
+    fb = _frame(pi, b, shift)
+    if fa & fb == 0:  # nothing shared: only the single-number rule could decide them
+        return np.int64(0), np.int64(0)
+    a_only = fa & ~fb
+    b_only = fb & ~fa
+    rest_a = numbers[a] - pi[KNO, a]
+    rest_b = numbers[b] - pi[KNO, b]
+    if rest_b - rest_a == _popcount(b_only):
+        return b_only, a_only
+    if rest_a - rest_b == _popcount(a_only):
+        return a_only, b_only
+    return np.int64(0), np.int64(0)
 
 
 @nb.njit(cache=True)
-def _pair_pass(st, numbers, nbr, kno, hid, dirty, si, sm, safe_out, mine_out, ra, rb):
-    """The subset rule on pairs of numbers within distance 2, for numbers whose surroundings
-    changed since the last pass: if B's mines outside A must fill B\\A, those are mines and A\\B
-    is safe. Cheap, and it settles most of what would otherwise need a round of enumeration.
-    Decisions go to safe_out / mine_out with the pair in ra / rb."""
+def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
+    """The subset rule on pairs of numbers within two steps, for numbers whose surroundings
+    changed since the last pass. Cheap, and it settles most of what would otherwise need a
+    round of enumeration. Decisions go to safe_out / mine_out with the pair in ra / rb."""
     n = st.shape[0]
+    hm = pi[HMASK]
     decided = 0
     for a in range(n):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != _OPEN or hid[a] == 0:
+        if st[a] != _OPEN or hm[a] == 0:
             continue
-        key = _next_key(si, sm)
-        mark = si[MARK]
-        mark[a] = key
-        for k1 in range(8):
-            j = nbr[a, k1]
-            if j < 0:
+        for s in range(24):
+            b = si[NEAR + s, a]
+            if b < 0 or st[b] != _OPEN or hm[b] == 0:
                 continue
-            for k2 in range(-1, 8):
-                if k2 < 0:
-                    b, ox, oy = j, _DX[k1], _DY[k1]
-                else:
-                    b = nbr[j, k2]
-                    if b < 0:
+            shift = NEAR_DY[s] * 7 + NEAR_DX[s]
+            mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
+            if mines_bits == 0 and safe_bits == 0:
+                continue
+            for side in range(2):
+                c, sh = (a, 0) if side == 0 else (b, shift)
+                for k in range(8):
+                    if not hm[c] >> k & 1:
                         continue
-                    ox, oy = _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
-                if mark[b] == key or st[b] != _OPEN or hid[b] == 0:
-                    continue
-                mark[b] = key
-                fa, fb, rest_a, rest_b = _pair_frames(st, numbers, kno, nbr, a, b, ox, oy)
-                a_only = fa & ~fb
-                b_only = fb & ~fa
-                if a_only == 0 and b_only == 0:
-                    continue
-                # b's surplus over a fills b_only: those are mines, a_only safe; or the other way round
-                if rest_b - rest_a == _popcount(b_only):
-                    mines_bits, safe_bits = b_only, a_only
-                elif rest_a - rest_b == _popcount(a_only):
-                    mines_bits, safe_bits = a_only, b_only
-                else:
-                    continue
-                for side in range(2):
-                    c, cx, cy = (a, 0, 0) if side == 0 else (b, ox, oy)
-                    for k in range(8):
-                        q = nbr[c, k]
-                        if q < 0 or st[q] != _U:
-                            continue
-                        bit = np.int64(1) << ((cy + _DY[k] + 3) * 7 + cx + _DX[k] + 3)
-                        if mines_bits & bit and not mine_out[q]:
-                            mine_out[q] = True
-                        elif safe_bits & bit and not safe_out[q]:
-                            safe_out[q] = True
-                        else:
-                            continue
-                        ra[q] = a
-                        rb[q] = b
-                        decided += 1
+                    q = nbr[c, k]
+                    bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + sh)
+                    if mines_bits & bit and not mine_out[q]:
+                        mine_out[q] = True
+                    elif safe_bits & bit and not safe_out[q]:
+                        safe_out[q] = True
+                    else:
+                        continue
+                    ra[q] = a
+                    rb[q] = b
+                    decided += 1
     return decided
 
 
 @nb.njit(cache=True)
-def _offset(nbr, a, b):
-    """(dx, dy) from a to b when b is within distance 2 of a, else (99, 99)."""
-    for k1 in range(8):
-        j = nbr[a, k1]
-        if j < 0:
-            continue
-        if j == b:
-            return _DX[k1], _DY[k1]
-        for k2 in range(8):
-            if nbr[j, k2] == b:
-                return _DX[k1] + _DX[k2], _DY[k1] + _DY[k2]
-    return 99, 99
-
-
-@nb.njit(cache=True)
-def _pair_implies(st, numbers, nbr, kno, a, b, x, mine):
+def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
-    if st[a] != _OPEN or st[b] != _OPEN:
+    if pb[ST, a] != _OPEN or pb[ST, b] != _OPEN:
         return False
-    ox, oy = _offset(nbr, a, b)
-    if ox == 99:
-        return False
-    fa, fb, rest_a, rest_b = _pair_frames(st, numbers, kno, nbr, a, b, ox, oy)
-    a_only = fa & ~fb
-    b_only = fb & ~fa
-    bit = np.int64(0)
-    for k in range(8):
-        if nbr[a, k] == x:
-            bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3)
-        elif nbr[b, k] == x:
-            bit = np.int64(1) << ((oy + _DY[k] + 3) * 7 + ox + _DX[k] + 3)
-    if bit == 0:
-        return False
-    if rest_b - rest_a == _popcount(b_only) and (b_only if mine else a_only) & bit:
-        return True
-    return rest_a - rest_b == _popcount(a_only) and (a_only if mine else b_only) & bit != 0
+    for s in range(24):
+        if si[NEAR + s, a] != b:
+            continue
+        shift = NEAR_DY[s] * 7 + NEAR_DX[s]
+        mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
+        for k in range(8):
+            if nbr[a, k] == x:
+                bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3)
+            elif nbr[b, k] == x:
+                bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + shift)
+            else:
+                continue
+            return ((mines_bits if mine else safe_bits) & bit) != 0
+    return False
 
 
 @nb.njit(cache=True)
@@ -761,7 +770,7 @@ def _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, budget):
                    np.empty(m + 1, dtype=np.int8)) == 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
     """Record that the play now knows `cell` (open, or a mine), and why."""
     ev = meta[EVENTS]
@@ -775,7 +784,7 @@ def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
     _count_known(pi, meta, nbr, cell, mine)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def _count_known(pi, meta, nbr, cell, mine):
     """Count `cell` as known (open, or a mine): in the play's totals and its neighbours' counts."""
     if mine:
@@ -786,11 +795,12 @@ def _count_known(pi, meta, nbr, cell, mine):
         j = nbr[cell, k]
         if j >= 0:
             pi[HID, j] -= 1
+            pi[HMASK, j] &= ~(1 << (7 - k))  # cell is in j's slot 7 - k (the opposite step)
             if mine:
                 pi[KNO, j] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def _push(si, sb, wtop, i):
     if not sb[INWORK, i]:
         sb[INWORK, i] = True
@@ -799,7 +809,7 @@ def _push(si, sb, wtop, i):
     return wtop
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def _push_around(pb, si, sb, nbr, cell, wtop):
     """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
     if pb[ST, cell] == _OPEN:
@@ -809,6 +819,13 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
         if j >= 0 and pb[ST, j] == _OPEN:
             wtop = _push(si, sb, wtop, j)
     return wtop
+
+
+@nb.njit(cache=True, inline='always')
+def _number_implies(numbers, pi, pb, a, mine):
+    """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
+    rest = numbers[a] - pi[KNO, a]
+    return pb[ST, a] == _OPEN and (rest == pi[HID, a] if mine else rest == 0)
 
 
 @nb.njit(cache=True)
@@ -824,10 +841,9 @@ def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
     if why == WHY_CLICK:
         return True
     if why == WHY_NUMBER:
-        rest = numbers[a] - kno[a]
-        return st[a] == _OPEN and (rest == hid[a] if mine else rest == 0)
+        return _number_implies(numbers, pi, pb, a, mine)
     if why == WHY_PAIR:
-        return _pair_implies(st, numbers, nbr, kno, a, old_i[EV_B, e], x, mine)
+        return _pair_implies(numbers, nbr, pi, pb, si, a, old_i[EV_B, e], x, mine)
     if why == WHY_COMPONENT:
         return _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, RECHECK_BUDGET)
     return False  # the mine total: left to the play's own complete deduction
@@ -858,7 +874,7 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def _single_rule_decides(numbers, nbr, pi, pb, x):
     """Does some open number around hidden cell x decide it by the single-number rule?"""
     for k in range(8):
@@ -891,8 +907,7 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
         got = 0
         why = WHY_PAIR
         if sm[PAIRS_OK]:
-            got = _pair_pass(st, numbers, nbr, kno, hid, sb[DIRTY], si, sm, sb[SAFE_OUT], sb[MINE_OUT],
-                             si[RA], si[RB])
+            got = _pair_pass(st, numbers, nbr, pi, sb[DIRTY], si, sb[SAFE_OUT], sb[MINE_OUT], si[RA], si[RB])
         if got == 0:
             got, status, used_total = _complete_step(st, numbers, nbr, total - meta[FLAGGED], sb[SAFE_OUT],
                                                      sb[MINE_OUT], budget)
@@ -932,6 +947,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     for i in range(n):
         pb[ST, i] = _U
         pi[HID, i] = si[DEG, i]
+        pi[HMASK, i] = si[FULL, i]
         pi[KNO, i] = 0
     if mines[click]:
         return BOOM
@@ -971,6 +987,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     meta[:] = 0
     for i in range(n):
         pi[HID, i] = si[DEG, i]
+        pi[HMASK, i] = si[FULL, i]
         pi[KNO, i] = 0
     # the log up to t stands as it was
     for i in range(n):
@@ -999,7 +1016,10 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         x = old_i[EV_CELL, e]
         if x == src or x == dst or st[x] != _U:
             continue
-        if _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
+        why = old_b[EV_WHY, e]
+        # the single-number rule, by far the commonest reason, is checked here (a call costs more than the check)
+        if (_number_implies(numbers, pi, pb, old_i[EV_A, e], old_b[ST, x] == _MINE) if why == WHY_NUMBER
+                else _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e)):
             _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
         elif _single_rule_decides(numbers, nbr, pi, pb, x):
             # the old reason fails near the move, but the numbers around decide it another way:

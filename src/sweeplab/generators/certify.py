@@ -532,8 +532,9 @@ def _pairs_safe(nbr):
 
 
 def _spread_table():
-    """SPREAD[mask]: a cell's hidden-neighbour mask drawn in a 7x7 frame (bit (dy + 3) * 7 + dx + 3)
-    centred on the cell; shifting it by oy * 7 + ox re-centres it on a cell at (-ox, -oy)."""
+    """SPREAD[mask]: a cell's hidden-neighbour mask drawn in a 7x7 frame centred on the cell (the
+    neighbour at (dx, dy) is bit (dy + 3) * 7 + dx + 3). For a cell b at (ox, oy) from a, b's
+    drawing shifted by oy * 7 + ox lies in a's frame: pairs compare masks with a few word operations."""
     t = np.zeros(256, dtype=np.int64)
     for mask in range(256):
         for k in range(8):
@@ -569,7 +570,8 @@ def _step(nbr, i, dx, dy):
 
 @nb.njit(cache=True, inline='always')
 def _frame(pi, c, shift):
-    """c's hidden neighbours in the 7x7 frame of a cell at offset -shift (shift = oy * 7 + ox)."""
+    """c's hidden neighbours drawn in the 7x7 frame of a cell from which c is at (ox, oy), where
+    shift = oy * 7 + ox (0: c's own frame)."""
     f = SPREAD[pi[HMASK, c]]
     return f << shift if shift >= 0 else f >> -shift
 

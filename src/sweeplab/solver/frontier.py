@@ -82,7 +82,7 @@ def build_constraints(cells, nbr, trust_flags):
 
 
 @nb.njit(cache=True)
-def _holds(con_vars, con_size, c, w):
+def holds(con_vars, con_size, c, w):
     """Is variable w among constraint c's cells?"""
     for s in range(con_size[c]):
         if con_vars[c, s] == w:
@@ -164,7 +164,7 @@ def propagate(nv, con_vars, con_target, con_size):
                         w = con_vars[d, s2]
                         if fixed[w] >= 0:
                             continue
-                        if not _holds(con_vars, con_size, c, w):
+                        if not holds(con_vars, con_size, c, w):
                             only_b += 1
                     if t_left[d] - t_left[c] != only_b or (only_b == 0 and u_left[c] == u_left[d]):
                         continue
@@ -187,7 +187,7 @@ def propagate(nv, con_vars, con_target, con_size):
                     w = con_vars[b_, s2]
                     if fixed[w] >= 0:
                         continue
-                    if _holds(con_vars, con_size, a_, w):
+                    if holds(con_vars, con_size, a_, w):
                         continue
                     fixed[w] = val
                     changed = True

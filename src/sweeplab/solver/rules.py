@@ -11,15 +11,7 @@ import numba as nb
 import numpy as np
 
 from ..view import View
-from .frontier import InconsistentPositionError, build_constraints, numbers_touching
-
-
-@nb.njit(cache=True)
-def _in(c, con_vars, con_size, v):
-    for s in range(con_size[c]):
-        if con_vars[c, s] == v:
-            return True
-    return False
+from .frontier import InconsistentPositionError, build_constraints, holds, numbers_touching
 
 
 @nb.njit(cache=True)
@@ -44,17 +36,17 @@ def rules_kernel(nv, con_vars, con_target, con_size):
                 # are mines and A's own cells are all safe (a subset A of B is the case A \ B empty)
                 only_b = 0
                 for s2 in range(con_size[d]):
-                    if not _in(c, con_vars, con_size, con_vars[d, s2]):
+                    if not holds(con_vars, con_size, c, con_vars[d, s2]):
                         only_b += 1
                 if con_target[d] - con_target[c] != only_b:
                     continue
                 for s2 in range(con_size[d]):
                     w = con_vars[d, s2]
-                    if not _in(c, con_vars, con_size, w):
+                    if not holds(con_vars, con_size, c, w):
                         out[w] = 2
                 for s2 in range(con_size[c]):
                     w = con_vars[c, s2]
-                    if not _in(d, con_vars, con_size, w):
+                    if not holds(con_vars, con_size, d, w):
                         out[w] = 1
     return out
 

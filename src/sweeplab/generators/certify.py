@@ -832,7 +832,8 @@ def _number_implies(numbers, pi, pb, a, mine):
 
 @nb.njit(cache=True)
 def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
-    """Does old event e's reason still decide its cell, on this board, in this position?"""
+    """Does old event e's reason still decide its cell, on this board, in this position? For the
+    reasons other than one number, which `play_moved` checks in line (a call costs more than that check)."""
     st = pb[ST]
     hid = pi[HID]
     kno = pi[KNO]
@@ -842,8 +843,6 @@ def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
     a = old_i[EV_A, e]
     if why == WHY_CLICK:
         return True
-    if why == WHY_NUMBER:
-        return _number_implies(numbers, pi, pb, a, mine)
     if why == WHY_PAIR:
         return _pair_implies(numbers, nbr, pi, pb, si, a, old_i[EV_B, e], x, mine)
     if why == WHY_COMPONENT:
@@ -1019,7 +1018,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         if x == src or x == dst or st[x] != _U:
             continue
         why = old_b[EV_WHY, e]
-        # the single-number rule, by far the commonest reason, is checked here (a call costs more than the check)
+        # the single-number rule, by far the commonest reason, is checked here; _recheck takes the others
         if (_number_implies(numbers, pi, pb, old_i[EV_A, e], old_b[ST, x] == _MINE) if why == WHY_NUMBER
                 else _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e)):
             _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])

@@ -143,10 +143,11 @@ class MinesweeperApp(App):
         self.session = "tui"
 
     def compose(self) -> ComposeResult:
+        self.timer_lcd = Static("000", id="timer", classes="lcd")
         with Horizontal(id="top"):
             yield Static("000", id="counter", classes="lcd")
             yield Button(":)", id="face")
-            yield Static("000", id="timer", classes="lcd")
+            yield self.timer_lcd
         yield BoardView(id="board")
         yield Static("", id="status")
         yield Footer()
@@ -198,8 +199,9 @@ class MinesweeperApp(App):
                      f"record {state['record_id']}.{best}  F2: new game")
 
     def tick(self) -> None:
-        if self.pg is not None:
-            self.query_one("#timer", Static).update(lcd(self.pg.game.timer))
+        # the interval timer can fire once more while the app tears its screen down
+        if self.pg is not None and self.timer_lcd.is_attached:
+            self.timer_lcd.update(lcd(self.pg.game.timer))
 
     def set_face(self) -> None:
         status = self.pg.game.status if self.pg else "ready"

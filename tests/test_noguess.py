@@ -237,6 +237,73 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
     assert verdicts == {SOLVED, 1}  # both accepted and rejected moves were checked
 
 
+def _log_holds(mines, numbers, nbr, pi, pb, events):
+    """Each single-number and pair event of a play log, checked in its position by counting
+    (written apart from the certifier): the reason's numbers must decide the cell as logged."""
+    from sweeplab.generators.certify import EV_A, EV_B, EV_CELL, EV_WHY, ST, WHY_NUMBER, WHY_PAIR
+    known = np.zeros(len(mines), dtype=np.int8)  # 0 hidden, 1 open, 2 mine
+
+    def hidden_and_rest(c):
+        around = [j for j in nbr[c] if j >= 0]
+        return {j for j in around if known[j] == 0}, int(numbers[c]) - sum(known[j] == 2 for j in around)
+
+    for e in range(events):
+        x, why, a, b = pi[EV_CELL, e], pb[EV_WHY, e], pi[EV_A, e], pi[EV_B, e]
+        mine = bool(mines[x])
+        if (pb[ST, x] == 2) != mine or known[x] != 0:
+            return False
+        if why == WHY_NUMBER:
+            h, r = hidden_and_rest(a)
+            if known[a] != 1 or x not in h or r != (len(h) if mine else 0):
+                return False
+        elif why == WHY_PAIR:
+            (ha, ra), (hb, rb) = hidden_and_rest(a), hidden_and_rest(b)
+            a_only, b_only = ha - hb, hb - ha
+            mines_side = set()
+            if rb - ra == len(b_only):
+                mines_side |= b_only
+            if ra - rb == len(a_only):
+                mines_side |= a_only
+            safe_side = (a_only if rb - ra == len(b_only) else set()) | (b_only if ra - rb == len(a_only) else set())
+            if known[a] != 1 or known[b] != 1 or x not in (mines_side if mine else safe_side):
+                return False
+        known[x] = 2 if mine else 1
+    return True
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus")]),
+       density=st.floats(0.15, 0.35), seed=st.integers(0, 2**32 - 1))
+def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, seed):
+    """From any logged play (solved or stuck), a moved mine's replay must end where a fresh play
+    ends (the closure of sound deductions is unique): same verdict, same cells known. Every single
+    and pair deduction it logs must hold where it stands; the chain goes on from each new log."""
+    w, h, topology = shape
+    n = w * h
+    rng = np.random.default_rng(seed)
+    nbr = grid.neighbour_table(w, h, topology)
+    cx, cy = int(rng.integers(w)), int(rng.integers(h))
+    free_cells = ~grid.block_mask(w, h, cx, cy, topology)
+    m = max(1, min(int(density * n), int(free_cells.sum()) - 1))
+    mines = np.zeros(n, dtype=bool)
+    mines[rng.choice(np.flatnonzero(free_cells), m, replace=False)] = True
+    numbers = K.count_numbers(mines, nbr)
+    click = cy * w + cx
+    scratch = new_scratch(nbr)
+    cur, nxt, fresh = new_play(n), new_play(n), new_play(n)
+    play_fresh(mines, numbers, nbr, click, 200_000, *cur, *scratch)
+    for _ in range(12):
+        a = int(rng.choice(np.flatnonzero(mines)))
+        b = int(rng.choice(np.flatnonzero(~mines & free_cells)))
+        move_mine(mines, numbers, nbr, a, b)
+        moved = play_moved(mines, numbers, nbr, click, 200_000, *cur, *nxt, *scratch, a, b)
+        want = play_fresh(mines, numbers, nbr, click, 200_000, *fresh, *scratch)
+        assert moved == want
+        assert (nxt[1][0] == fresh[1][0]).all(), "the replay stopped somewhere else than a fresh play"
+        assert _log_holds(mines, numbers, nbr, nxt[0], nxt[1], nxt[2][0])
+        cur, nxt = nxt, cur
+
+
 # --- the generator ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("method", ["rejection", "mcmc"])

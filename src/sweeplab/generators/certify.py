@@ -17,13 +17,13 @@ what a player would see; it never reads a hidden mine to make a decision.
 Plays are logs. Every cell a play reveals is an event with its reason (the number, the pair
 of numbers, or the component that decided it). The generators change a board one mine at a
 time, and `play_moved` certifies the changed board from the old board's log: events from
-before the change could be seen are kept, later ones (up to the first use of the mine total)
-are re-checked against the new numbers by their reason alone (one number, one pair, or one
-component searched for a counterexample), and the usual play finishes from there. Every kept
-event is a sound deduction on the new board and complete deduction is monotone, so the verdict
-is a fresh play's, at a fraction of the cost. (The one exception is the leaf budget: a component past it counts as a guess, and whether
-a play meets such a component can depend on the order it went in; this is rare, and errs on the
-side of rejecting a board.)
+before the change could be seen are kept; later ones are kept unchecked where nothing they
+rest on changed, re-checked against the new numbers where something did, and the usual play
+finishes what is left (see play_moved). Every kept event is a sound deduction on the new board
+and complete deduction is monotone, so the verdict is a fresh play's, at a fraction of the
+cost. (The one exception is the leaf budget: a component past it counts as a guess, and
+whether a play meets such a component can depend on the order it went in; this is rare, and
+errs on the side of rejecting a board.)
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 
 DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
-RECHECK_BUDGET = 5_000  # search nodes for one witness search; past it, the caller enumerates or re-plays instead
+WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the component is enumerated instead
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 
@@ -65,20 +65,21 @@ HMASK = 6  # per cell: which of its 8 neighbour slots are hidden (bit k: slot k 
 # int8 rows:
 ST = 0  # per cell: 0 hidden, 1 open, 2 known mine
 EV_WHY = 1  # event -> reason
-# int64 meta:
-EVENTS, OPENED, FLAGGED, NEEDED_TOTAL = 0, 1, 2, 3
+# int64 meta (STALE_NOW: play_moved's count of stale cells):
+EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
 
 # Scratch shared by plays (int32 rows, bool rows, int64 counters). NEAR + s: the cell at offset
-# NEAR_DX/DY[s] (the 24 cells within two steps), or -1; FULL: every existing neighbour slot.
-WORK, RA, RB, MARK, CMARK, CIDX, ORDER, CON, DEG, FULL, NEAR = range(11)
-INWORK, DIRTY, SAFE_OUT, MINE_OUT = range(4)
-KEY, PAIRS_OK = 0, 1
+# NEAR_DX/DY[s] (the 24 cells within two steps), or -1; FULL: every existing neighbour slot;
+# STALE1 / STALE2: stale cells (see play_moved) within one / two steps of a cell, itself included.
+WORK, RA, RB, DEG, FULL, STALE1, STALE2, NEAR = range(8)
+INWORK, DIRTY, SAFE_OUT, MINE_OUT, STALE = range(5)
+PAIRS_OK = 0
 
 
 @nb.njit(cache=True)
 def new_play(n):
     """Empty arrays (int32 rows, int8 rows, counters) for one play's log on n cells."""
-    return np.zeros((7, n), dtype=np.int32), np.zeros((2, n), dtype=np.int8), np.zeros(4, dtype=np.int64)
+    return np.zeros((7, n), dtype=np.int32), np.zeros((2, n), dtype=np.int8), np.zeros(5, dtype=np.int64)
 
 
 @nb.njit(cache=True)
@@ -86,8 +87,8 @@ def new_scratch(nbr):
     """Scratch (int32 rows, bool rows, counters) for plays on the grid `nbr`."""
     n = nbr.shape[0]
     si = np.zeros((NEAR + 24, n), dtype=np.int32)
-    sb = np.zeros((4, n), dtype=np.bool_)
-    sm = np.zeros(2, dtype=np.int64)
+    sb = np.zeros((5, n), dtype=np.bool_)
+    sm = np.zeros(1, dtype=np.int64)
     for i in range(n):
         for k in range(8):
             if nbr[i, k] >= 0:
@@ -327,7 +328,7 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
         # which cells can be a mine, which safe: long components by a witness search (enough
         # unless the total is needed), the others by counting every layout
         if m > SMALL_COMPONENT and _backbone(m, cell_cons, cell_ncons, need, nfree, wit_mine, wit_safe,
-                                             RECHECK_BUDGET) > 0:
+                                             WITNESS_BUDGET) > 0:
             deferred[c] = True
         else:
             # scratch shared by all components (allocation dominates small enumerations)
@@ -546,6 +547,10 @@ def _spread_table():
 SPREAD = _spread_table()
 NEAR_DX = np.array([dx for dy in range(-2, 3) for dx in range(-2, 3) if dx or dy], dtype=np.int64)
 NEAR_DY = np.array([dy for dy in range(-2, 3) for dx in range(-2, 3) if dx or dy], dtype=np.int64)
+# SHARED[s]: the neighbour slots of a cell that also touch the cell at NEAR offset s; a pair can
+# only decide something when the first number has a hidden cell there
+SHARED = np.array([sum(1 << k for k in range(8) if abs(_DX[k] - dx) <= 1 and abs(_DY[k] - dy) <= 1)
+                   for dx, dy in zip(NEAR_DX, NEAR_DY)], dtype=np.int64)
 
 
 @nb.njit(cache=True)
@@ -586,18 +591,6 @@ def _popcount(x):
 
 
 
-@nb.njit(cache=True)
-def _next_key(si, sm):
-    """A fresh stamp for the MARK / CMARK rows (which then need no clearing)."""
-    key = sm[KEY] + 1
-    if key >= 2 ** 31 - 1:
-        si[MARK, :] = 0
-        si[CMARK, :] = 0
-        key = 1
-    sm[KEY] = key
-    return key
-
-
 @nb.njit(cache=True, inline='always')
 def _pair_rule(numbers, pi, a, b, shift):
     """The subset rule on numbers a and b (b at offset `shift` in a's frame): (mine bits, safe bits)
@@ -633,6 +626,8 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
         if st[a] != _OPEN or hm[a] == 0:
             continue
         for s in range(24):
+            if hm[a] & SHARED[s] == 0:
+                continue
             b = si[NEAR + s, a]
             if b < 0 or st[b] != _OPEN or hm[b] == 0:
                 continue
@@ -723,58 +718,26 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
     return 1
 
 
-@nb.njit(cache=True)
-def _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, budget):
-    """Do the numbers around x's frontier component alone (no mine total) force x to be `mine`?
-    Searches for a counterexample, nearest cells first; False when one exists or the search is
-    over `budget`."""
-    mark, cmark, cidx, order, con = si[MARK], si[CMARK], si[CIDX], si[ORDER], si[CON]
-    key = _next_key(si, sm)
-    order[0] = x
-    mark[x] = key
-    m = 1
-    nc = 0
-    head = 0
-    while head < m:
-        u = order[head]
-        head += 1
-        for k in range(8):
-            c = nbr[u, k]
-            if c < 0 or st[c] != _OPEN or cmark[c] == key:
-                continue
-            cmark[c] = key
-            cidx[c] = nc
-            con[nc] = c
-            nc += 1
-            for k2 in range(8):
-                q = nbr[c, k2]
-                if q >= 0 and st[q] == _U and mark[q] != key:
-                    mark[q] = key
-                    order[m] = q
-                    m += 1
-    if nc == 0:
-        return False
-    need = np.empty(nc, dtype=np.int32)
-    nfree = np.empty(nc, dtype=np.int32)
-    for t in range(nc):
-        need[t] = numbers[con[t]] - kno[con[t]]
-        nfree[t] = hid[con[t]]
-    cell_cons = np.empty((m, 8), dtype=np.int32)
-    cell_ncons = np.zeros(m, dtype=np.int32)
-    for p in range(m):
-        u = order[p]
-        for k in range(8):
-            c = nbr[u, k]
-            if c >= 0 and st[c] == _OPEN:
-                cell_cons[p, cell_ncons[p]] = cidx[c]
-                cell_ncons[p] += 1
-    return _search(m, cell_cons, cell_ncons, need, nfree, 0, 0 if mine else 1, budget,
-                   np.empty(m + 1, dtype=np.int8)) == 0
-
-
 @nb.njit(cache=True, inline='always')
 def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
     """Record that the play now knows `cell` (open, or a mine), and why."""
+    _log(pi, pb, meta, cell, mine, why, a, b)
+    for k in range(8):
+        j = nbr[cell, k]
+        if j >= 0:
+            pi[HID, j] -= 1
+            pi[HMASK, j] &= ~(1 << (7 - k))  # cell is in j's slot 7 - k (the opposite step)
+            if mine:
+                pi[KNO, j] += 1
+
+
+@nb.njit(cache=True, inline='always')
+def _log(pi, pb, meta, cell, mine, why, a, b):
+    """Log `cell` as known (open, or a mine), and why, without its neighbours' counts."""
+    if mine:
+        meta[FLAGGED] += 1
+    else:
+        meta[OPENED] += 1
     ev = meta[EVENTS]
     pb[ST, cell] = _MINE if mine else _OPEN
     pi[TM, cell] = ev
@@ -783,23 +746,6 @@ def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
     pi[EV_A, ev] = a
     pi[EV_B, ev] = b
     meta[EVENTS] = ev + 1
-    _count_known(pi, meta, nbr, cell, mine)
-
-
-@nb.njit(cache=True, inline='always')
-def _count_known(pi, meta, nbr, cell, mine):
-    """Count `cell` as known (open, or a mine): in the play's totals and its neighbours' counts."""
-    if mine:
-        meta[FLAGGED] += 1
-    else:
-        meta[OPENED] += 1
-    for k in range(8):
-        j = nbr[cell, k]
-        if j >= 0:
-            pi[HID, j] -= 1
-            pi[HMASK, j] &= ~(1 << (7 - k))  # cell is in j's slot 7 - k (the opposite step)
-            if mine:
-                pi[KNO, j] += 1
 
 
 @nb.njit(cache=True, inline='always')
@@ -831,26 +777,6 @@ def _number_implies(numbers, pi, pb, a, mine):
 
 
 @nb.njit(cache=True)
-def _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e):
-    """Does old event e's reason still decide its cell, on this board, in this position? For the
-    reasons other than one number, which `play_moved` checks in line (a call costs more than that check)."""
-    st = pb[ST]
-    hid = pi[HID]
-    kno = pi[KNO]
-    x = old_i[EV_CELL, e]
-    mine = old_b[ST, x] == _MINE
-    why = old_b[EV_WHY, e]
-    a = old_i[EV_A, e]
-    if why == WHY_CLICK:
-        return True
-    if why == WHY_PAIR:
-        return _pair_implies(numbers, nbr, pi, pb, si, a, old_i[EV_B, e], x, mine)
-    if why == WHY_COMPONENT:
-        return _component_implies(st, numbers, nbr, hid, kno, x, mine, si, sm, RECHECK_BUDGET)
-    return False  # the mine total: left to the play's own complete deduction
-
-
-@nb.njit(cache=True)
 def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
     """The single-number rule on the `wtop` numbers waiting, and on those their deductions touch,
     until it stalls (a 0 opens its neighbours the same way: the cascade)."""
@@ -873,18 +799,6 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
             if j >= 0 and st[j] == _U:
                 _reveal(pi, pb, meta, nbr, j, rest != 0, WHY_NUMBER, i, -1)
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
-
-
-@nb.njit(cache=True, inline='always')
-def _single_rule_decides(numbers, nbr, pi, pb, x):
-    """Does some open number around hidden cell x decide it by the single-number rule?"""
-    for k in range(8):
-        a = nbr[x, k]
-        if a >= 0 and pb[ST, a] == _OPEN:
-            rest = numbers[a] - pi[KNO, a]
-            if rest == 0 or rest == pi[HID, a]:
-                return True
-    return False
 
 
 @nb.njit(cache=True)
@@ -933,7 +847,7 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
 
 @nb.njit(cache=True)
 def _reset_scratch(sb, n):
-    for r in range(4):
+    for r in range(5):
         for i in range(n):
             sb[r, i] = False
 
@@ -972,60 +886,242 @@ def first_touch(pi, pb, nbr, a, b):
     return t
 
 
+@nb.njit(cache=True, inline='always')
+def _mark_stale(si, nbr, x, by):
+    """Count cell x as stale (by=1) or no longer (by=-1) in the STALE1 / STALE2 counts around it."""
+    si[STALE1, x] += by
+    si[STALE2, x] += by
+    for k in range(8):
+        j = nbr[x, k]
+        if j >= 0:
+            si[STALE1, j] += by
+    for s in range(24):
+        j = si[NEAR + s, x]
+        if j >= 0:
+            si[STALE2, j] += by
+
+
+@nb.njit(cache=True, inline='always')
+def _sync(pi, st, nbr, c):
+    """Bring c's counts (HID, KNO, HMASK) up to date with the position `st` (play_moved keeps
+    counts only where it looks)."""
+    h = 0
+    kn = 0
+    m = 0
+    for k in range(8):
+        j = nbr[c, k]
+        if j >= 0:
+            if st[j] == _U:
+                h += 1
+                m |= 1 << k
+            elif st[j] == _MINE:
+                kn += 1
+    pi[HID, c] = h
+    pi[KNO, c] = kn
+    pi[HMASK, c] = m
+
+
+@nb.njit(cache=True, inline='always')
+def _push_near_stale(pb, si, sb, nbr, cell, wtop):
+    """`cell` and its neighbours that are open numbers next to a stale cell go on the work list."""
+    if si[STALE1, cell] > 0 and pb[ST, cell] == _OPEN:
+        wtop = _push(si, sb, wtop, cell)
+    for k in range(8):
+        j = nbr[cell, k]
+        if j >= 0 and si[STALE1, j] > 0 and pb[ST, j] == _OPEN:
+            wtop = _push(si, sb, wtop, j)
+    return wtop
+
+
+@nb.njit(cache=True, inline='always')
+def _settle_cell(pi, pb, meta, si, sb, nbr, q, mine, why, a, b, wtop):
+    """Log hidden cell q as decided (by numbers a, b); a stale q is stale no more. Returns the work
+    list with what q's news may decide next."""
+    _log(pi, pb, meta, q, mine, why, a, b)
+    if sb[STALE, q]:
+        sb[STALE, q] = False
+        _mark_stale(si, nbr, q, -1)
+        meta[STALE_NOW] -= 1
+    return _push_near_stale(pb, si, sb, nbr, q, wtop)
+
+
+@nb.njit(cache=True)
+def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
+    """The single-number rule, then (if `pairs`) the subset rule, on the waiting numbers next to
+    stale cells, and on those next to stale cells that their deductions touch. Counts are taken
+    from the position as it is."""
+    st = pb[ST]
+    while wtop > 0:
+        wtop -= 1
+        a = si[WORK, wtop]
+        sb[INWORK, a] = False
+        if si[STALE1, a] == 0:
+            continue
+        _sync(pi, st, nbr, a)
+        h = pi[HID, a]
+        rest = numbers[a] - pi[KNO, a]
+        if h == 0:
+            continue
+        if rest == 0 or rest == h:
+            for k in range(8):
+                j = nbr[a, k]
+                if j >= 0 and st[j] == _U:
+                    wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rest != 0, WHY_NUMBER, a, -1, wtop)
+            continue
+        if not pairs:
+            continue
+        ha = pi[HMASK, a]
+        for s in range(24):
+            if ha & SHARED[s] == 0:
+                continue
+            b = si[NEAR + s, a]
+            if b < 0 or st[b] != _OPEN:
+                continue
+            _sync(pi, st, nbr, b)
+            if pi[HID, b] == 0:
+                continue
+            shift = NEAR_DY[s] * 7 + NEAR_DX[s]
+            mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
+            if mines_bits == 0 and safe_bits == 0:
+                continue
+            for side in range(2):
+                c, sh = (a, 0) if side == 0 else (b, shift)
+                for k in range(8):
+                    q = nbr[c, k]
+                    if q < 0 or st[q] != _U:
+                        continue
+                    bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + sh)
+                    if mines_bits & bit or safe_bits & bit:
+                        wtop = _settle_cell(pi, pb, meta, si, sb, nbr, q, (mines_bits & bit) != 0, WHY_PAIR, a, b,
+                                            wtop)
+
+
 @nb.njit(cache=True)
 def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
-    mine moved from `src` to `dst`, logging into (pi, pb, meta). Same verdict as `play_fresh`.
+    mine moved from `src` to `dst`, logging into (pi, pb, meta). Same verdict as `play_fresh`
+    (meta[NEEDED_TOTAL] here says whether the log uses the total, not whether it had to).
 
-    Events before the move could be seen are kept; later ones are kept when their reason still
-    holds (checked in order, against the new numbers); the play then goes on as usual."""
+    The old log is followed event by event. A cell is *stale* while the old play knew it and the
+    new one does not yet (src and dst are stale until the new play knows them: the numbers around
+    them differ). An old event whose reason sees no stale cell still holds: its numbers say what
+    they said (around a known src or dst the count and the known mines change together), and
+    knowing more never undoes a deduction. Only events next to stale cells are checked, against
+    the position as it is; one that fails leaves its cell stale, and the single-number and pair
+    rules around stale cells settle what they can as the play goes on. Once nothing is stale, the
+    rest of the old log holds as it stands (but for deductions that leaned on dst's old number),
+    so an accepted move costs about what its damage does. What is left is played on as usual;
+    the position reached is a fresh play's, as sound deductions have one closure."""
     n = mines.shape[0]
     _reset_scratch(sb, n)
-    if mines[click]:
-        meta[:] = 0
-        return BOOM
-    t = first_touch(old_i, old_b, nbr, src, dst)
     meta[:] = 0
-    for i in range(n):
-        pi[HID, i] = si[DEG, i]
-        pi[HMASK, i] = si[FULL, i]
-        pi[KNO, i] = 0
+    if mines[click]:
+        return BOOM
+    st = pb[ST]
+    stale = sb[STALE]
+    near = si[STALE1]
+    far = si[STALE2]
+    t = first_touch(old_i, old_b, nbr, src, dst)
     # the log up to t stands as it was
     for i in range(n):
+        near[i] = 0
+        far[i] = 0
         s = old_b[ST, i]
-        if s != _U and old_i[TM, i] < t:
-            pb[ST, i] = s
-            pi[TM, i] = old_i[TM, i]
-            _count_known(pi, meta, nbr, i, s == _MINE)
-        else:
-            pb[ST, i] = _U
+        st[i] = s if s != _U and old_i[TM, i] < t else _U
     end = min(t, old_m[EVENTS])
     for e in range(end):
-        pi[EV_CELL, e] = old_i[EV_CELL, e]
-        pi[EV_A, e] = old_i[EV_A, e]
-        pi[EV_B, e] = old_i[EV_B, e]
-        pb[EV_WHY, e] = old_b[EV_WHY, e]
-    meta[EVENTS] = end
-    # later events, each kept when its reason still holds (in order, so a kept event can rest on
-    # earlier ones), up to the first use of the mine total: what follows mostly rests on it, and
-    # re-checking it would take a search. The play re-derives the rest.
-    st = pb[ST]
-    hid = pi[HID]
-    for e in range(end, old_m[EVENTS]):
-        if old_b[EV_WHY, e] == WHY_TOTAL:
-            break
         x = old_i[EV_CELL, e]
-        if x == src or x == dst or st[x] != _U:
+        _log(pi, pb, meta, x, st[x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
+    stale[src] = True
+    stale[dst] = True
+    _mark_stale(si, nbr, src, 1)
+    _mark_stale(si, nbr, dst, 1)
+    near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
+    # while dst's number spoke (from when it opened until its neighbours were all known), a
+    # deduction over a whole component may have leaned on it
+    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == _OPEN else old_m[EVENTS]
+    dst_quiet = dst_spoke
+    for k in range(8):
+        j = nbr[dst, k]
+        if j >= 0:
+            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != _U else old_m[EVENTS])
+    meta[STALE_NOW] = 2
+    e = end
+    last = old_m[EVENTS]
+    while e < last:
+        if meta[STALE_NOW] == 0:
+            # nothing stale: the old events hold as logged, but for those that reasoned from dst
+            while e < last:
+                x = old_i[EV_CELL, e]
+                if st[x] == _U:
+                    a = old_i[EV_A, e]
+                    b = old_i[EV_B, e]
+                    why = old_b[EV_WHY, e]
+                    if a == dst or b == dst or (why >= WHY_COMPONENT and dst_spoke <= e <= dst_quiet):
+                        break
+                    if why == WHY_TOTAL:
+                        meta[NEEDED_TOTAL] = 1
+                    _log(pi, pb, meta, x, old_b[ST, x] == _MINE, why, a, b)
+                e += 1
+            if e == last:
+                break
+        ev = e
+        e += 1
+        x = old_i[EV_CELL, ev]
+        if st[x] != _U or x == src or x == dst:
             continue
-        why = old_b[EV_WHY, e]
-        # the single-number rule, by far the commonest reason, is checked here; _recheck takes the others
-        if (_number_implies(numbers, pi, pb, old_i[EV_A, e], old_b[ST, x] == _MINE) if why == WHY_NUMBER
-                else _recheck(numbers, nbr, pi, pb, si, sm, old_i, old_b, e)):
-            _reveal(pi, pb, meta, nbr, x, old_b[ST, x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
-        elif _single_rule_decides(numbers, nbr, pi, pb, x):
-            # the old reason fails near the move, but the numbers around decide it another way:
-            # take that, and what it opens, so that the events after it can still be kept
-            _single_rule(numbers, nbr, pi, pb, meta, si, sb, _push_around(pb, si, sb, nbr, x, 0))
+        why = old_b[EV_WHY, ev]
+        a = old_i[EV_A, ev]
+        b = old_i[EV_B, ev]
+        mine = old_b[ST, x] == _MINE
+        if why == WHY_NUMBER:
+            ok = near[a] == 0
+            if not ok and st[a] == _OPEN:
+                _sync(pi, st, nbr, a)
+                ok = _number_implies(numbers, pi, pb, a, mine)
+        elif why == WHY_PAIR:
+            ok = near[a] == 0 and near[b] == 0
+            if not ok and st[a] == _OPEN and st[b] == _OPEN:
+                _sync(pi, st, nbr, a)
+                _sync(pi, st, nbr, b)
+                ok = _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine)
+        elif why == WHY_CLICK:
+            ok = True
+        else:  # over a component, or with the total: clean only when nothing anywhere is stale
+            ok = meta[STALE_NOW] == 0 and (ev < dst_spoke or ev > dst_quiet)
+            if ok and why == WHY_TOTAL:
+                meta[NEEDED_TOTAL] = 1
+        if ok:
+            _log(pi, pb, meta, x, mine, why, a, b)
+            if far[x] == 0:  # no stale cell within two steps: no number next to one has news
+                continue
+        else:
+            stale[x] = True
+            meta[STALE_NOW] += 1
+            _mark_stale(si, nbr, x, 1)
+        wtop = _push_near_stale(pb, si, sb, nbr, x, 0)
+        if wtop > 0:
+            _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, sm[PAIRS_OK] != 0)
+    if meta[OPENED] + meta[FLAGGED] == n:
+        return SOLVED
+    # play on from here: the counts, kept only where the replay looked, for the whole position
+    # (all known but the hidden cells, whose neighbours count them)
+    hid = pi[HID]
+    kno = pi[KNO]
+    hm = pi[HMASK]
+    for i in range(n):
+        hid[i] = 0
+        hm[i] = 0
+        kno[i] = numbers[i]
+    for u in range(n):
+        if st[u] == _U:
+            for k in range(8):
+                j = nbr[u, k]
+                if j >= 0:
+                    hid[j] += 1
+                    hm[j] |= 1 << (7 - k)
+                    if mines[u]:
+                        kno[j] -= 1
     wtop = 0
     for i in range(n):
         if st[i] == _OPEN and hid[i] > 0:

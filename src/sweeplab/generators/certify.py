@@ -369,6 +369,11 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     # (a frontier total fixed at none or all would have decided its cells already)
     if nf > 0 and mines_left - off <= 0 and nf <= mines_left:
         return 0, SOLVED, False
+    # nor when the frontier surely holds fewer mines than are left and the cells off it more
+    # places than are left: then every frontier layout fits, and the count off the frontier is
+    # neither none nor all of it (a sound bound is enough here, and saves counting every layout)
+    if nf > 0 and mines_left < off and _frontier_mines_at_most(nf, nc, con_cell, need0, nbr, st, fidx) < mines_left:
+        return 0, SOLVED, False
     # bring in the mine total: it needs every component's mine counts, so count the deferred ones
     for c in range(ncomp):
         if not deferred[c]:
@@ -385,6 +390,32 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     decided = _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab, off, mines_left,
                       True, safe_out, mine_out)
     return decided, SOLVED, True
+
+
+@nb.njit(cache=True)
+def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
+    """An upper bound on the mines the nf frontier cells can hold: a number's hidden cells hold
+    its `need` mines, so for numbers taken in turn that still cover more new cells than they
+    need, add their need; every frontier cell left over might be a mine."""
+    covered = np.zeros(nf, dtype=np.bool_)
+    bound = 0
+    left = nf
+    for c in range(nc):
+        j = con_cell[c]
+        new = 0
+        for k in range(8):
+            q = nbr[j, k]
+            if q >= 0 and st[q] == _U and not covered[fidx[q]]:
+                new += 1
+        if need[c] >= new:
+            continue
+        for k in range(8):
+            q = nbr[j, k]
+            if q >= 0 and st[q] == _U:
+                covered[fidx[q]] = True
+        bound += need[c]
+        left -= new
+    return bound + left
 
 
 @nb.njit(cache=True)

@@ -271,8 +271,8 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
     return True
 
 
-@settings(max_examples=60, deadline=None)
-@given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus")]),
+@settings(max_examples=200, deadline=None)
+@given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus"), (9, 9, "torus")]),
        density=st.floats(0.15, 0.35), seed=st.integers(0, 2**32 - 1))
 def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, seed):
     """From any logged play (solved or stuck), a moved mine's replay must end where a fresh play

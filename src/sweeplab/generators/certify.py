@@ -1028,6 +1028,44 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
 
 
 @nb.njit(cache=True)
+def _component_clean(pb, nbr, si, sb, x):
+    """Does no stale cell touch hidden cell x's frontier component, as the position stands (nor
+    the numbers around it)? Then a deduction over that component still holds: its numbers say
+    what they said, none of the old play's numbers next to it is missing, and the new play may
+    only know more."""
+    st = pb[ST]
+    seen = sb[MINE_OUT]  # free until the play goes on
+    queue = si[WORK]  # free between settles
+    queue[0] = x
+    seen[x] = True
+    size = 1
+    head = 0
+    clean = True
+    while head < size and clean:
+        u = queue[head]
+        head += 1
+        if si[STALE1, u] > 0:
+            clean = False
+            break
+        for k in range(8):
+            c = nbr[u, k]
+            if c < 0 or st[c] != _OPEN:
+                continue
+            if si[STALE1, c] > 0:
+                clean = False
+                break
+            for k2 in range(8):
+                q = nbr[c, k2]
+                if q >= 0 and st[q] == _U and not seen[q]:
+                    seen[q] = True
+                    queue[size] = q
+                    size += 1
+    for p in range(size):
+        seen[queue[p]] = False
+    return clean
+
+
+@nb.njit(cache=True)
 def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
     mine moved from `src` to `dst`, logging into (pi, pb, meta). Same verdict as `play_fresh`
@@ -1118,8 +1156,10 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
                 ok = _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine)
         elif why == WHY_CLICK:
             ok = True
-        else:  # over a component, or with the total: clean only when nothing anywhere is stale
-            ok = meta[STALE_NOW] == 0 and (ev < dst_spoke or ev > dst_quiet)
+        else:  # over a component, or with the total: clean when nothing stale touches it
+            ok = ev < dst_spoke or ev > dst_quiet
+            if ok and meta[STALE_NOW] > 0:
+                ok = why == WHY_COMPONENT and _component_clean(pb, nbr, si, sb, x)
             if ok and why == WHY_TOTAL:
                 meta[NEEDED_TOTAL] = 1
         if ok:

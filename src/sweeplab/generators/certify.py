@@ -22,8 +22,9 @@ rest on changed, re-checked against the new numbers where something did, and the
 finishes what is left (see play_moved). Every kept event is a sound deduction on the new board
 and complete deduction is monotone, so the verdict is a fresh play's, at a fraction of the
 cost. (The one exception is the leaf budget: a component past it counts as a guess, and
-whether a play meets such a component can depend on the order it went in; this is rare, and
-errs on the side of rejecting a board.)
+whether a play meets such a component can depend on the order it went in. This is rare, and
+either way a board is accepted only on sound deductions: one order may give up where another
+solves the board.)
 """
 
 from __future__ import annotations
@@ -1069,7 +1070,8 @@ def _component_clean(pb, nbr, si, sb, x):
 def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
     mine moved from `src` to `dst`, logging into (pi, pb, meta). Same verdict as `play_fresh`
-    (meta[NEEDED_TOTAL] here says whether the log uses the total, not whether it had to).
+    (but for the leaf budget: see the module docstring); meta[NEEDED_TOTAL] here says whether
+    the log uses the total, not whether it had to.
 
     The old log is followed event by event. A cell is *stale* while the old play knew it and the
     new one does not yet (src and dst are stale until the new play knows them: the numbers around

@@ -614,6 +614,12 @@ def _frame(pi, c, shift):
 
 
 @nb.njit(cache=True, inline='always')
+def _slot_bit(k, shift):
+    """Neighbour slot k of a cell whose frame is at `shift` (as in _frame), as a bit of the frame."""
+    return np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + shift)
+
+
+@nb.njit(cache=True, inline='always')
 def _popcount(x):
     c = 0
     while x:
@@ -673,7 +679,7 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
                     if not hm[c] >> k & 1:
                         continue
                     q = nbr[c, k]
-                    bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + sh)
+                    bit = _slot_bit(k, sh)
                     if mines_bits & bit and not mine_out[q]:
                         mine_out[q] = True
                     elif safe_bits & bit and not safe_out[q]:
@@ -698,9 +704,9 @@ def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
         mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
         for k in range(8):
             if nbr[a, k] == x:
-                bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3)
+                bit = _slot_bit(k, 0)
             elif nbr[b, k] == x:
-                bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + shift)
+                bit = _slot_bit(k, shift)
             else:
                 continue
             return ((mines_bits if mine else safe_bits) & bit) != 0
@@ -1002,6 +1008,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
             continue
         if not pairs:
             continue
+        # the subset rule as in _pair_pass, with b's counts brought up to date first
         ha = pi[HMASK, a]
         for s in range(24):
             if ha & SHARED[s] == 0:
@@ -1022,7 +1029,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                     q = nbr[c, k]
                     if q < 0 or st[q] != _U:
                         continue
-                    bit = np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + sh)
+                    bit = _slot_bit(k, sh)
                     if mines_bits & bit or safe_bits & bit:
                         wtop = _settle_cell(pi, pb, meta, si, sb, nbr, q, (mines_bits & bit) != 0, WHY_PAIR, a, b,
                                             wtop)

@@ -540,7 +540,6 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
     return decided
 
 
-
 # neighbour slots of grid.neighbour_table: dy in (-1, 0, 1), dx in (-1, 0, 1), centre skipped
 _DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
 _DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
@@ -626,7 +625,6 @@ def _popcount(x):
         x &= x - 1
         c += 1
     return c
-
 
 
 @nb.njit(cache=True, inline='always')

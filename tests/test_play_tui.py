@@ -107,3 +107,22 @@ def test_lose_with_a_chord_and_change_level_and_mode(tmp_path):
     asyncio.run(run())
     assert store.records()[0][0]["status"] == "lost"
     store.close()
+
+
+def test_a_timer_tick_after_the_app_closed_is_harmless(tmp_path):
+    """The interval timer can fire once more while the app tears its screen down (CI saw
+    NoMatches from it); a tick then must neither fail nor touch the game."""
+    store = Store(tmp_path / "tui.db")
+
+    async def run():
+        app = MinesweeperApp(store, mode="safe", seed=SEED)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.click(BoardView, offset=(8, 4))
+            await pilot.pause()
+            assert app.pg is not None and app.pg.game.status == "playing"
+        return app
+
+    app = asyncio.run(run())
+    app.tick()
+    assert app.pg.game.status == "playing"
+    store.close()

@@ -1006,7 +1006,8 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
             continue
         if not pairs:
             continue
-        # the subset rule as in _pair_pass, with b's counts brought up to date first
+        # the subset rule as in _pair_pass, with b's counts brought up to date first (one helper
+        # for both loops, returning the pair's bits as a tuple, made chain moves 1.8x slower)
         ha = pi[HMASK, a]
         for s in range(24):
             if ha & SHARED[s] == 0:

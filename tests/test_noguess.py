@@ -16,8 +16,8 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import (SOLVED, certify, certify_kernel, move_mine, new_play, new_scratch,
-                                        play_fresh, play_moved)
+from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, certify_kernel, move_mine, new_play,
+                                        new_scratch, play_fresh, play_moved)
 from sweeplab.generators.noguess import generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
@@ -240,7 +240,7 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
 def _log_holds(mines, numbers, nbr, pi, pb, events):
     """Each single-number and pair event of a play log, checked in its position by counting
     (written apart from the certifier): the reason's numbers must decide the cell as logged."""
-    from sweeplab.generators.certify import EV_A, EV_B, EV_CELL, EV_WHY, ST, WHY_NUMBER, WHY_PAIR
+    from sweeplab.generators.certify import EV_A, EV_B, EV_CELL, EV_WHY, WHY_NUMBER, WHY_PAIR
     known = np.zeros(len(mines), dtype=np.int8)  # 0 hidden, 1 open, 2 mine
 
     def hidden_and_rest(c):
@@ -259,12 +259,10 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
         elif why == WHY_PAIR:
             (ha, ra), (hb, rb) = hidden_and_rest(a), hidden_and_rest(b)
             a_only, b_only = ha - hb, hb - ha
-            mines_side = set()
-            if rb - ra == len(b_only):
-                mines_side |= b_only
-            if ra - rb == len(a_only):
-                mines_side |= a_only
-            safe_side = (a_only if rb - ra == len(b_only) else set()) | (b_only if ra - rb == len(a_only) else set())
+            b_fills = rb - ra == len(b_only)  # b's mines outside a fill b_only, so a_only is safe
+            a_fills = ra - rb == len(a_only)
+            mines_side = (b_only if b_fills else set()) | (a_only if a_fills else set())
+            safe_side = (a_only if b_fills else set()) | (b_only if a_fills else set())
             if known[a] != 1 or known[b] != 1 or x not in (mines_side if mine else safe_side):
                 return False
         known[x] = 2 if mine else 1
@@ -277,8 +275,8 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
 def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, seed):
     """From any logged play (solved or stuck), a moved mine's replay must end where a fresh play
     ends (the closure of sound deductions is unique): same verdict, same cells known (for a
-    solved board, the same cells open). Every single
-    and pair deduction it logs must hold where it stands; the chain goes on from each new log."""
+    solved board, the same cells open). Every single-number and pair deduction it logs must
+    hold where it stands. The chain goes on from each new log, solved or not."""
     w, h, topology = shape
     n = w * h
     rng = np.random.default_rng(seed)
@@ -301,9 +299,10 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
         want = play_fresh(mines, numbers, nbr, click, 200_000, *fresh, *scratch)
         assert moved == want
         # a solved play may leave mines unflagged once every safe cell is open
-        same = (nxt[1][0] == 1) == (fresh[1][0] == 1) if want == SOLVED else nxt[1][0] == fresh[1][0]
+        got, wanted = nxt[1][ST], fresh[1][ST]
+        same = (got == 1) == (wanted == 1) if want == SOLVED else got == wanted
         assert same.all(), "the replay stopped somewhere else than a fresh play"
-        assert _log_holds(mines, numbers, nbr, nxt[0], nxt[1], nxt[2][0])
+        assert _log_holds(mines, numbers, nbr, nxt[0], nxt[1], nxt[2][EVENTS])
         cur, nxt = nxt, cur
 
 

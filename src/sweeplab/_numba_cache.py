@@ -1,0 +1,44 @@
+"""Where numba keeps compiled kernels: a directory named after the package's sources.
+
+numba checks a cached function against its own file only, yet a kernel's cached machine code
+carries the kernels it calls from other modules (the no-guess chain carries the certifier). After
+an edit or an upgrade that touches only the callee, the caller would run the old code. Keying the
+cache directory by every source file's size and change time makes any change start afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+
+import numba
+
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def source_key(root: str = PACKAGE) -> str:
+    """A short digest of the size and change time of every .py file under `root`."""
+    digest = hashlib.sha1()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                digest.update(f"{os.path.relpath(folder, root)}/{name}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def use_source_keyed_cache() -> str:
+    """Point numba's cache at <base>/sweeplab-<source key>, where <base> is NUMBA_CACHE_DIR if the
+    user set one, else the package's __pycache__ (where the caches of older sources are then
+    removed). Returns the directory."""
+    user_base = os.environ.get("NUMBA_CACHE_DIR")
+    base = user_base or os.path.join(PACKAGE, "__pycache__")
+    here = "sweeplab-" + source_key()
+    if not user_base and os.path.isdir(base):
+        for old in os.listdir(base):
+            if old.startswith("sweeplab-") and old != here:
+                shutil.rmtree(os.path.join(base, old), ignore_errors=True)
+    numba.config.CACHE_DIR = os.path.join(base, here)
+    return numba.config.CACHE_DIR

@@ -1,0 +1,45 @@
+"""Compiled kernels are cached under a key of the package's sources, so an edit to a module that
+other modules' kernels call (the certifier, called by the no-guess chain) cannot leave stale code."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numba
+
+from sweeplab import _numba_cache
+
+
+def _tree(root, files):
+    for name, text in files.items():
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def test_the_key_changes_with_any_source_file_and_only_then(tmp_path):
+    _tree(tmp_path, {"a.py": "x = 1\n", "sub/b.py": "y = 2\n", "notes.txt": "not a source\n"})
+    key = _numba_cache.source_key(str(tmp_path))
+    assert _numba_cache.source_key(str(tmp_path)) == key
+    (tmp_path / "notes.txt").write_text("still not a source, longer\n")
+    (tmp_path / "sub" / "__pycache__").mkdir()
+    (tmp_path / "sub" / "__pycache__" / "c.py").write_text("ignored\n")
+    assert _numba_cache.source_key(str(tmp_path)) == key
+    (tmp_path / "sub" / "b.py").write_text("y = 3\n")  # same size: the change time tells
+    os.utime(tmp_path / "sub" / "b.py", ns=(1, 1))
+    changed = _numba_cache.source_key(str(tmp_path))
+    assert changed != key
+    (tmp_path / "a.py").write_text("x = 10\n")
+    assert _numba_cache.source_key(str(tmp_path)) not in (key, changed)
+
+
+def test_importing_sweeplab_points_numba_at_the_keyed_cache(tmp_path):
+    assert numba.config.CACHE_DIR.endswith("sweeplab-" + _numba_cache.source_key())
+    # a user's NUMBA_CACHE_DIR is the base; the key still separates source versions
+    out = subprocess.run([sys.executable, "-c", "import sweeplab, numba; print(numba.config.CACHE_DIR)"],
+                         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == os.path.join(str(tmp_path), "sweeplab-" + _numba_cache.source_key())

@@ -4,6 +4,10 @@ numba checks a cached function against its own file only, yet a kernel's cached 
 carries the kernels it calls from other modules (the no-guess chain carries the certifier). After
 an edit or an upgrade that touches only the callee, the caller would run the old code. Keying the
 cache directory by every source file's size and change time makes any change start afresh.
+
+numba's cache directory is one setting for the whole process, so other packages' kernels compiled
+after sweeplab is imported are cached there too (they only recompile more often). A per-package
+choice would need numba's private locator classes, which change between releases.
 """
 
 from __future__ import annotations

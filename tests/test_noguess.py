@@ -17,7 +17,7 @@ from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, certify_kernel, move_mine, new_play,
-                                        new_scratch, play_fresh, play_moved)
+                                        new_scratch, play_fresh, play_moved, set_mine)
 from sweeplab.generators.noguess import generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
@@ -221,20 +221,27 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
         numbers = K.count_numbers(mines, nbr)
         cur, nxt = new_play(n), new_play(n)
         assert play_fresh(mines, numbers, nbr, click, 200_000, *cur, *scratch) == SOLVED
-        for _ in range(80):
-            a = int(rng.choice(np.flatnonzero(mines)))
+        for step in range(80):
             b = int(rng.choice(np.flatnonzero(~mines & free_cells)))
-            move_mine(mines, numbers, nbr, a, b)
+            if step % 4 == 0:  # a mine added, as the ladder does
+                a = -1
+                set_mine(mines, numbers, nbr, b, True)
+            else:
+                a = int(rng.choice(np.flatnonzero(mines)))
+                move_mine(mines, numbers, nbr, a, b)
             assert (numbers == K.count_numbers(mines, nbr)).all()
             moved = play_moved(mines, numbers, nbr, click, 200_000, *cur, *nxt, *scratch, a, b)
             fresh = certify_kernel(mines, nbr, click, 200_000)[0]
             assert moved == fresh
-            verdicts.add(moved)
+            verdicts.add((moved, a < 0))
             if moved == SOLVED:  # go on from the new board, as the chain does
                 cur, nxt = nxt, cur
+            elif a < 0:
+                set_mine(mines, numbers, nbr, b, False)
             else:
                 move_mine(mines, numbers, nbr, b, a)
-    assert verdicts == {SOLVED, 1}  # both accepted and rejected moves were checked
+    # accepted and rejected moves and adds were all checked
+    assert verdicts == {(SOLVED, False), (1, False), (SOLVED, True), (1, True)}
 
 
 def _log_holds(mines, numbers, nbr, pi, pb, events):
@@ -273,7 +280,7 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
 @given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus"), (9, 9, "torus")]),
        density=st.floats(0.15, 0.35), seed=st.integers(0, 2**32 - 1))
 def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, seed):
-    """From any logged play (solved or stuck), a moved mine's replay must end where a fresh play
+    """From any logged play (solved or stuck), the replay of a moved or added mine must end where a fresh play
     ends (the closure of sound deductions is unique): same verdict, same cells known (for a
     solved board, the same cells open). Every single-number and pair deduction it logs must
     hold where it stands. The chain goes on from each new log, solved or not."""
@@ -292,9 +299,16 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
     cur, nxt, fresh = new_play(n), new_play(n), new_play(n)
     play_fresh(mines, numbers, nbr, click, 200_000, *cur, *scratch)
     for _ in range(12):
-        a = int(rng.choice(np.flatnonzero(mines)))
-        b = int(rng.choice(np.flatnonzero(~mines & free_cells)))
-        move_mine(mines, numbers, nbr, a, b)
+        space = np.flatnonzero(~mines & free_cells)
+        if space.size == 0:
+            break
+        b = int(rng.choice(space))
+        if rng.random() < 0.3:  # the ladder's step: a mine added at b
+            a = -1
+            set_mine(mines, numbers, nbr, b, True)
+        else:
+            a = int(rng.choice(np.flatnonzero(mines)))
+            move_mine(mines, numbers, nbr, a, b)
         moved = play_moved(mines, numbers, nbr, click, 200_000, *cur, *nxt, *scratch, a, b)
         want = play_fresh(mines, numbers, nbr, click, 200_000, *fresh, *scratch)
         assert moved == want

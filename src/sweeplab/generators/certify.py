@@ -44,6 +44,7 @@ BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
 WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the component is enumerated instead
+QUICK_SEARCH = 256  # search nodes for a witness search in the component's own order, before one outwards from the held cell
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 
@@ -712,13 +713,19 @@ def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
 
 
 @nb.njit(cache=True)
-def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, budget, cur):
+def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, budget, cur, scratch):
     """Is there an assignment of the m cells with cell fp = fv (fp < 0: none held) meeting every
-    constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes. need / nfree are used up."""
-    nowhere = np.zeros((1, 1), dtype=np.uint64)
-    return _enumerate(m, cell_cons, cell_ncons, need, nfree, np.zeros(1, dtype=np.bool_), nowhere, nowhere, budget,
-                      cur, np.empty(m + 1, dtype=np.int8), np.empty(m + 1, dtype=np.bool_),
-                      np.empty((m + 63) // 64, dtype=np.uint64), fp, fv, True)
+    constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes. need / nfree are used up.
+    scratch: _search_scratch(m), made once for many searches."""
+    nowhere, kset, nxt, assigned, bits = scratch
+    return _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, nowhere, nowhere, budget, cur, nxt, assigned, bits,
+                      fp, fv, True)
+
+
+@nb.njit(cache=True)
+def _search_scratch(m):
+    return (np.zeros((1, 1), dtype=np.uint64), np.zeros(1, dtype=np.bool_), np.empty(m + 1, dtype=np.int8),
+            np.empty(m + 1, dtype=np.bool_), np.empty((m + 63) // 64, dtype=np.uint64))
 
 
 @nb.njit(cache=True)
@@ -727,11 +734,32 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
 
     One search per value not yet seen, each solution found witnessing a value for every cell:
     a few searches, where enumerating every assignment of a long component can take thousands.
-    Returns 1, or -1 when a search ran over `budget` nodes (then enumerate instead)."""
+    A search that holds cell p goes outwards from p, so that a value p cannot take fails near
+    the root instead of deep in the tree. Returns 1, or -1 when a search ran over `budget`
+    nodes (then enumerate instead)."""
     nc = need.shape[0]
     cur = np.empty(m + 1, dtype=np.int8)
+    scratch = _search_scratch(m)
     nd = np.empty(nc, dtype=np.int32)
     nfr = np.empty(nc, dtype=np.int32)
+    # which positions each constraint covers, to walk outwards from a held cell
+    con_start = np.zeros(nc + 1, dtype=np.int32)
+    for q in range(m):
+        for t in range(cell_ncons[q]):
+            con_start[cell_cons[q, t] + 1] += 1
+    for c in range(nc):
+        con_start[c + 1] += con_start[c]
+    con_pos = np.empty(con_start[nc], dtype=np.int32)
+    fill = con_start[:nc].copy()
+    for q in range(m):
+        for t in range(cell_ncons[q]):
+            c = cell_cons[q, t]
+            con_pos[fill[c]] = q
+            fill[c] += 1
+    perm = np.empty(m, dtype=np.int32)
+    seen = np.zeros(m, dtype=np.bool_)
+    pcons = np.empty((m, cell_cons.shape[1]), dtype=np.int32)
+    pncons = np.empty(m, dtype=np.int32)
     can_mine[:m] = False
     can_safe[:m] = False
     for p in range(-1, m):
@@ -740,15 +768,40 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
                 continue
             nd[:] = need
             nfr[:] = nfree
-            r = _search(m, cell_cons, cell_ncons, nd, nfr, p, v, budget, cur)
+            r = _search(m, cell_cons, cell_ncons, nd, nfr, p, v, QUICK_SEARCH if p >= 0 else budget, cur, scratch)
+            for q in range(m):
+                perm[q] = q
+            if r < 0 and p >= 0:
+                nd[:] = need
+                nfr[:] = nfree
+                seen[:m] = False
+                perm[0] = p
+                seen[p] = True
+                size = 1
+                head = 0
+                while head < size:
+                    q = perm[head]
+                    head += 1
+                    for t in range(cell_ncons[q]):
+                        c = cell_cons[q, t]
+                        for u in range(con_start[c], con_start[c + 1]):
+                            o = con_pos[u]
+                            if not seen[o]:
+                                seen[o] = True
+                                perm[size] = o
+                                size += 1
+                for q in range(m):
+                    pncons[q] = cell_ncons[perm[q]]
+                    pcons[q, :pncons[q]] = cell_cons[perm[q], :pncons[q]]
+                r = _search(m, pcons, pncons, nd, nfr, 0, v, budget, cur, scratch)
             if r < 0:
                 return -1
             if r == 1:
                 for q in range(m):
                     if cur[q] == 1:
-                        can_mine[q] = True
+                        can_mine[perm[q]] = True
                     else:
-                        can_safe[q] = True
+                        can_safe[perm[q]] = True
             if p < 0:
                 break
     return 1
@@ -910,9 +963,11 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
 @nb.njit(cache=True)
 def first_touch(pi, pb, nbr, a, b):
     """The earliest event at which a play could have seen a change at cells a and b (their own
-    state, or an open neighbour's number)."""
+    state, or an open neighbour's number); a cell -1 is none."""
     t = np.int64(1) << 40
     for c in (a, b):
+        if c < 0:
+            continue
         if pb[ST, c] != _U and pi[TM, c] < t:
             t = pi[TM, c]
         for k in range(8):
@@ -1075,9 +1130,9 @@ def _component_clean(pb, nbr, si, sb, x):
 @nb.njit(cache=True)
 def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
-    mine moved from `src` to `dst`, logging into (pi, pb, meta). Same verdict as `play_fresh`
-    (but for the leaf budget: see the module docstring); meta[NEEDED_TOTAL] here says whether
-    the log uses the total, not whether it had to.
+    mine moved from `src` to `dst` (or, with src = -1, by a mine added at `dst`), logging into
+    (pi, pb, meta). Same verdict as `play_fresh` (but for the leaf budget: see the module
+    docstring); meta[NEEDED_TOTAL] here says whether the log uses the total, not whether it had to.
 
     The old log is followed event by event. A cell is *stale* while the old play knew it and the
     new one does not yet (src and dst are stale until the new play knows them: the numbers around
@@ -1087,8 +1142,9 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     the position as it is; one that fails leaves its cell stale, and the single-number and pair
     rules around stale cells settle what they can as the play goes on. Once nothing is stale, the
     rest of the old log holds as it stands (but for deductions that leaned on dst's old number),
-    so an accepted move costs about what its damage does. What is left is played on as usual;
-    the position reached is a fresh play's, as sound deductions have one closure."""
+    so an accepted move costs about what its damage does. An added mine changes the total, so
+    no deduction that used the total is kept. What is left is played on as usual; the position
+    reached is a fresh play's, as sound deductions have one closure."""
     n = mines.shape[0]
     _reset_scratch(sb, n)
     meta[:] = 0
@@ -1099,6 +1155,12 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     near = si[STALE1]
     far = si[STALE2]
     t = first_touch(old_i, old_b, nbr, src, dst)
+    added = src < 0  # the total grew: deductions that used it no longer hold
+    if added:
+        for e in range(min(t, old_m[EVENTS])):
+            if old_b[EV_WHY, e] == WHY_TOTAL:
+                t = e
+                break
     # the log up to t stands as it was
     for i in range(n):
         near[i] = 0
@@ -1108,10 +1170,14 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     end = min(t, old_m[EVENTS])
     for e in range(end):
         x = old_i[EV_CELL, e]
-        _log(pi, pb, meta, x, st[x] == _MINE, old_b[EV_WHY, e], old_i[EV_A, e], old_i[EV_B, e])
-    stale[src] = True
+        why = old_b[EV_WHY, e]
+        if why == WHY_TOTAL:
+            meta[NEEDED_TOTAL] = 1
+        _log(pi, pb, meta, x, st[x] == _MINE, why, old_i[EV_A, e], old_i[EV_B, e])
+    if not added:
+        stale[src] = True
+        _mark_stale(si, nbr, src, 1)
     stale[dst] = True
-    _mark_stale(si, nbr, src, 1)
     _mark_stale(si, nbr, dst, 1)
     near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
     # while dst's number spoke (from when it opened until its neighbours were all known), a
@@ -1122,7 +1188,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         j = nbr[dst, k]
         if j >= 0:
             dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != _U else old_m[EVENTS])
-    meta[STALE_NOW] = 2
+    meta[STALE_NOW] = 1 if added else 2
     e = end
     last = old_m[EVENTS]
     while e < last:
@@ -1134,7 +1200,8 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
                     a = old_i[EV_A, e]
                     b = old_i[EV_B, e]
                     why = old_b[EV_WHY, e]
-                    if a == dst or b == dst or (why >= WHY_COMPONENT and dst_spoke <= e <= dst_quiet):
+                    if a == dst or b == dst or (why >= WHY_COMPONENT and dst_spoke <= e <= dst_quiet) or (
+                            added and why == WHY_TOTAL):
                         break
                     if why == WHY_TOTAL:
                         meta[NEEDED_TOTAL] = 1
@@ -1165,7 +1232,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         elif why == WHY_CLICK:
             ok = True
         else:  # over a component, or with the total: clean when nothing stale touches it
-            ok = ev < dst_spoke or ev > dst_quiet
+            ok = (ev < dst_spoke or ev > dst_quiet) and not (added and why == WHY_TOTAL)
             if ok and meta[STALE_NOW] > 0:
                 ok = why == WHY_COMPONENT and _component_clean(pb, nbr, si, sb, x)
             if ok and why == WHY_TOTAL:
@@ -1220,6 +1287,17 @@ def move_mine(mines, numbers, nbr, src, dst):
         j = nbr[dst, k]
         if j >= 0:
             numbers[j] += 1
+
+
+@nb.njit(cache=True)
+def set_mine(mines, numbers, nbr, cell, mine):
+    """Lay a mine at free `cell` (mine=True) or take the one there away, keeping `numbers` right."""
+    mines[cell] = mine
+    by = 1 if mine else -1
+    for k in range(8):
+        j = nbr[cell, k]
+        if j >= 0:
+            numbers[j] += by
 
 
 @nb.njit(cache=True)

@@ -4,14 +4,20 @@ Method, by density:
 - `rejection`: lay uniform boards (the click's 3x3 kept free) until one certifies. Exactly
   uniform over the boards our certifier accepts; used where it is cheap (the default up
   to 22% mines, which covers expert's 99).
-- `mcmc`: repair a uniform board into a certified one (move a stuck frontier mine to a cell
-  off the frontier until it certifies), then run a Metropolis chain whose move takes one
-  mine to a random free cell and is accepted iff the board still certifies. The proposal
-  is symmetric, so the chain's stationary law is uniform over certifiable boards; the
-  repaired start's bias (mines at the edges, lower 3BV) fades as the chain mixes. Each move
-  is certified from the current board's play log (`certify.play_moved`). The number of moves
-  per board is a parameter, three per mine by default: `docs/benchmarks.md` measures the bias
-  left after 0 to 4 per mine against a 130-mine rejection reference.
+- `mcmc`: a Metropolis chain whose move takes one mine to a random free cell and is accepted
+  iff the board still certifies. The proposal is symmetric, so the chain's stationary law is
+  uniform over certifiable boards; it starts from a certified board that is already close:
+  - the ladder: a rejection sample with 20% mines, to which mines are added one at a time,
+    each at a uniform free cell, kept iff the board still certifies. Its boards lean the
+    other way from the repair's, and much less (a little more 3BV: adds are kept most often
+    in open ground);
+  - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
+    uniform board to a cell off the frontier until it certifies (mines pile at the edges,
+    3BV is low).
+  Each add and move is certified from the current board's play log (`certify.play_moved`).
+  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
+  three per mine after a repair: `docs/benchmarks.md` measures the bias left against
+  rejection references.
 
 Every board returned has been certified (`certify.play_fresh` / `play_moved`) from its click;
 if none does within the budget, `GenerationError` (or, only when asked with
@@ -33,13 +39,17 @@ from ..firstclick import FirstClick, register_rule
 from ..kernels import count_numbers, lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, new_scratch, play_fresh, play_moved
+from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, new_scratch, play_fresh, play_moved,
+                      set_mine)
 
 METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
 DEFAULT_TRIES = 20_000  # rejection: uniform boards tried before giving up
 DEFAULT_REPAIRS = 20_000  # mcmc: repair moves allowed before giving up
 REPAIRS_PER_START = 2_000  # mcmc: repair moves on one board before starting afresh
+LADDER_BASE_DENSITY = 0.2  # mcmc: the ladder starts from a rejection sample with this share of mines
+LADDER_BASE_TRIES = 2_000  # ... found within this many uniform boards, or the repair starts instead
+LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when this many cells in a row fail
 
 
 @dataclass(frozen=True)
@@ -49,22 +59,62 @@ class NoGuessResult:
     board: Board
     certified: bool
     method: str
-    tries: int  # rejection: boards laid; mcmc: repair moves
+    tries: int  # rejection: boards laid; mcmc: repair moves (0 when the ladder made the start)
     accepted: int  # mcmc: chain moves accepted
     steps: int  # mcmc: chain moves proposed
+    ladder_tries: int = 0  # mcmc: cells the ladder tried, mines added and not
 
 
 @nb.njit(cache=True)
-def _rejection(n, count, excluded, nbr, click, state, tries, budget):
-    """Lay uniform boards until one certifies. Returns (mines, state, boards laid, certified)."""
+def _rejection(n, count, excluded, nbr, click, state, tries, budget, play, scratch):
+    """Lay uniform boards until one certifies; its play is logged in `play`. Returns (mines,
+    state, boards laid, certified)."""
     mines = np.zeros(n, dtype=np.bool_)
-    pi, pb, meta = new_play(n)
-    si, sb, sm = new_scratch(nbr)
+    pi, pb, meta = play
+    si, sb, sm = scratch
     for t in range(tries):
         mines, state = lay_uniform(n, count, excluded, state)
         if play_fresh(mines, count_numbers(mines, nbr), nbr, click, budget, pi, pb, meta, si, sb, sm) == SOLVED:
             return mines, state, t + 1, True
     return mines, state, tries, False
+
+
+@nb.njit(cache=True)
+def _ladder(mines, excluded, nbr, click, state, extra, tries_per_mine, budget, cur, nxt, scratch):
+    """Add `extra` mines to the certified board `mines` (its play logged in `cur`) one at a time,
+    each at a uniform free cell, kept iff the board still certifies (tried again elsewhere if
+    not). Returns (state, mines added, cells tried, play), where play is whichever of `cur` /
+    `nxt` holds the last certified board's log; it stops early when `tries_per_mine` cells in a
+    row fail.
+    """
+    n = mines.shape[0]
+    si, sb, sm = scratch
+    numbers = count_numbers(mines, nbr)
+    fpos = np.empty(n, dtype=np.int32)
+    nfr = 0
+    for i in range(n):
+        if not mines[i] and not excluded[i]:
+            fpos[nfr] = i
+            nfr += 1
+    tried = 0
+    for added in range(extra):
+        placed = False
+        for t in range(min(tries_per_mine, nfr)):
+            tried += 1
+            state, r = below(state, nfr)
+            c = fpos[r]
+            set_mine(mines, numbers, nbr, c, True)
+            if play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1], nxt[2],
+                          si, sb, sm, np.int32(-1), c) == SOLVED:
+                nfr -= 1
+                fpos[r] = fpos[nfr]
+                cur, nxt = nxt, cur
+                placed = True
+                break
+            set_mine(mines, numbers, nbr, c, False)
+        if not placed:
+            return state, added, tried, cur
+    return state, extra, tried, cur
 
 
 @nb.njit(cache=True)
@@ -160,7 +210,7 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
             fpos[nfr] = i
             nfr += 1
     if nm == 0 or nfr == 0:
-        return state, 0
+        return state, 0, cur, nxt
     accepted = 0
     for s in range(steps):
         state, a = below(state, nm)
@@ -177,16 +227,53 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
             cur, nxt = nxt, cur
         else:
             move_mine(mines, numbers, nbr, dst, src)
-    return state, accepted
+    return state, accepted, cur, nxt
 
 
-STEPS_PER_MINE = 3  # against the 130-mine rejection reference: 1 per mine leaves 3BV 3.2 se low, 3 leave none
+STEPS_PER_LADDER_TRY = 2  # chain moves after a ladder, per cell it tried (docs/benchmarks.md)
+STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
 
 
-def default_steps(width: int, height: int, mines: int) -> int:
-    """Chain moves per board for `mcmc`: three proposed moves per mine (docs/benchmarks.md measures
-    the bias left after 0 to 4 per mine against a rejection reference)."""
-    return max(50, STEPS_PER_MINE * mines)
+@dataclass(frozen=True)
+class _Start:
+    """A certified board for the chain to start from, with its play's log."""
+
+    mines: np.ndarray
+    state: np.uint64
+    certified: bool
+    play: tuple
+    ladder: bool  # made by the ladder (else by the repair)
+    ladder_tries: int  # cells the ladder tried
+    repairs: int
+
+
+def _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch) -> _Start:
+    """A rejection sample where rejection is cheap, with mines added one at a time (the ladder);
+    where that stalls, a uniform board repaired."""
+    base = min(mines, int(LADDER_BASE_DENSITY * n))
+    flat, state, _, ok = _rejection(n, base, excluded, nbr, click, state, LADDER_BASE_TRIES, budget, plays[0],
+                                    scratch)
+    if ok:
+        state, added, tried, cur = _ladder(flat, excluded, nbr, click, np.uint64(state), mines - base,
+                                           LADDER_TRIES_PER_MINE, budget, *plays, scratch)
+        if added == mines - base:
+            return _Start(flat, state, True, cur, True, tried, 0)
+    # a repair can circle (mines walled in together); a fresh board now and then gets it out
+    used = 0
+    while True:
+        flat, state = lay_uniform(n, mines, excluded, np.uint64(state))
+        chunk = min(REPAIRS_PER_START, tries - used)
+        state, spent, ok, cur = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget, *plays, scratch)
+        used += spent
+        if ok or used >= tries:
+            return _Start(flat, state, ok, cur, False, 0, used)
+
+
+def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
+    """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
+    references (docs/benchmarks.md): twice the cells the ladder tried (it tries more, and leaves
+    more bias, the denser the board), or three per mine after a repair."""
+    return max(50, STEPS_PER_LADDER_TRY * ladder_tries if ladder else STEPS_PER_MINE * mines)
 
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
@@ -212,36 +299,31 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     nbr = grid.neighbour_table(width, height, topology)
     click = y * width + x
     state = np.uint64(seed_key(seed))
-    accepted = 0
+    accepted = ladder_tries = 0
+    plays, scratch = (new_play(n), new_play(n)), new_scratch(nbr)
     if method == "rejection":
         tries = DEFAULT_TRIES if tries is None else tries
-        flat, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, tries, budget)
+        flat, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, tries, budget, plays[0], scratch)
         steps = 0
     else:
         tries = DEFAULT_REPAIRS if tries is None else tries
-        # a repair can circle (mines walled in together); a fresh board now and then gets it out
-        used, ok = 0, False
-        plays, scratch = (new_play(n), new_play(n)), new_scratch(nbr)
-        while True:
-            flat, state = lay_uniform(n, mines, excluded, np.uint64(state))
-            chunk = min(REPAIRS_PER_START, tries - used)
-            state, spent, ok, cur = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget, *plays,
-                                            scratch)
-            used += spent
-            if ok or used >= tries:
-                break
-        steps = default_steps(width, height, mines) if steps is None else steps
+        start = _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch)
+        flat, state, ok, used, ladder_tries = (start.mines, start.state, start.certified, start.repairs,
+                                               start.ladder_tries)
+        steps = default_steps(mines, start.ladder, ladder_tries) if steps is None else steps
         if ok and steps > 0:
+            cur = start.play
             spare = plays[1] if cur[0].ctypes.data == plays[0][0].ctypes.data else plays[0]
-            state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget, cur, spare,
-                                     scratch)
+            state, accepted, _, _ = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget, cur, spare,
+                                           scratch)
     if not ok and not allow_uncertified:
         raise GenerationError(
             f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "
             f"{tries} {'boards' if method == 'rejection' else 'repair moves'} ({method}); use fewer mines "
             f"(at most about {max_density_hint(width, height)}) or a larger budget")
     board = Board._from_flat(width, height, flat, topology)
-    return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0)
+    return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0,
+                         int(ladder_tries))
 
 
 def max_density_hint(width: int, height: int) -> int:

@@ -1268,11 +1268,10 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
                     hm[j] |= 1 << (7 - k)
                     if mines[u]:
                         kno[j] -= 1
-    wtop = 0
-    for i in range(n):
-        if st[i] == _OPEN and hid[i] > 0:
-            wtop = _push(si, sb, wtop, i)
-    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+    # every hidden cell is stale, and the single-number and pair rules around stale cells have
+    # settled what they can: complete deduction comes next (it decides all they would), so no
+    # number is queued for them
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, 0)
 
 
 @nb.njit(cache=True)

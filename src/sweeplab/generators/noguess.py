@@ -62,6 +62,7 @@ class NoGuessResult:
     tries: int  # rejection: boards laid; mcmc: repair moves (0 when the ladder made the start)
     accepted: int  # mcmc: chain moves accepted
     steps: int  # mcmc: chain moves proposed
+    start: str = ""  # mcmc: what made the chain's first board, "ladder" or "repair"
     ladder_tries: int = 0  # mcmc: cells the ladder tried, mines added and not
 
 
@@ -300,6 +301,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     click = y * width + x
     state = np.uint64(seed_key(seed))
     accepted = ladder_tries = 0
+    made_by = ""
     plays, scratch = (new_play(n), new_play(n)), new_scratch(nbr)
     if method == "rejection":
         tries = DEFAULT_TRIES if tries is None else tries
@@ -310,6 +312,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         start = _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch)
         flat, state, ok, used, ladder_tries = (start.mines, start.state, start.certified, start.repairs,
                                                start.ladder_tries)
+        made_by = "ladder" if start.ladder else "repair"
         steps = default_steps(mines, start.ladder, ladder_tries) if steps is None else steps
         if ok and steps > 0:
             cur = start.play
@@ -322,7 +325,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             f"{tries} {'boards' if method == 'rejection' else 'repair moves'} ({method}); use fewer mines "
             f"(at most about {max_density_hint(width, height)}) or a larger budget")
     board = Board._from_flat(width, height, flat, topology)
-    return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0,
+    return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0, made_by,
                          int(ladder_tries))
 
 

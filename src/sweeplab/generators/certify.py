@@ -1259,6 +1259,10 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         hid[i] = 0
         hm[i] = 0
         kno[i] = numbers[i]
+    # The single-number and pair rules around stale cells have settled what they can, so only
+    # the numbers next to hidden cells that are not stale (the old play never knew them) are
+    # queued for those rules; complete deduction decides the rest (all the rules would, too).
+    wtop = 0
     for u in range(n):
         if st[u] == _U:
             for k in range(8):
@@ -1268,10 +1272,9 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
                     hm[j] |= 1 << (7 - k)
                     if mines[u]:
                         kno[j] -= 1
-    # every hidden cell is stale, and the single-number and pair rules around stale cells have
-    # settled what they can: complete deduction comes next (it decides all they would), so no
-    # number is queued for them
-    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, 0)
+                    if not stale[u] and st[j] == _OPEN:
+                        wtop = _push(si, sb, wtop, j)
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
 @nb.njit(cache=True)

@@ -18,7 +18,8 @@ from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, certify_kernel, move_mine, new_play,
                                         new_scratch, play_fresh, play_moved, set_mine)
-from sweeplab.generators.noguess import generate
+from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, STEPS_PER_LADDER_TRY,
+                                         generate)
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
 
@@ -358,6 +359,27 @@ def test_same_seed_same_board_and_seeds_differ():
         assert a != generate(30, 16, 99, 14, 8, 42, **kw).board
     rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
     assert generate(16, 16, 40, 3, 3, rng_a).board == generate(16, 16, 40, 3, 3, rng_b).board
+
+
+def test_the_ladder_starts_the_chain_and_sets_its_length():
+    r = generate(30, 16, 130, 15, 8, 5)
+    assert (r.method, r.start, r.tries) == ("mcmc", "ladder", 0)
+    assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
+    assert r.steps == max(50, STEPS_PER_LADDER_TRY * r.ladder_tries)
+    assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
+
+
+def test_the_repair_starts_the_chain_where_the_ladder_stalls():
+    r = generate(30, 16, 250, 15, 8, 1, tries=3000, steps=50)
+    assert r.start == "repair" and r.tries > 0 and r.steps == 50
+    assert r.board.mine_count == 250 and certify(r.board, 15, 8)[0]
+
+
+def test_auto_leaves_rejection_for_the_chain_on_a_large_board():
+    # 22% mines, where auto would reject; on 70x70 seed 0's rejection needs hundreds of boards
+    assert generate(70, 70, 1070, 35, 35, 0, method="rejection").tries > AUTO_REJECTION_TRIES
+    r = generate(70, 70, 1070, 35, 35, 0)
+    assert r.method == "mcmc" and r.certified and certify(r.board, 35, 35)[0]
 
 
 def test_exhausted_budget_raises_and_never_returns_an_uncertified_board_as_certified():

@@ -2,8 +2,9 @@
 
 Method, by density:
 - `rejection`: lay uniform boards (the click's 3x3 kept free) until one certifies. Exactly
-  uniform over the boards our certifier accepts; used where it is cheap (the default up
-  to 22% mines, which covers expert's 99).
+  uniform over the boards our certifier accepts; `auto` uses it where it is cheap: up to 22%
+  mines (expert's 99 needs about 7 boards), and only if one of the first 200 certifies (its
+  success rate falls with the area too: 100x100 at 22% needs thousands), else the chain.
 - `mcmc`: a Metropolis chain whose move takes one mine to a random free cell and is accepted
   iff the board still certifies. The proposal is symmetric, so the chain's stationary law is
   uniform over certifiable boards; it starts from a certified board that is already close:
@@ -45,6 +46,7 @@ from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, new_
 METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
 DEFAULT_TRIES = 20_000  # rejection: uniform boards tried before giving up
+AUTO_REJECTION_TRIES = 200  # auto: rejection boards tried before the chain takes over (30x16/99 needs about 7)
 DEFAULT_REPAIRS = 20_000  # mcmc: repair moves allowed before giving up
 REPAIRS_PER_START = 2_000  # mcmc: repair moves on one board before starting afresh
 LADDER_BASE_DENSITY = 0.2  # mcmc: the ladder starts from a rejection sample with this share of mines
@@ -252,8 +254,8 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch)
     """A rejection sample where rejection is cheap, with mines added one at a time (the ladder);
     where that stalls, a uniform board repaired."""
     base = min(mines, int(LADDER_BASE_DENSITY * n))
-    flat, state, _, ok = _rejection(n, base, excluded, nbr, click, state, LADDER_BASE_TRIES, budget, plays[0],
-                                    scratch)
+    flat, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget,
+                                    plays[0], scratch)
     if ok:
         state, added, tried, cur = _ladder(flat, excluded, nbr, click, np.uint64(state), mines - base,
                                            LADDER_TRIES_PER_MINE, budget, *plays, scratch)
@@ -295,7 +297,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     grid.check_mines(width, height, mines, int(np.count_nonzero(excluded)))
     if method not in METHODS:
         raise InvalidBoardError(f"unknown no-guess method {method!r}; allowed: {', '.join(METHODS)}")
-    if method == "auto":
+    auto = method == "auto"
+    if auto:
         method = "rejection" if mines <= REJECTION_MAX_DENSITY * n else "mcmc"
     nbr = grid.neighbour_table(width, height, topology)
     click = y * width + x
@@ -304,10 +307,15 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     made_by = ""
     plays, scratch = (new_play(n), new_play(n)), new_scratch(nbr)
     if method == "rejection":
-        tries = DEFAULT_TRIES if tries is None else tries
-        flat, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, tries, budget, plays[0], scratch)
-        steps = 0
-    else:
+        limit = DEFAULT_TRIES if tries is None else tries
+        if auto:
+            limit = min(limit, AUTO_REJECTION_TRIES)
+        flat, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, limit, budget, plays[0], scratch)
+        if ok or not auto:
+            tries, steps = limit, 0
+        else:  # a large board: rejection's success rate falls with the area as well as the density
+            method = "mcmc"
+    if method == "mcmc":
         tries = DEFAULT_REPAIRS if tries is None else tries
         start = _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch)
         flat, state, ok, used, ladder_tries = (start.mines, start.state, start.certified, start.repairs,

@@ -1162,18 +1162,31 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
                 t = e
                 break
     # the log up to t stands as it was
+    # (copied whole: the events keep their numbers, and TM is read only for known cells)
+    tm = pi[TM]
     for i in range(n):
         near[i] = 0
         far[i] = 0
         s = old_b[ST, i]
-        st[i] = s if s != _U and old_i[TM, i] < t else _U
+        tm[i] = old_i[TM, i]
+        if s != _U and tm[i] < t:
+            st[i] = s
+            if s == _MINE:
+                meta[FLAGGED] += 1
+            else:
+                meta[OPENED] += 1
+        else:
+            st[i] = _U
     end = min(t, old_m[EVENTS])
+    meta[EVENTS] = end
     for e in range(end):
-        x = old_i[EV_CELL, e]
+        pi[EV_CELL, e] = old_i[EV_CELL, e]
+        pi[EV_A, e] = old_i[EV_A, e]
+        pi[EV_B, e] = old_i[EV_B, e]
         why = old_b[EV_WHY, e]
+        pb[EV_WHY, e] = why
         if why == WHY_TOTAL:
             meta[NEEDED_TOTAL] = 1
-        _log(pi, pb, meta, x, st[x] == _MINE, why, old_i[EV_A, e], old_i[EV_B, e])
     if not added:
         stale[src] = True
         _mark_stale(si, nbr, src, 1)

@@ -457,3 +457,15 @@ def test_kept_130_mine_reference_is_rejection_sampled():
     assert list(again.bbbv) == list(ref.bbbv[:2])
     assert list(again.openings) == list(ref.openings[:2])
     assert list(again.needs_total) == list(ref.needs_total[:2])
+
+
+def test_chain_boards_at_130_mines_match_the_rejection_reference_in_3bv():
+    """The default chain's boards against the kept rejection reference: mean 3BV within 2.5
+    standard errors. The ladder's boards alone, before any chain move, fail the same check (they
+    lean towards more 3BV), so it has the power to catch a chain that does not mix."""
+    from sweeplab.cli.uniformity import Sample, compare, draw_sample
+    ref = Sample.load("tests/data/noguess_reference_130.npz")
+    chain = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
+    ladder = compare(draw_sample(30, 16, 130, 15, 8, 400, 7, steps=0), ref)
+    assert abs(chain["bbbv_diff_in_se"]) < 2.5, chain
+    assert ladder["bbbv_diff_in_se"] > 2.5, ladder

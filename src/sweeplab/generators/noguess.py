@@ -16,7 +16,7 @@ Method, by density:
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.play_moved`).
-  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
+  The number of chain moves is a parameter; by default three times the cells the ladder tried, or
   three per mine after a repair: `docs/benchmarks.md` measures the bias left against
   rejection references.
 
@@ -233,7 +233,7 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
     return state, accepted, cur, nxt
 
 
-STEPS_PER_LADDER_TRY = 2  # chain moves after a ladder, per cell it tried (docs/benchmarks.md)
+STEPS_PER_LADDER_TRY = 3  # chain moves after a ladder, per cell it tried (docs/benchmarks.md)
 STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
 
 
@@ -274,8 +274,8 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch)
 
 def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
-    references (docs/benchmarks.md): twice the cells the ladder tried (it tries more, and leaves
-    more bias, the denser the board), or three per mine after a repair."""
+    references (docs/benchmarks.md): three times the cells the ladder tried (it tries more, and
+    leaves more bias, the denser the board), or three per mine after a repair."""
     return max(50, STEPS_PER_LADDER_TRY * ladder_tries if ladder else STEPS_PER_MINE * mines)
 
 

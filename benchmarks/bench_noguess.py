@@ -60,7 +60,8 @@ def speed_table(boards: int) -> None:
         ok = sum(bool(r[1]) for r in res)
         print(f"{f'30x16/{m}':>16} {'ms-toollib':>9} {len(res):>6} {statistics.median(times) * 1e3:>10.2f} "
               f"{statistics.mean(times) * 1e3:>8.2f} {np.percentile(times, 90) * 1e3:>7.2f} "
-              f"{'':>6} {'':>6} {'':>9} {'':>8}  laymine_solvable(max_times={tries}): {ok}/{len(res)} solvable (no mine total)")
+              f"{'':>6} {'':>6} {'':>9} {'':>8}  laymine_solvable(max_times={tries}): {ok}/{len(res)} solvable "
+              "(no mine total)")
 
 
 def density_sweep() -> None:

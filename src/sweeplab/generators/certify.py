@@ -44,7 +44,7 @@ BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
 WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the component is enumerated instead
-QUICK_SEARCH = 256  # search nodes for a witness search in the component's own order, before one outwards from the held cell
+QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 

@@ -102,7 +102,7 @@ def _ladder(mines, excluded, nbr, click, state, extra, tries_per_mine, budget, c
     tried = 0
     for added in range(extra):
         placed = False
-        for t in range(min(tries_per_mine, nfr)):
+        for _ in range(min(tries_per_mine, nfr)):
             tried += 1
             state, r = below(state, nfr)
             c = fpos[r]
@@ -213,7 +213,7 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
             fpos[nfr] = i
             nfr += 1
     if nm == 0 or nfr == 0:
-        return state, 0, cur, nxt
+        return state, 0
     accepted = 0
     for s in range(steps):
         state, a = below(state, nm)
@@ -230,7 +230,7 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
             cur, nxt = nxt, cur
         else:
             move_mine(mines, numbers, nbr, dst, src)
-    return state, accepted, cur, nxt
+    return state, accepted
 
 
 STEPS_PER_LADDER_TRY = 3  # chain moves after a ladder, per cell it tried (docs/benchmarks.md)
@@ -242,7 +242,7 @@ class _Start:
     """A certified board for the chain to start from, with its play's log."""
 
     mines: np.ndarray
-    state: np.uint64
+    state: int  # the RNG's, after the start
     certified: bool
     play: tuple
     ladder: bool  # made by the ladder (else by the repair)
@@ -325,8 +325,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         if ok and steps > 0:
             cur = start.play
             spare = plays[1] if cur[0].ctypes.data == plays[0][0].ctypes.data else plays[0]
-            state, accepted, _, _ = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget, cur, spare,
-                                           scratch)
+            state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget, cur, spare,
+                                     scratch)
     if not ok and not allow_uncertified:
         raise GenerationError(
             f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "

@@ -35,11 +35,19 @@ import numpy as np
 from .. import grid
 from ..kernels import count_numbers
 
+# Kernels that only index arrays their callers own are compiled without numba's reference
+# counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
+# taken of one, costs two atomic operations, and the play's inner loops do that per cell (11% of
+# the no-guess generator's time at 130 mines). Such a kernel cannot allocate, nor can anything
+# it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
+kernel = nb.njit(cache=True, _nrt=False)
+
 # Outcome codes of a play.
 SOLVED = 0
 STUCK = 1  # complete deduction decides nothing: a guess is needed
 BUDGET = 2  # a component had more assignments than the budget allows (treated as not certified)
 BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
+PLAY_ON = 4  # (inside a play: the replay of an old log is done, the usual play goes on)
 
 DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
@@ -102,7 +110,7 @@ def new_scratch(nbr):
     return si, sb, sm
 
 
-@nb.njit(cache=True)
+@kernel
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits,
                fp=-1, fv=0, first_only=False):
     """Backtrack over the m cells of one component (in `order`, positions 0..m-1), cell fp (if
@@ -184,7 +192,7 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
     return 0 if first_only else leaves
 
 
-@nb.njit(cache=True)
+@kernel
 def _find(parent, a):
     while parent[a] != a:
         parent[a] = parent[parent[a]]
@@ -420,7 +428,7 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
     return bound + left
 
 
-@nb.njit(cache=True)
+@kernel
 def _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons):
     """cell_cons[p] / cell_ncons[p]: the constraint ids of the p-th cell in `order`."""
     for p in range(m):
@@ -434,7 +442,7 @@ def _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons):
         cell_ncons[p] = cnt
 
 
-@nb.njit(cache=True)
+@kernel
 def _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab):
     """Keep component c's enumeration (mine counts, per-count witnesses) for the total."""
     for kq in range(m + 1):
@@ -444,7 +452,7 @@ def _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab):
             safe_slab[order[p], kq] = _bit(ks[kq], p) != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def _shift_or(dst, src, sh):
     """dst |= src << sh, on bitsets held in uint64 words (bits past the end drop off)."""
     nw = dst.shape[0]
@@ -648,7 +656,7 @@ def _pair_rule(numbers, pi, a, b, shift):
     return np.int64(0), np.int64(0)
 
 
-@nb.njit(cache=True)
+@kernel
 def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
     """The subset rule on pairs of numbers within two steps, for numbers whose surroundings
     changed since the last pass. Cheap, and it settles most of what would otherwise need a
@@ -691,7 +699,7 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
     return decided
 
 
-@nb.njit(cache=True)
+@kernel
 def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
     if pb[ST, a] != _OPEN or pb[ST, b] != _OPEN:
@@ -712,7 +720,7 @@ def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, budget, cur, scratch):
     """Is there an assignment of the m cells with cell fp = fv (fp < 0: none held) meeting every
     constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes. need / nfree are used up.
@@ -865,7 +873,7 @@ def _number_implies(numbers, pi, pb, a, mine):
     return pb[ST, a] == _OPEN and (rest == pi[HID, a] if mine else rest == 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
     """The single-number rule on the `wtop` numbers waiting, and on those their deductions touch,
     until it stalls (a 0 opens its neighbours the same way: the cascade)."""
@@ -901,8 +909,6 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
             total += 1
     goal = n - total
     st = pb[ST]
-    hid = pi[HID]
-    kno = pi[KNO]
     while True:
         _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop)
         wtop = 0
@@ -922,19 +928,29 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
             why = WHY_TOTAL if used_total else WHY_COMPONENT
             if used_total:
                 meta[NEEDED_TOTAL] = 1
-        for i in range(n):
-            mine = sb[MINE_OUT, i]
-            if not (mine or sb[SAFE_OUT, i]):
-                continue
-            sb[MINE_OUT, i] = False
-            sb[SAFE_OUT, i] = False
-            if st[i] == _U:
-                a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
-                _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
-                wtop = _push_around(pb, si, sb, nbr, i, wtop)
+        wtop = _reveal_found(nbr, pi, pb, meta, si, sb, why)
 
 
-@nb.njit(cache=True)
+@kernel
+def _reveal_found(nbr, pi, pb, meta, si, sb, why):
+    """Reveal the cells a round of deduction found (in SAFE_OUT / MINE_OUT), clearing those marks.
+    Returns the work list: the numbers around them."""
+    st = pb[ST]
+    wtop = 0
+    for i in range(st.shape[0]):
+        mine = sb[MINE_OUT, i]
+        if not (mine or sb[SAFE_OUT, i]):
+            continue
+        sb[MINE_OUT, i] = False
+        sb[SAFE_OUT, i] = False
+        if st[i] == _U:
+            a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
+            _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
+            wtop = _push_around(pb, si, sb, nbr, i, wtop)
+    return wtop
+
+
+@kernel
 def _reset_scratch(sb, n):
     for r in range(5):
         for i in range(n):
@@ -960,7 +976,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
-@nb.njit(cache=True)
+@kernel
 def first_touch(pi, pb, nbr, a, b):
     """The earliest event at which a play could have seen a change at cells a and b (their own
     state, or an open neighbour's number); a cell -1 is none."""
@@ -1036,7 +1052,7 @@ def _settle_cell(pi, pb, meta, si, sb, nbr, q, mine, why, a, b, wtop):
     return _push_near_stale(pb, si, sb, nbr, q, wtop)
 
 
-@nb.njit(cache=True)
+@kernel
 def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
     """The single-number rule, then (if `pairs`) the subset rule, on the waiting numbers next to
     stale cells, and on those next to stale cells that their deductions touch. Counts are taken
@@ -1089,7 +1105,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                                             wtop)
 
 
-@nb.njit(cache=True)
+@kernel
 def _component_clean(pb, nbr, si, sb, x):
     """Does no stale cell touch hidden cell x's frontier component, as the position stands (nor
     the numbers around it)? Then a deduction over that component still holds: its numbers say
@@ -1133,6 +1149,17 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     mine moved from `src` to `dst` (or, with src = -1, by a mine added at `dst`), logging into
     (pi, pb, meta). Same verdict as `play_fresh` (but for the leaf budget: see the module
     docstring); meta[NEEDED_TOTAL] here says whether the log uses the total, not whether it had to.
+    How: see `_replay`."""
+    status, wtop = _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst)
+    if status != PLAY_ON:
+        return status
+    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+
+
+@kernel
+def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
+    """play_moved's replay of the old log on the changed board. Returns (BOOM, SOLVED or
+    PLAY_ON, the numbers waiting in the work list for `_run`).
 
     The old log is followed event by event. A cell is *stale* while the old play knew it and the
     new one does not yet (src and dst are stale until the new play knows them: the numbers around
@@ -1149,7 +1176,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     _reset_scratch(sb, n)
     meta[:] = 0
     if mines[click]:
-        return BOOM
+        return BOOM, 0
     st = pb[ST]
     stale = sb[STALE]
     near = si[STALE1]
@@ -1262,7 +1289,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
         if wtop > 0:
             _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, sm[PAIRS_OK] != 0)
     if meta[OPENED] + meta[FLAGGED] == n:
-        return SOLVED
+        return SOLVED, 0
     # play on from here: the counts, kept only where the replay looked, for the whole position
     # (all known but the hidden cells, whose neighbours count them)
     hid = pi[HID]
@@ -1287,10 +1314,10 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
                         kno[j] -= 1
                     if not stale[u] and st[j] == _OPEN:
                         wtop = _push(si, sb, wtop, j)
-    return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+    return PLAY_ON, wtop
 
 
-@nb.njit(cache=True)
+@kernel
 def move_mine(mines, numbers, nbr, src, dst):
     """Move the mine at `src` to the free cell `dst`, keeping `numbers` right."""
     mines[src] = False
@@ -1304,7 +1331,7 @@ def move_mine(mines, numbers, nbr, src, dst):
             numbers[j] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def set_mine(mines, numbers, nbr, cell, mine):
     """Lay a mine at free `cell` (mine=True) or take the one there away, keeping `numbers` right."""
     mines[cell] = mine

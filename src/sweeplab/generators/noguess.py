@@ -28,6 +28,7 @@ and click give the same board.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numba as nb
@@ -305,7 +306,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     state = np.uint64(seed_key(seed))
     accepted = ladder_tries = 0
     made_by = ""
-    plays, scratch = (new_play(n), new_play(n)), new_scratch(nbr)
+    plays, scratch = (new_play(n), new_play(n)), tuple(a.copy() for a in _scratch(width, height, topology))
     if method == "rejection":
         limit = DEFAULT_TRIES if tries is None else tries
         if auto:
@@ -335,6 +336,13 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     board = Board._from_flat(width, height, flat, topology)
     return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0, made_by,
                          int(ladder_tries))
+
+
+@functools.lru_cache(maxsize=16)
+def _scratch(width: int, height: int, topology: str):
+    """A play's scratch for this grid, to be copied (building its tables costs 50 µs, a tenth of a
+    board at 99 mines)."""
+    return new_scratch(grid.neighbour_table(width, height, topology))
 
 
 def max_density_hint(width: int, height: int) -> int:

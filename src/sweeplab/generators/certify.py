@@ -1012,17 +1012,15 @@ def _mark_stale(si, nbr, x, by):
 def _sync(pi, st, nbr, c):
     """Bring c's counts (HID, KNO, HMASK) up to date with the position `st` (play_moved keeps
     counts only where it looks)."""
-    h = 0
-    kn = 0
     m = 0
+    kn = 0
     for k in range(8):
         j = nbr[c, k]
-        if j >= 0:
-            if st[j] == _U:
-                h += 1
-                m |= 1 << k
-            elif st[j] == _MINE:
-                kn += 1
+        if j >= 0:  # counted without branching on the cell's state, which is unpredictable
+            v = st[j]
+            m |= np.int32(v == _U) << k
+            kn += v == _MINE
+    h = _popcount(m)
     pi[HID, c] = h
     pi[KNO, c] = kn
     pi[HMASK, c] = m
@@ -1052,7 +1050,7 @@ def _settle_cell(pi, pb, meta, si, sb, nbr, q, mine, why, a, b, wtop):
     return _push_near_stale(pb, si, sb, nbr, q, wtop)
 
 
-@kernel
+@nb.njit(cache=True, _nrt=False, inline='always')  # into the replay, its one caller
 def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
     """The single-number rule, then (if `pairs`) the subset rule, on the waiting numbers next to
     stale cells, and on those next to stale cells that their deductions touch. Counts are taken
@@ -1190,21 +1188,20 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                 break
     # the log up to t stands as it was
     # (copied whole: the events keep their numbers, and TM is read only for known cells)
+    # (branch-free, and counted in a local: a counter in memory serialises the loop)
     tm = pi[TM]
+    flagged = 0
     for i in range(n):
         near[i] = 0
         far[i] = 0
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
-        if s != _U and tm[i] < t:
-            st[i] = s
-            if s == _MINE:
-                meta[FLAGGED] += 1
-            else:
-                meta[OPENED] += 1
-        else:
-            st[i] = _U
+        known = s != _U and tm[i] < t
+        st[i] = s if known else _U
+        flagged += known and s == _MINE
     end = min(t, old_m[EVENTS])
+    meta[FLAGGED] = flagged
+    meta[OPENED] = end - flagged  # each event before t revealed one cell
     meta[EVENTS] = end
     for e in range(end):
         pi[EV_CELL, e] = old_i[EV_CELL, e]

@@ -305,6 +305,7 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
     wit_mine = np.empty(maxm, dtype=np.bool_)
     wit_safe = np.empty(maxm, dtype=np.bool_)
     deferred = np.zeros(ncomp, dtype=np.bool_)
+    scanned = np.zeros(nc, dtype=np.bool_)  # constraints the breadth-first order has been through
     # smallest components first: most stalls are broken by a small one, and then we stop
     by_size = np.argsort(size[1:], kind="mergesort")
     over_budget = False
@@ -325,8 +326,9 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
             i = front[f]
             for k in range(8):
                 j = nbr[i, k]
-                if j < 0 or st[j] != _OPEN:
+                if j < 0 or st[j] != _OPEN or scanned[cidx[j]]:
                     continue
+                scanned[cidx[j]] = True  # all its cells are in the order now: once is enough
                 for k2 in range(8):
                     q = nbr[j, k2]
                     if q >= 0 and st[q] == _U and pos_of[fidx[q]] < 0:

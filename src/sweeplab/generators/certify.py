@@ -80,8 +80,8 @@ EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
 
 # Scratch shared by plays (int32 rows, bool rows, int64 counters). NEAR + s: the cell at offset
 # NEAR_DX/DY[s] (the 24 cells within two steps), or -1; FULL: every existing neighbour slot;
-# STALE1 / STALE2: stale cells (see play_moved) within one / two steps of a cell, itself included.
-WORK, RA, RB, DEG, FULL, STALE1, STALE2, NEAR = range(8)
+# STALE1: stale cells (see _replay) within one step of a cell, itself included.
+WORK, RA, RB, DEG, FULL, STALE1, NEAR = range(7)
 INWORK, DIRTY, SAFE_OUT, MINE_OUT, STALE = range(5)
 PAIRS_OK = 0
 
@@ -997,17 +997,12 @@ def first_touch(pi, pb, nbr, a, b):
 
 @nb.njit(cache=True, inline='always')
 def _mark_stale(si, nbr, x, by):
-    """Count cell x as stale (by=1) or no longer (by=-1) in the STALE1 / STALE2 counts around it."""
+    """Count cell x as stale (by=1) or no longer (by=-1) in the STALE1 counts around it."""
     si[STALE1, x] += by
-    si[STALE2, x] += by
     for k in range(8):
         j = nbr[x, k]
         if j >= 0:
             si[STALE1, j] += by
-    for s in range(24):
-        j = si[NEAR + s, x]
-        if j >= 0:
-            si[STALE2, j] += by
 
 
 @nb.njit(cache=True, inline='always')
@@ -1035,8 +1030,9 @@ def _push_near_stale(pb, si, sb, nbr, cell, wtop):
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
-        if j >= 0 and si[STALE1, j] > 0 and pb[ST, j] == _OPEN:
-            wtop = _push(si, sb, wtop, j)
+        if j >= 0:
+            if (si[STALE1, j] > 0) & (pb[ST, j] == _OPEN):  # one branch, not two
+                wtop = _push(si, sb, wtop, j)
     return wtop
 
 
@@ -1180,7 +1176,6 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     st = pb[ST]
     stale = sb[STALE]
     near = si[STALE1]
-    far = si[STALE2]
     t = first_touch(old_i, old_b, nbr, src, dst)
     added = src < 0  # the total grew: deductions that used it no longer hold
     if added:
@@ -1195,7 +1190,6 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     flagged = 0
     for i in range(n):
         near[i] = 0
-        far[i] = 0
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
         known = s != _U and tm[i] < t
@@ -1278,8 +1272,6 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                 meta[NEEDED_TOTAL] = 1
         if ok:
             _log(pi, pb, meta, x, mine, why, a, b)
-            if far[x] == 0:  # no stale cell within two steps: no number next to one has news
-                continue
         else:
             stale[x] = True
             meta[STALE_NOW] += 1

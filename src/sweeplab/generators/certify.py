@@ -37,7 +37,7 @@ from ..kernels import count_numbers
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
-# taken of one, costs two atomic operations, and the play's inner loops do that per cell (11% of
+# taken of one, costs two atomic operations, and the play's inner loops do that per cell (12% of
 # the no-guess generator's time at 130 mines). Such a kernel cannot allocate, nor can anything
 # it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
 kernel = nb.njit(cache=True, _nrt=False)
@@ -1154,8 +1154,9 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
 
 @kernel
 def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
-    """play_moved's replay of the old log on the changed board. Returns (BOOM, SOLVED or
-    PLAY_ON, the numbers waiting in the work list for `_run`).
+    """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
+    BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
+    list.
 
     The old log is followed event by event. A cell is *stale* while the old play knew it and the
     new one does not yet (src and dst are stale until the new play knows them: the numbers around

@@ -28,7 +28,6 @@ and click give the same board.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numba as nb
@@ -41,7 +40,7 @@ from ..firstclick import FirstClick, register_rule
 from ..kernels import count_numbers, lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, new_scratch, play_fresh, play_moved,
+from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, play_fresh, play_moved, scratch_for,
                       set_mine)
 
 METHODS = ("auto", "rejection", "mcmc")
@@ -306,7 +305,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     state = np.uint64(seed_key(seed))
     accepted = ladder_tries = 0
     made_by = ""
-    plays, scratch = (new_play(n), new_play(n)), tuple(a.copy() for a in _scratch(width, height, topology))
+    plays, scratch = (new_play(n), new_play(n)), scratch_for(width, height, topology)
     if method == "rejection":
         limit = DEFAULT_TRIES if tries is None else tries
         if auto:
@@ -336,13 +335,6 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     board = Board._from_flat(width, height, flat, topology)
     return NoGuessResult(board, bool(ok), method, int(used), int(accepted), int(steps) if ok else 0, made_by,
                          int(ladder_tries))
-
-
-@functools.lru_cache(maxsize=4)  # a few grids: a 1000x1000 one holds about 130 MB
-def _scratch(width: int, height: int, topology: str):
-    """A play's scratch for this grid, to be copied (building its tables costs 50 µs on 30x16, a
-    sixth of a board at 99 mines)."""
-    return new_scratch(grid.neighbour_table(width, height, topology))
 
 
 def max_density_hint(width: int, height: int) -> int:

@@ -310,6 +310,15 @@ def test_unknown_things_are_json_404s(client):
     assert r.status_code == 400 and "record id" in r.json()["error"]
 
 
+def test_new_game_fields_of_the_wrong_type_are_400(client):
+    """Found by the fuzz test below: a list as the level was looked up in a dict and answered 500."""
+    for body in ({"level": []}, {"level": {}}, {"level": 3}, {"mode": []}, {"mode": {"a": 1}}):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400, (body, r.status_code, r.text)
+        field = next(iter(body))
+        assert field in r.json()["error"], (body, r.json())
+
+
 def test_pages_and_static_files(client):
     for path in ("/", "/records", "/static/app.js", "/static/app.css"):
         assert client.get(path).status_code == 200

@@ -95,6 +95,8 @@ def check_mode(name) -> Mode:
 
 def check_level(mode: Mode, level, width=None, height=None, mines=None) -> tuple[str, int, int, int]:
     """(level, width, height, mines) for a named level of this mode or a custom one within its limits."""
+    if not isinstance(level, str):  # (a list from JSON, say, cannot even be looked up)
+        raise InvalidBoardError(f"level must be a name, got {level!r}; allowed: {', '.join(mode.levels)}, custom")
     if level in mode.levels:
         if (width, height, mines) != (None, None, None):
             raise InvalidBoardError(f"level {level!r} has a fixed size; give width, height and mines only with "

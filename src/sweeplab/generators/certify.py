@@ -82,8 +82,9 @@ EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
 
 # Scratch shared by plays (int32 rows, bool rows, int64 counters). NEAR + s: the cell at offset
 # NEAR_DX/DY[s] (the 24 cells within two steps), or -1; FULL: every existing neighbour slot;
-# STALE1: stale cells (see _replay) within one step of a cell, itself included.
-WORK, RA, RB, DEG, FULL, STALE1, NEAR = range(7)
+# STALE1: stale cells (see _replay) within one step of a cell, itself included; CHECKED: the
+# replay's event count when a number was last put through the rules (the position it saw).
+WORK, RA, RB, DEG, FULL, STALE1, CHECKED, NEAR = range(8)
 INWORK, DIRTY, SAFE_OUT, MINE_OUT, STALE = range(5)
 PAIRS_OK = 0
 
@@ -1060,8 +1061,9 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
         wtop -= 1
         a = si[WORK, wtop]
         sb[INWORK, a] = False
-        if si[STALE1, a] == 0:
-            continue
+        if si[STALE1, a] == 0 or si[CHECKED, a] == meta[EVENTS]:
+            continue  # not next to a stale cell, or seen in this very position: nothing new to decide
+        si[CHECKED, a] = meta[EVENTS]
         _sync(pi, st, nbr, a)
         h = pi[HID, a]
         rest = numbers[a] - pi[KNO, a]
@@ -1193,6 +1195,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     flagged = 0
     for i in range(n):
         near[i] = 0
+        si[CHECKED, i] = -1
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
         known = s != _U and tm[i] < t

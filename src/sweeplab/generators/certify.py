@@ -114,35 +114,28 @@ def new_scratch(nbr):
 
 
 @kernel
-def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits,
-               fp=-1, fv=0, first_only=False):
-    """Backtrack over the m cells of one component (in `order`, positions 0..m-1), cell fp (if
-    >= 0) held at the value fv.
+def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
+    """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
+    backtracking.
 
     cell_cons[p, :cell_ncons[p]] are the constraint ids of cell p; `need` is each constraint's
-    remaining mines and `nfree` its unassigned cells (both updated in place).
-    Visiting every consistent assignment (the default): writes kset[k] (the component can hold
-    k mines) and can_mine/can_safe[k] (bitsets over the positions: some assignment with k mines
-    makes p a mine / safe) and returns how many assignments there are, or -1 past `budget` of
-    them (then `need` and `nfree` are left changed; otherwise restored). A leaf costs a few word
-    operations, not m: large components have many.
-    With first_only: stops at the first consistent assignment, left in cur; returns 1, or 0 when
-    there is none, or -1 past `budget` search nodes (need / nfree are used up).
+    remaining mines and `nfree` its unassigned cells (both updated in place). Writes kset[k]
+    (the component can hold k mines) and can_mine/can_safe[k] (bitsets over the positions: some
+    assignment with k mines makes p a mine / safe) and returns how many assignments there are,
+    or -1 past `budget` of them (then `need` and `nfree` are left changed; otherwise restored).
+    A leaf costs a few word operations, not m: large components have many.
     cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment (zeroed here).
     """
     nw = (m + 63) // 64
     bits[:nw] = 0
     tail = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64((64 - m % 64) % 64)
-    nxt[0] = fv if fp == 0 else 0
+    nxt[0] = 0
     assigned[0] = False
     placed = 0
     leaves = 0
-    nodes = 0
     pos = 0
     while pos >= 0:
         if pos == m:
-            if first_only:
-                return 1
             leaves += 1
             if leaves > budget:
                 return -1
@@ -163,14 +156,10 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
                 bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
             assigned[pos] = False
         v = nxt[pos]
-        if v > 1 or (pos == fp and v > fv):
+        if v > 1:
             pos -= 1
             continue
         nxt[pos] = v + 1
-        if first_only:
-            nodes += 1
-            if nodes > budget:
-                return -1
         ok = True
         for t in range(cell_ncons[pos]):
             c = cell_cons[pos, t]
@@ -190,9 +179,60 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
         assigned[pos] = True
         pos += 1
         if pos < m:
-            nxt[pos] = fv if pos == fp else 0
+            nxt[pos] = 0
             assigned[pos] = False
-    return 0 if first_only else leaves
+    return leaves
+
+
+@kernel
+def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tried, assigned):
+    """Is there an assignment of the m cells (positions 0..m-1, constraints as in _enumerate) with
+    cell fp = fv (fp < 0: none held)? 1 yes (left in cur), 0 no, -1 past `budget` search nodes;
+    need / nfree are used up. Each cell tries its value in `pref` first: given the last layout
+    found, a search that flips one cell mostly repairs it near that cell and keeps the rest.
+    tried, assigned: scratch of length >= m + 1."""
+    tried[0] = 0
+    assigned[0] = False
+    nodes = 0
+    pos = 0
+    while pos >= 0:
+        if pos == m:
+            return 1
+        if assigned[pos]:
+            v = cur[pos]
+            for t in range(cell_ncons[pos]):
+                c = cell_cons[pos, t]
+                nfree[c] += 1
+                need[c] += v
+            assigned[pos] = False
+        t = tried[pos]
+        if t > 1 or (pos == fp and t > 0):
+            pos -= 1
+            continue
+        tried[pos] = t + 1
+        v = fv if pos == fp else pref[pos] ^ t
+        nodes += 1
+        if nodes > budget:
+            return -1
+        ok = True
+        for t in range(cell_ncons[pos]):
+            c = cell_cons[pos, t]
+            if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
+                ok = False
+                break
+        if not ok:
+            continue
+        for t in range(cell_ncons[pos]):
+            c = cell_cons[pos, t]
+            nfree[c] -= 1
+            need[c] -= v
+        cur[pos] = v
+        assigned[pos] = True
+        pos += 1
+        if pos < m:
+            tried[pos] = 0
+            assigned[pos] = False
+    return 0
 
 
 @kernel
@@ -725,34 +765,22 @@ def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     return False
 
 
-@kernel
-def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, budget, cur, scratch):
-    """Is there an assignment of the m cells with cell fp = fv (fp < 0: none held) meeting every
-    constraint? 1 yes (left in cur), 0 no, -1 over `budget` search nodes. need / nfree are used up.
-    scratch: _search_scratch(m), made once for many searches."""
-    nowhere, kset, nxt, assigned, bits = scratch
-    return _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, nowhere, nowhere, budget, cur, nxt, assigned, bits,
-                      fp, fv, True)
-
-
-@nb.njit(cache=True)
-def _search_scratch(m):
-    return (np.zeros((1, 1), dtype=np.uint64), np.zeros(1, dtype=np.bool_), np.empty(m + 1, dtype=np.int8),
-            np.empty(m + 1, dtype=np.bool_), np.empty((m + 63) // 64, dtype=np.uint64))
-
-
 @nb.njit(cache=True)
 def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget):
     """Which of the m cells can be a mine, which safe, in some assignment meeting the constraints?
 
     One search per value not yet seen, each solution found witnessing a value for every cell:
     a few searches, where enumerating every assignment of a long component can take thousands.
-    A search that holds cell p goes outwards from p, so that a value p cannot take fails near
-    the root instead of deep in the tree. Returns 1, or -1 when a search ran over `budget`
-    nodes (then enumerate instead)."""
+    Each search starts from the last layout found, with cell p flipped; past QUICK_SEARCH nodes
+    it goes again outwards from p, so that a value p cannot take fails near the root instead of
+    deep in the tree. Returns 1, or -1 when a search ran over `budget` nodes (then enumerate
+    instead)."""
     nc = need.shape[0]
     cur = np.empty(m + 1, dtype=np.int8)
-    scratch = _search_scratch(m)
+    tried = np.empty(m + 1, dtype=np.int8)
+    assigned = np.empty(m + 1, dtype=np.bool_)
+    lay = np.zeros(m, dtype=np.int8)  # the last layout found (before any: safe first)
+    pref = np.empty(m, dtype=np.int8)
     nd = np.empty(nc, dtype=np.int32)
     nfr = np.empty(nc, dtype=np.int32)
     # which positions each constraint covers, to walk outwards from a held cell
@@ -781,7 +809,10 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
                 continue
             nd[:] = need
             nfr[:] = nfree
-            r = _search(m, cell_cons, cell_ncons, nd, nfr, p, v, QUICK_SEARCH if p >= 0 else budget, cur, scratch)
+            for q in range(m):  # values not yet seen first, so that one search covers many
+                pref[q] = 0 if not can_safe[q] else (1 if not can_mine[q] else lay[q])
+            r = _search(m, cell_cons, cell_ncons, nd, nfr, p, v, pref, QUICK_SEARCH if p >= 0 else budget, cur,
+                        tried, assigned)
             for q in range(m):
                 perm[q] = q
             if r < 0 and p >= 0:
@@ -806,11 +837,14 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
                 for q in range(m):
                     pncons[q] = cell_ncons[perm[q]]
                     pcons[q, :pncons[q]] = cell_cons[perm[q], :pncons[q]]
-                r = _search(m, pcons, pncons, nd, nfr, 0, v, budget, cur, scratch)
+                    o = perm[q]
+                    pref[q] = 0 if not can_safe[o] else (1 if not can_mine[o] else lay[o])
+                r = _search(m, pcons, pncons, nd, nfr, 0, v, pref, budget, cur, tried, assigned)
             if r < 0:
                 return -1
             if r == 1:
                 for q in range(m):
+                    lay[perm[q]] = cur[q]
                     if cur[q] == 1:
                         can_mine[perm[q]] = True
                     else:

@@ -244,65 +244,65 @@ def _find(parent, a):
 
 
 @nb.njit(cache=True)
-def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
-    """One round of complete deduction on the position `st`.
+def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
+    """One round of complete deduction on the position `st`, with the play's counts of each
+    cell's hidden neighbours (`hid`, and which slots: `hmask`) and known mines (`kno`).
 
     Fills safe_out / mine_out (flat bool) with decided cells; returns (how many decided, status,
     whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
     only when the constraints alone decide nothing.
     """
     n = st.shape[0]
+    # constraints: open numbers with hidden neighbours; the frontier: those neighbours, in cell order
     fidx = np.full(n, -1, dtype=np.int32)
+    con_cell = np.empty(n, dtype=np.int32)
+    nc = 0
+    for j in range(n):
+        if hmask[j] != 0 and st[j] == _OPEN:
+            con_cell[nc] = j
+            nc += 1
+            for k in range(8):
+                if hmask[j] >> k & 1:
+                    fidx[nbr[j, k]] = -2
     front = np.empty(n, dtype=np.int32)
     nf = 0
     hidden = 0
     for i in range(n):
-        if st[i] != _U:
-            continue
-        hidden += 1
-        for k in range(8):
-            j = nbr[i, k]
-            if j >= 0 and st[j] == _OPEN:
-                fidx[i] = nf
-                front[nf] = i
-                nf += 1
-                break
+        hidden += st[i] == _U
+        if fidx[i] == -2:
+            fidx[i] = nf
+            front[nf] = i
+            nf += 1
     off = hidden - nf
-    # constraints: open numbers touching the frontier
-    cidx = np.full(n, -1, dtype=np.int32)
-    con_cell = np.empty(n, dtype=np.int32)
-    nc = 0
-    for f in range(nf):
-        i = front[f]
-        for k in range(8):
-            j = nbr[i, k]
-            if j >= 0 and st[j] == _OPEN and cidx[j] < 0:
-                cidx[j] = nc
-                con_cell[nc] = j
-                nc += 1
+    # each constraint's frontier cells (con_front[con_start[c]:con_start[c + 1]]) and each
+    # frontier cell's constraints (fcons[f, :fdeg[f]]), both in neighbour-slot order on a
+    # bounded grid; components by union-find
     need0 = np.empty(nc, dtype=np.int32)
-    nfree0 = np.zeros(nc, dtype=np.int32)
+    nfree0 = np.empty(nc, dtype=np.int32)
+    con_start = np.empty(nc + 1, dtype=np.int32)
+    con_front = np.empty(8 * nc, dtype=np.int32)
+    fcons = np.empty((nf, 8), dtype=np.int32)
+    fdeg = np.zeros(nf, dtype=np.int32)
     parent = np.arange(nf).astype(np.int32)
+    u = 0
     for c in range(nc):
         j = con_cell[c]
-        known = 0
-        first = -1
+        need0[c] = numbers[j] - kno[j]
+        nfree0[c] = hid[j]
+        con_start[c] = u
         for k in range(8):
-            q = nbr[j, k]
-            if q < 0:
-                continue
-            if st[q] == _MINE:
-                known += 1
-            elif st[q] == _U:
-                nfree0[c] += 1
-                if first < 0:
-                    first = fidx[q]
-                else:
-                    a = _find(parent, first)
-                    b = _find(parent, fidx[q])
-                    if a != b:
-                        parent[b] = a
-        need0[c] = numbers[j] - known
+            if hmask[j] >> k & 1:
+                f = fidx[nbr[j, k]]
+                con_front[u] = f
+                u += 1
+                fcons[f, fdeg[f]] = c
+                fdeg[f] += 1
+        for v in range(con_start[c] + 1, u):
+            ra = _find(parent, con_front[con_start[c]])
+            rb = _find(parent, con_front[v])
+            if ra != rb:
+                parent[rb] = ra
+    con_start[nc] = u
     # group frontier cells by component
     comp = np.empty(nf, dtype=np.int32)
     root_comp = np.full(nf, -1, dtype=np.int32)
@@ -366,20 +366,19 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
         while head < tail:
             f = order[head]
             head += 1
-            i = front[f]
-            for k in range(8):
-                j = nbr[i, k]
-                if j < 0 or st[j] != _OPEN or scanned[cidx[j]]:
+            for t in range(fdeg[f]):
+                cn = fcons[f, t]
+                if scanned[cn]:
                     continue
-                scanned[cidx[j]] = True  # all its cells are in the order now: once is enough
-                for k2 in range(8):
-                    q = nbr[j, k2]
-                    if q >= 0 and st[q] == _U and pos_of[fidx[q]] < 0:
-                        pos_of[fidx[q]] = tail
-                        order[tail] = fidx[q]
+                scanned[cn] = True  # all its cells are in the order now: once is enough
+                for v in range(con_start[cn], con_start[cn + 1]):
+                    g = con_front[v]
+                    if pos_of[g] < 0:
+                        pos_of[g] = tail
+                        order[tail] = g
                         tail += 1
         corder[start[c]:start[c] + m] = order[:m]
-        _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons)
+        _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons)
         # which cells can be a mine, which safe: long components by a witness search (enough
         # unless the total is needed), the others by counting every layout
         if m > SMALL_COMPONENT and _backbone(m, cell_cons, cell_ncons, need, nfree, wit_mine, wit_safe,
@@ -435,7 +434,7 @@ def _complete_step(st, numbers, nbr, mines_left, safe_out, mine_out, budget):
             continue
         m = size[c + 1]
         order[:m] = corder[start[c]:start[c] + m]
-        _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons)
+        _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons)
         km[:m + 1] = 0
         ks[:m + 1] = 0
         kk[:m + 1] = False
@@ -474,17 +473,13 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
 
 
 @kernel
-def _constraints_of(order, m, front, st, nbr, cidx, cell_cons, cell_ncons):
-    """cell_cons[p] / cell_ncons[p]: the constraint ids of the p-th cell in `order`."""
+def _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons):
+    """cell_cons[p] / cell_ncons[p]: the constraint ids of the p-th frontier cell in `order`."""
     for p in range(m):
-        i = front[order[p]]
-        cnt = 0
-        for k in range(8):
-            j = nbr[i, k]
-            if j >= 0 and st[j] == _OPEN:
-                cell_cons[p, cnt] = cidx[j]
-                cnt += 1
-        cell_ncons[p] = cnt
+        f = order[p]
+        cell_ncons[p] = fdeg[f]
+        for t in range(fdeg[f]):
+            cell_cons[p, t] = fcons[f, t]
 
 
 @kernel
@@ -958,8 +953,8 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
         if sm[PAIRS_OK]:
             got = _pair_pass(st, numbers, nbr, pi, sb[DIRTY], si, sb[SAFE_OUT], sb[MINE_OUT], si[RA], si[RB])
         if got == 0:
-            got, status, used_total = _complete_step(st, numbers, nbr, total - meta[FLAGGED], sb[SAFE_OUT],
-                                                     sb[MINE_OUT], budget)
+            got, status, used_total = _complete_step(st, numbers, nbr, pi[HID], pi[KNO], pi[HMASK],
+                                                     total - meta[FLAGGED], sb[SAFE_OUT], sb[MINE_OUT], budget)
             if status != SOLVED:
                 return status
             if got == 0:

@@ -328,8 +328,15 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
             maxm = size[c + 1]
     # per component: ksets and per-k witnesses, stored in flat slabs
     kslab = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
-    mine_slab = np.zeros((nf, maxm + 1), dtype=np.bool_)  # [frontier cell, k]
-    safe_slab = np.zeros((nf, maxm + 1), dtype=np.bool_)
+    # each enumerated component's per-k bitsets, kept as words (km_kept[wstart[c]:], (m + 1) rows
+    # of (m + 63) // 64 words) until the total needs them
+    wstart = np.empty(ncomp + 1, dtype=np.int64)
+    wstart[0] = 0
+    for c in range(ncomp):
+        m = size[c + 1]
+        wstart[c + 1] = wstart[c] + (m + 1) * ((m + 63) // 64)
+    km_kept = np.empty(wstart[ncomp], dtype=np.uint64)
+    ks_kept = np.empty(wstart[ncomp], dtype=np.uint64)
     order = np.empty(maxm, dtype=np.int32)
     pos_of = np.full(nf, -1, dtype=np.int32)
     cell_cons = np.empty((maxm, 8), dtype=np.int32)
@@ -347,6 +354,8 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     corder = np.empty(nf, dtype=np.int32)  # each component's cells in search order, at start[c]
     wit_mine = np.empty(maxm, dtype=np.bool_)
     wit_safe = np.empty(maxm, dtype=np.bool_)
+    any_mine = np.empty(nwords, dtype=np.uint64)
+    any_safe = np.empty(nwords, dtype=np.uint64)
     deferred = np.zeros(ncomp, dtype=np.bool_)
     scanned = np.zeros(nc, dtype=np.bool_)  # constraints the breadth-first order has been through
     # smallest components first: most stalls are broken by a small one, and then we stop
@@ -395,12 +404,16 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
                 nfree[:] = nfree0
                 over_budget = True
                 continue
-            for p in range(m):
-                wit_mine[p] = False
-                wit_safe[p] = False
+            nw = (m + 63) // 64
+            for w in range(nw):
+                any_mine[w] = 0
+                any_safe[w] = 0
                 for kq in range(m + 1):
-                    wit_mine[p] = wit_mine[p] or _bit(km[kq], p) != 0
-                    wit_safe[p] = wit_safe[p] or _bit(ks[kq], p) != 0
+                    any_mine[w] |= km[kq, w]
+                    any_safe[w] |= ks[kq, w]
+            for p in range(m):
+                wit_mine[p] = _bit(any_mine, p) != 0
+                wit_safe[p] = _bit(any_safe, p) != 0
         for p in range(m):
             if wit_mine[p] != wit_safe[p]:
                 found += 1
@@ -413,7 +426,12 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
         if found > 0 and (ci + 1 == ncomp or size[by_size[ci + 1] + 1] > SMALL_COMPONENT):
             return found, SOLVED, False
         if not deferred[c]:
-            _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab)
+            nw = (m + 63) // 64
+            for kq in range(m + 1):
+                kslab[c, kq] = kk[kq]
+                for w in range(nw):
+                    km_kept[wstart[c] + kq * nw + w] = km[kq, w]
+                    ks_kept[wstart[c] + kq * nw + w] = ks[kq, w]
     if found > 0:
         return found, SOLVED, False
     if over_budget:
@@ -429,18 +447,26 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     if nf > 0 and mines_left < off and _frontier_mines_at_most(nf, nc, con_cell, need0, nbr, st, fidx) < mines_left:
         return 0, SOLVED, False
     # bring in the mine total: it needs every component's mine counts, so count the deferred ones
+    mine_slab = np.zeros((nf, maxm + 1), dtype=np.bool_)  # [frontier cell, k]
+    safe_slab = np.zeros((nf, maxm + 1), dtype=np.bool_)
     for c in range(ncomp):
-        if not deferred[c]:
-            continue
         m = size[c + 1]
+        nw = (m + 63) // 64
         order[:m] = corder[start[c]:start[c] + m]
-        _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons)
-        km[:m + 1] = 0
-        ks[:m + 1] = 0
-        kk[:m + 1] = False
-        if _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned, bits) < 0:
-            return 0, BUDGET, False
-        _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab)
+        if deferred[c]:
+            _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons)
+            km[:m + 1] = 0
+            ks[:m + 1] = 0
+            kk[:m + 1] = False
+            if _enumerate(m, cell_cons, cell_ncons, need, nfree, kk, km, ks, budget, cur, nxt, assigned, bits) < 0:
+                return 0, BUDGET, False
+            kslab[c, :m + 1] = kk[:m + 1]
+        else:
+            for kq in range(m + 1):
+                for w in range(nw):
+                    km[kq, w] = km_kept[wstart[c] + kq * nw + w]
+                    ks[kq, w] = ks_kept[wstart[c] + kq * nw + w]
+        _keep_slabs(m, order, km, ks, mine_slab, safe_slab)
     decided = _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab, off, mines_left,
                       True, safe_out, mine_out)
     return decided, SOLVED, True
@@ -483,10 +509,10 @@ def _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons):
 
 
 @kernel
-def _keep_slabs(c, m, order, kk, km, ks, kslab, mine_slab, safe_slab):
-    """Keep component c's enumeration (mine counts, per-count witnesses) for the total."""
+def _keep_slabs(m, order, km, ks, mine_slab, safe_slab):
+    """Spread a component's per-count witnesses (bitsets over the m positions of `order`) over
+    its frontier cells, for the total."""
     for kq in range(m + 1):
-        kslab[c, kq] = kk[kq]
         for p in range(m):
             mine_slab[order[p], kq] = _bit(km[kq], p) != 0
             safe_slab[order[p], kq] = _bit(ks[kq], p) != 0

@@ -113,6 +113,25 @@ def new_scratch(nbr):
     return si, sb, sm
 
 
+@nb.njit(cache=True, inline='always')
+def _fits(cell_cons, cell_ncons, need, nfree, pos, v):
+    """Can the cell at `pos` take value v, with every one of its constraints still satisfiable?"""
+    for t in range(cell_ncons[pos]):
+        c = cell_cons[pos, t]
+        if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline='always')
+def _place(cell_cons, cell_ncons, need, nfree, pos, v, by):
+    """Assign (by=1) or unassign (by=-1) value v to the cell at `pos` in its constraints' counts."""
+    for t in range(cell_ncons[pos]):
+        c = cell_cons[pos, t]
+        nfree[c] -= by
+        need[c] -= by * v
+
+
 @kernel
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
     """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
@@ -147,10 +166,7 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             continue
         if assigned[pos]:
             v = cur[pos]
-            for t in range(cell_ncons[pos]):
-                c = cell_cons[pos, t]
-                nfree[c] += 1
-                need[c] += v
+            _place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
             placed -= v
             if v:
                 bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
@@ -160,18 +176,9 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             pos -= 1
             continue
         nxt[pos] = v + 1
-        ok = True
-        for t in range(cell_ncons[pos]):
-            c = cell_cons[pos, t]
-            if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
-                ok = False
-                break
-        if not ok:
+        if not _fits(cell_cons, cell_ncons, need, nfree, pos, v):
             continue
-        for t in range(cell_ncons[pos]):
-            c = cell_cons[pos, t]
-            nfree[c] -= 1
-            need[c] -= v
+        _place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
         cur[pos] = v
         placed += v
         if v:
@@ -200,10 +207,7 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
             return 1
         if assigned[pos]:
             v = cur[pos]
-            for t in range(cell_ncons[pos]):
-                c = cell_cons[pos, t]
-                nfree[c] += 1
-                need[c] += v
+            _place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
             assigned[pos] = False
         t = tried[pos]
         if t > 1 or (pos == fp and t > 0):
@@ -214,18 +218,9 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
         nodes += 1
         if nodes > budget:
             return -1
-        ok = True
-        for t in range(cell_ncons[pos]):
-            c = cell_cons[pos, t]
-            if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
-                ok = False
-                break
-        if not ok:
+        if not _fits(cell_cons, cell_ncons, need, nfree, pos, v):
             continue
-        for t in range(cell_ncons[pos]):
-            c = cell_cons[pos, t]
-            nfree[c] -= 1
-            need[c] -= v
+        _place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
         cur[pos] = v
         assigned[pos] = True
         pos += 1

@@ -6,9 +6,10 @@ split the frontier into connected components, enumerate each component's consist
 assignments by backtracking, record which mine counts k each component can take and, per k,
 which cells can be a mine and which can be safe, then combine the components with the cells
 off the frontier under the global mine count. A cell is decided iff no consistent layout gives
-it the other value (existence, not a float). Components longer than SMALL_COMPONENT are first
-searched for witnesses (one layout per value not yet seen) instead of enumerated, and counted
-only when the mine total can bind. Deductions that need the mine total are tried only
+it the other value (existence, not a float). Components longer than SMALL_COMPONENT are not
+enumerated at first: a sweep along the component's order finds which values each cell can take
+(or, where the sweep would be too wide, witness searches do: one layout per value not yet
+seen), and they are counted only when the mine total can bind. Deductions that need the mine total are tried only
 when those without it find nothing, so a play also says whether a board needs the mine total.
 
 A play sees the mines only to answer "what number does this opened cell show?", i.e. exactly
@@ -55,6 +56,7 @@ DEFAULT_LEAF_BUDGET = 200_000
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
 WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the component is enumerated instead
 QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
+SWEEP_STATES = 4096  # states a long component's sweep may hold in all; past it, witness searches instead
 
 _U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
 
@@ -383,10 +385,12 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
                         tail += 1
         corder[start[c]:start[c] + m] = order[:m]
         _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons)
-        # which cells can be a mine, which safe: long components by a witness search (enough
-        # unless the total is needed), the others by counting every layout
-        if m > SMALL_COMPONENT and _backbone(m, cell_cons, cell_ncons, need, nfree, wit_mine, wit_safe,
-                                             WITNESS_BUDGET) > 0:
+        # which cells can be a mine, which safe: long components by a sweep along the order (or
+        # where that is too wide, a witness search; enough unless the total is needed), the others
+        # by counting every layout
+        if m > SMALL_COMPONENT and (_sweep(m, cell_cons, cell_ncons, need, wit_mine, wit_safe, SWEEP_STATES) > 0
+                                    or _backbone(m, cell_cons, cell_ncons, need, nfree, wit_mine, wit_safe,
+                                                 WITNESS_BUDGET) > 0):
             deferred[c] = True
         else:
             # scratch shared by all components (allocation dominates small enumerations)
@@ -779,6 +783,117 @@ def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
                 continue
             return ((mines_bits if mine else safe_bits) & bit) != 0
     return False
+
+
+@nb.njit(cache=True)
+def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
+    """Which of the m cells (constraints as in _enumerate, `need` before any is assigned) can be
+    a mine, which safe, in some assignment meeting every constraint: exactly, by one pass forwards
+    and one backwards along the positions (a transfer-matrix sweep). A state is the running
+    count of every constraint that has begun and not yet ended, 4 bits each; a frontier strip has
+    a few of those, so a few states per position, where witness searches need hundreds of nodes.
+    Returns 1, or -1 when more than 16 constraints are open at once or the states pass
+    `max_states` (then search instead)."""
+    nc = need.shape[0]
+    last = np.full(nc, -1, dtype=np.int32)
+    left = np.zeros(nc, dtype=np.int32)  # cells of each constraint not yet passed
+    for q in range(m):
+        for t in range(cell_ncons[q]):
+            last[cell_cons[q, t]] = q
+            left[cell_cons[q, t]] += 1
+    # each constraint's 4-bit slot in the state while it is open, and its cells after position q
+    shift = np.empty((m, 8), dtype=np.int64)
+    rest = np.empty((m, 8), dtype=np.int32)
+    slot = np.full(nc, -1, dtype=np.int32)
+    free = np.arange(16).astype(np.int32)
+    nfree_slots = 16
+    for q in range(m):
+        for t in range(cell_ncons[q]):
+            c = cell_cons[q, t]
+            if slot[c] < 0:
+                if nfree_slots == 0:
+                    return -1
+                nfree_slots -= 1
+                slot[c] = free[nfree_slots]
+            shift[q, t] = 4 * slot[c]
+            left[c] -= 1
+            rest[q, t] = left[c]
+        for t in range(cell_ncons[q]):
+            c = cell_cons[q, t]
+            if last[c] == q:  # closed after this cell: its slot is free from the next one on
+                free[nfree_slots] = slot[c]
+                nfree_slots += 1
+    keys = np.empty(max_states + 1, dtype=np.int64)
+    start = np.empty(m + 2, dtype=np.int32)
+    keys[0] = 0
+    start[0] = 0
+    start[1] = 1
+    for q in range(m):
+        top = start[q + 1]
+        for i in range(start[q], start[q + 1]):
+            for v in range(2):
+                k2 = _sweep_step(keys[i], q, v, cell_cons, cell_ncons, need, shift, rest, last)
+                if k2 < 0:
+                    continue
+                # insert into this layer's sorted keys, once
+                lo = start[q + 1]
+                hi = top
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if keys[mid] < k2:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo < top and keys[lo] == k2:
+                    continue
+                if top == max_states:
+                    return -1
+                for j in range(top, lo, -1):
+                    keys[j] = keys[j - 1]
+                keys[lo] = k2
+                top += 1
+        start[q + 2] = top
+    alive = np.zeros(start[m + 1], dtype=np.bool_)
+    alive[start[m]:start[m + 1]] = True  # (the one state with every constraint met)
+    can_mine[:m] = False
+    can_safe[:m] = False
+    for q in range(m - 1, -1, -1):
+        for i in range(start[q], start[q + 1]):
+            for v in range(2):
+                k2 = _sweep_step(keys[i], q, v, cell_cons, cell_ncons, need, shift, rest, last)
+                if k2 < 0:
+                    continue
+                lo = start[q + 1]
+                hi = start[q + 2]
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if keys[mid] < k2:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if alive[lo]:  # (k2 is in the next layer: it was put there going forwards)
+                    alive[i] = True
+                    if v:
+                        can_mine[q] = True
+                    else:
+                        can_safe[q] = True
+    return 1
+
+
+@nb.njit(cache=True, inline='always')
+def _sweep_step(key, q, v, cell_cons, cell_ncons, need, shift, rest, last):
+    """The state after the cell at position q takes value v in state `key`, or -1 if some
+    constraint can no longer be met."""
+    for t in range(cell_ncons[q]):
+        c = cell_cons[q, t]
+        sh = shift[q, t]
+        s = ((key >> sh) & 15) + v
+        if s > need[c] or need[c] - s > rest[q, t]:
+            return -1
+        key = key & ~(np.int64(15) << sh)
+        if last[c] != q:
+            key |= s << sh
+    return key
 
 
 @nb.njit(cache=True)

@@ -836,14 +836,7 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
                 if k2 < 0:
                     continue
                 # insert into this layer's sorted keys, once
-                lo = start[q + 1]
-                hi = top
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if keys[mid] < k2:
-                        lo = mid + 1
-                    else:
-                        hi = mid
+                lo = _lower_bound(keys, start[q + 1], top, k2)
                 if lo < top and keys[lo] == k2:
                     continue
                 if top == max_states:
@@ -863,14 +856,7 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
                 k2 = _sweep_step(keys[i], q, v, cell_cons, cell_ncons, need, shift, rest, last)
                 if k2 < 0:
                     continue
-                lo = start[q + 1]
-                hi = start[q + 2]
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if keys[mid] < k2:
-                        lo = mid + 1
-                    else:
-                        hi = mid
+                lo = _lower_bound(keys, start[q + 1], start[q + 2], k2)
                 if alive[lo]:  # (k2 is in the next layer: it was put there going forwards)
                     alive[i] = True
                     if v:
@@ -878,6 +864,18 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
                     else:
                         can_safe[q] = True
     return 1
+
+
+@nb.njit(cache=True, inline='always')
+def _lower_bound(keys, lo, hi, key):
+    """The first position in the sorted keys[lo:hi] whose key is not below `key`."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 @nb.njit(cache=True, inline='always')

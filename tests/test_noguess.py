@@ -280,10 +280,11 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
 @given(m=st.integers(13, 16), width=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=60, deadline=None)
 def test_a_long_components_sweep_matches_brute_force(m, width, seed):
-    """The sweep that decides long components must find, for every cell, exactly the values some
-    layout meeting every constraint gives it: checked against all 2^m layouts, on strips of cells
-    where each constraint covers up to `width` consecutive ones (as numbers along a frontier do)."""
-    from sweeplab.generators.certify import _sweep
+    """The sweep that decides long components (and the witness searches it falls back to) must
+    find, for every cell, exactly the values some layout meeting every constraint gives it:
+    checked against all 2^m layouts, on strips of cells where each constraint covers up to
+    `width` consecutive ones (as numbers along a frontier do)."""
+    from sweeplab.generators.certify import _backbone, _sweep
     rng = np.random.default_rng(seed)
     truth = rng.random(m) < 0.4
     cons = []
@@ -310,8 +311,12 @@ def test_a_long_components_sweep_matches_brute_force(m, width, seed):
     assert _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, 4096) == 1
     assert (can_mine == every[ok].any(axis=0)).all()
     assert (can_safe == (~every[ok]).any(axis=0)).all()
-    # past its state limit it says so, for the witness searches to take over
+    # past its state limit it says so, and the witness searches that take over agree
     assert _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, 1) == -1
+    nfree = np.array([len(cells) for cells in kept], dtype=np.int32)
+    assert _backbone(m, cell_cons, cell_ncons, need.copy(), nfree, can_mine, can_safe, 5_000) == 1
+    assert (can_mine == every[ok].any(axis=0)).all()
+    assert (can_safe == (~every[ok]).any(axis=0)).all()
 
 
 @settings(max_examples=200, deadline=None)

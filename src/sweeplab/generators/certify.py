@@ -9,8 +9,9 @@ off the frontier under the global mine count. A cell is decided iff no consisten
 it the other value (existence, not a float). Components longer than SMALL_COMPONENT are not
 enumerated at first: a sweep along the component's order finds which values each cell can take
 (or, where the sweep would be too wide, witness searches do: one layout per value not yet
-seen), and they are counted only when the mine total can bind. Deductions that need the mine total are tried only
-when those without it find nothing, so a play also says whether a board needs the mine total.
+seen), and they are counted only when the mine total can bind. Deductions that need the mine
+total are tried only when those without it find nothing, so a play also says whether a board
+needs the mine total.
 
 A play sees the mines only to answer "what number does this opened cell show?", i.e. exactly
 what a player would see; it never reads a hidden mine to make a decision.
@@ -36,7 +37,6 @@ import numba as nb
 import numpy as np
 
 from .. import grid
-from ..kernels import count_numbers
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
@@ -909,7 +909,8 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
     tried = np.empty(m + 1, dtype=np.int8)
     assigned = np.empty(m + 1, dtype=np.bool_)
     lay = np.zeros(m, dtype=np.int8)  # the last layout found (before any: safe first)
-    pref = np.empty(m, dtype=np.int8)
+    pref = np.empty(m, dtype=np.int8)  # each cell's value to try first (ppref: in the outward order)
+    ppref = np.empty(m, dtype=np.int8)
     nd = np.empty(nc, dtype=np.int32)
     nfr = np.empty(nc, dtype=np.int32)
     # which positions each constraint covers, to walk outwards from a held cell
@@ -966,9 +967,8 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
                 for q in range(m):
                     pncons[q] = cell_ncons[perm[q]]
                     pcons[q, :pncons[q]] = cell_cons[perm[q], :pncons[q]]
-                    o = perm[q]
-                    pref[q] = 0 if not can_safe[o] else (1 if not can_mine[o] else lay[o])
-                r = _search(m, pcons, pncons, nd, nfr, 0, v, pref, budget, cur, tried, assigned)
+                    ppref[q] = pref[perm[q]]
+                r = _search(m, pcons, pncons, nd, nfr, 0, v, ppref, budget, cur, tried, assigned)
             if r < 0:
                 return -1
             if r == 1:
@@ -1500,20 +1500,6 @@ def set_mine(mines, numbers, nbr, cell, mine):
         j = nbr[cell, k]
         if j >= 0:
             numbers[j] += by
-
-
-@nb.njit(cache=True)
-def certify_kernel(mines, nbr, click, budget):
-    """Play `mines` from `click` without guessing. Returns (status, needed_total, cells opened).
-
-    status is SOLVED when every safe cell opened, STUCK when a guess would be needed,
-    BUDGET when a component was too large to enumerate within `budget` assignments.
-    """
-    n = mines.shape[0]
-    pi, pb, meta = new_play(n)
-    si, sb, sm = new_scratch(nbr)
-    status = play_fresh(mines, count_numbers(mines, nbr), nbr, click, budget, pi, pb, meta, si, sb, sm)
-    return status, meta[NEEDED_TOTAL] != 0, meta[OPENED]
 
 
 @functools.lru_cache(maxsize=4)  # a few grids: a 1000x1000 one holds about 130 MB

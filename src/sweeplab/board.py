@@ -275,16 +275,128 @@ def _parse_text(text: str) -> np.ndarray:
     return np.array([[c == MINE_CHAR for c in r] for r in rows], dtype=np.bool_)
 
 
-def load_board(path: str | Path, topology: str = "bounded") -> Board:
-    """Read a board file in any format: JSON, text or MBF (by content, whatever the name)."""
-    data = Path(path).read_bytes()
-    return parse_board(data, topology)
+# --- files of one or several boards --------------------------------------------------------
+# A multi-board file is a sequence of records in one format: text boards separated by a blank
+# line, JSON as one object per line (JSON lines) or one array, MBF records one after another
+# (each header says how long its record is). A text record may start with a `topology: NAME`
+# line, which is how text carries a torus; MBF has no room for it (bounded boards only).
+FORMATS = ("text", "mbf", "json")
+TOPOLOGY_LINE = "topology:"
 
 
-def parse_board(data: bytes, topology: str = "bounded") -> Board:
-    stripped = data.lstrip()
-    if stripped.startswith(b"{"):
-        return Board.from_json(data.decode("utf-8", errors="replace"))
-    if stripped and set(stripped) <= set(b"*.\r\n"):
-        return Board.from_text(data.decode("ascii"), topology)
-    return Board.from_mbf(data)
+def detect_format(data: bytes) -> str:
+    """'json', 'text' or 'mbf', from the content (never the file name): printable text is JSON when it
+    starts with '{' or '[', else a text board; anything else is MBF, whose header bytes are not text."""
+    if not data.strip():
+        raise FormatError("empty input; expected a board as text ('*' mine, '.' safe), MBF or JSON")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "mbf"
+    if any((ord(c) < 0x20 and c not in "\t\n\r") or c == "\x7f" for c in text):
+        return "mbf"  # an MBF header holds control bytes (sizes below 32, the count's high byte)
+    return "json" if text.lstrip()[:1] in ("{", "[") else "text"
+
+
+def dump_board(board: Board, fmt: str) -> bytes:
+    """One board as a record of a multi-board file (a whole file when it is alone)."""
+    if fmt == "text":
+        head = "" if board.topology == "bounded" else f"{TOPOLOGY_LINE} {board.topology}\n"
+        return (head + board.to_text()).encode()
+    if fmt == "json":
+        return (board.to_json() + "\n").encode()
+    if fmt == "mbf":
+        return board.to_mbf()
+    raise FormatError(f"unknown board format {fmt!r}; allowed: {', '.join(FORMATS)}")
+
+
+def dump_boards(boards, fmt: str) -> bytes:
+    """Several boards as one file that `parse_boards` reads back (text boards split by a blank line)."""
+    sep = b"\n" if fmt == "text" else b""
+    return sep.join(dump_board(b, fmt) for b in boards)
+
+
+def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
+    """Every board in a file of one or several boards, in any format (detected from the content).
+    `topology` applies to text and MBF records that do not name theirs (default bounded); a record
+    that names another is an error."""
+    fmt = detect_format(data)
+    if fmt == "json":
+        text = data.decode("utf-8")
+        try:
+            value = json.loads(text)
+            items = value if isinstance(value, list) else [value]
+        except json.JSONDecodeError:  # JSON lines: one board object per line
+            items = []
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        items.append(json.loads(line))
+                    except json.JSONDecodeError as e:
+                        raise FormatError(f"JSON line {n}: not valid JSON ({e}); expected one board object "
+                                          "per line, or one array of them") from None
+        boards = [_numbered(Board.from_dict, i, len(items), d) for i, d in enumerate(items)]
+        for b in boards:
+            if topology is not None and b.topology != topology:
+                raise FormatError(f"the JSON board is {b.topology} but topology {topology} was asked for")
+        return boards
+    if fmt == "text":
+        chunks = [c for c in data.decode("utf-8").replace("\r\n", "\n").split("\n\n") if c.strip("\n")]
+        return [_numbered(_text_record, i, len(chunks), c, topology) for i, c in enumerate(chunks)]
+    records, at = [], 0
+    while at < len(data):  # each header says how long its record is; a short one is explained by from_mbf
+        end = at + 4 + 2 * int.from_bytes(data[at + 2:at + 4], "big") if len(data) - at >= 4 else len(data)
+        records.append(data[at:end])
+        at = end
+    return [_numbered(_mbf_record, i, len(records), r, topology) for i, r in enumerate(records)]
+
+
+def _mbf_record(data: bytes, topology: str | None) -> Board:
+    board = Board.from_mbf(data)
+    if topology in (None, "bounded"):
+        return board
+    try:
+        return Board(board.mines, topology)
+    except InvalidBoardError as e:
+        raise FormatError(str(e)) from None
+
+
+def _numbered(read, i, n, *args):
+    """Run one record's reader; in a file of several, say which record failed."""
+    try:
+        return read(*args)
+    except FormatError as e:
+        raise FormatError(f"board {i + 1}: {e}" if n > 1 else str(e)) from None
+
+
+def _text_record(chunk: str, topology: str | None) -> Board:
+    lines = chunk.strip("\n").split("\n")
+    named = None
+    try:
+        if lines[0].startswith(TOPOLOGY_LINE):
+            named = grid.check_topology(lines.pop(0)[len(TOPOLOGY_LINE):].strip())
+            if topology is not None and named != topology:
+                raise FormatError(f"the text board says '{TOPOLOGY_LINE} {named}' but topology {topology} "
+                                  "was asked for")
+        return Board("\n".join(lines), named or topology or "bounded")
+    except InvalidBoardError as e:
+        raise FormatError(str(e)) from None
+
+
+def load_boards(path: str | Path, topology: str | None = None) -> list[Board]:
+    """Every board in a file ('-' reads stdin) of one or several boards, in any format."""
+    import sys
+    data = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
+    return parse_boards(data, topology)
+
+
+def load_board(path: str | Path, topology: str | None = None) -> Board:
+    """Read a file of one board in any format: JSON, text or MBF (by content, whatever the name)."""
+    return parse_board(Path(path).read_bytes(), topology)
+
+
+def parse_board(data: bytes, topology: str | None = None) -> Board:
+    boards = parse_boards(data, topology)
+    if len(boards) != 1:
+        raise FormatError(f"expected one board, found {len(boards)}; read a file of several with load_boards")
+    return boards[0]

@@ -95,18 +95,53 @@ class Opening(Safe):
 
 
 RuleFactory = Callable[..., FirstClick]
-RULES: dict[str, RuleFactory] = {"safe": Safe, "opening": Opening}
+RULES: dict[str, RuleFactory] = {}
+SEED_BITS: dict[str, int] = {}  # rules whose seed is narrower than a 64-bit key (a rand() state, a time(0))
 
 
-def register_rule(name: str, factory: RuleFactory) -> None:
+def register_rule(name: str, factory: RuleFactory, seed_bits: int = 64) -> None:
     RULES[name] = factory
+    SEED_BITS[name] = seed_bits
+
+
+def _fixed_uniform(width, height, mines, seed, topology="bounded", board: Board | None = None, **_):
+    """`none` by name: the given board, or a uniform board laid from `seed` before any click."""
+    if board is None:
+        from .generators.uniform import uniform_board
+        board = uniform_board(width, height, mines, seed, topology=topology)
+    return Fixed(board)
+
+
+register_rule("none", _fixed_uniform)
+register_rule("safe", Safe)
+register_rule("opening", Opening)
+
+
+def _load_plugins() -> None:
+    """The rules other modules register (shift, win7, noguess) load on the first lookup, from any entry
+    point; lazily, because those modules compile kernels."""
+    from .generators import _load_all
+    _load_all()
+
+
+def rule_names() -> list[str]:
+    """Every first-click rule, by name."""
+    _load_plugins()
+    return sorted(RULES)
+
+
+def rule_seed(name: str, key: int) -> int:
+    """The seed rule `name` takes for a 64-bit stream key: its low bits where the rule's seed is narrower
+    (WinMine's shift takes a 32-bit rand() state, Windows 7 a 32-bit time(0))."""
+    _load_plugins()
+    return key & ((1 << SEED_BITS.get(name, 64)) - 1)
 
 
 def make_rule(name: str, width: int, height: int, mines: int, seed, topology: str = "bounded", **options) -> FirstClick:
-    """Build a first-click rule by name (`safe`, `opening`, and those later modules register)."""
+    """Build a first-click rule by name: none, safe, opening, shift, win7, noguess (see `rule_names`)."""
+    _load_plugins()
     try:
         factory = RULES[name]
     except KeyError:
-        raise InvalidBoardError(f"unknown first-click rule {name!r}; allowed: none (give a board), "
-                                f"{', '.join(sorted(RULES))}") from None
+        raise InvalidBoardError(f"unknown first-click rule {name!r}; allowed: {', '.join(sorted(RULES))}") from None
     return factory(width, height, mines, seed, topology=topology, **options)

@@ -34,8 +34,19 @@ def level_options(f):
     return f
 
 
+def check_level_options(preset_name, width, height):
+    """A preset fixes the size: --width or --height with --preset would keep the preset's mines on
+    another size (a different level, silently). --mines may change a preset's mine count."""
+    if preset_name is not None and (width is not None or height is not None):
+        given = " and ".join(f"--{n} {v}" for n, v in (("width", width), ("height", height)) if v is not None)
+        raise click.UsageError(f"--preset {preset_name} and {given} cannot be given together: a preset fixes the "
+                               "size; give --width, --height and --mines for a custom level (--preset with "
+                               "--mines changes only its mine count)")
+
+
 def resolve_level(preset_name, width, height, mines, default="expert"):
-    """(width, height, mines) from a preset, overridden field by field by custom values."""
+    """(width, height, mines) from a preset (--mines may change its mine count) or a custom level."""
+    check_level_options(preset_name, width, height)
     if preset_name is None and width is None and height is None and mines is None:
         preset_name = default
     base = preset(preset_name) if preset_name else None
@@ -45,3 +56,65 @@ def resolve_level(preset_name, width, height, mines, default="expert"):
     if None in (w, h, m):
         raise click.UsageError("a custom level needs --width, --height and --mines (or a --preset)")
     return w, h, m
+
+
+# Image formats matplotlib writes without further packages; by the file's suffix, as savefig decides.
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+class OutputPath(click.ParamType):
+    """A file to write, checked when the options are parsed, before any work starts (a long run must
+    never be lost to a typo): its folder exists, it is not a folder, it can be written, its suffix
+    names one of `formats` (if given), and the package that draws it (`needs`) is installed.
+    '-' means stdout where `dash` is allowed."""
+
+    name = "FILE"
+
+    def __init__(self, formats: tuple[str, ...] = (), needs: str | None = None, dash: bool = False):
+        self.formats, self.needs, self.dash = formats, needs, dash
+
+    def convert(self, value, param, ctx):
+        import importlib.util
+        import os
+        from pathlib import Path
+
+        if value is None or (self.dash and value == "-"):
+            return value
+        path = Path(value)
+        suffix = path.suffix.lower().lstrip(".")
+        if self.formats and suffix not in self.formats:
+            self.fail(f"{value!r}: the file name must end in {', '.join('.' + f for f in self.formats)} "
+                      f"(its format is taken from the name)", param, ctx)
+        if path.is_dir():
+            self.fail(f"{value!r} is a directory; give a file name", param, ctx)
+        folder = path.parent
+        if not folder.is_dir():
+            self.fail(f"cannot write {value!r}: the directory {str(folder)!r} does not exist", param, ctx)
+        existed = path.exists()
+        try:  # the real test of writability (permissions, read-only mounts), leaving the file as it was
+            with open(path, "ab"):
+                pass
+        except OSError as e:
+            self.fail(f"cannot write {value!r}: {e.strerror}", param, ctx)
+        if not existed:
+            os.remove(path)
+        if self.needs and importlib.util.find_spec(self.needs) is None:
+            self.fail(f"writing {value!r} needs {self.needs}; install it with: pip install 'sweeplab[plots]'",
+                      param, ctx)
+        return value
+
+
+def positive(name: str, value: int | None, minimum: int = 1) -> int | None:
+    """`value` if it is at least `minimum` (None passes: the option was not given), else a clear error."""
+    from ..errors import SweeplabError
+    if value is not None and value < minimum:
+        raise SweeplabError(f"--{name} must be an integer >= {minimum}, got {value}")
+    return value
+
+
+def conflict(given: dict[str, object], why: str) -> None:
+    """Refuse options given together that cannot all hold: say which, and why (never resolve it silently)."""
+    from ..errors import SweeplabError
+    names = [n for n, v in given.items() if v not in (None, False, ())]
+    if len(names) == len(given):
+        raise SweeplabError(f"{' and '.join(names)} cannot be given together: {why}")

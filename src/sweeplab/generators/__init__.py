@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import InvalidBoardError
-from ..firstclick import FirstClick, Fixed, make_rule
+from ..firstclick import FirstClick, make_rule
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,6 @@ def make(name: str, width: int, height: int, mines: int, seed, *, first_click: s
 
 
 def _uniform(width, height, mines, seed, *, first_click, topology="bounded"):
-    if first_click == "none":
-        from .uniform import uniform_board
-        return Fixed(uniform_board(width, height, mines, seed, topology=topology))
     return make_rule(first_click, width, height, mines, seed, topology)
 
 

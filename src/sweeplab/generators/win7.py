@@ -111,6 +111,6 @@ def _factory(width, height, mines, seed, *, first_click="win7", topology="bounde
 
 
 register_rule("win7", lambda width, height, mines, seed, topology="bounded", **_: Win7(width, height, mines, seed,
-                                                                                        topology))
+                                                                                        topology), seed_bits=32)
 register(GeneratorInfo("win7", "Windows Vista/7: a time(0) seed per board, mines laid at the first click "
                                "outside its 3x3 block", ("win7",), _factory, aliases=("vista", "windows7")))

@@ -233,7 +233,7 @@ def _shift_rule(width, height, mines, seed, topology="bounded", board: Board | N
     return Shift(board)
 
 
-register_rule("shift", _shift_rule)
+register_rule("shift", _shift_rule, seed_bits=32)
 
 
 # --- the program: one session, one stream --------------------------------------------------------

@@ -91,7 +91,7 @@ def game_seeds(seed: int, i: int) -> tuple[int, int]:
 
 def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     """Play games start..stop-1 of a run and return their counts (the unit of work of a task)."""
-    from ..firstclick import make_rule
+    from ..firstclick import make_rule, rule_seed
     from ..game import Game
     from ..solver.autoplay import autoplay
     from ..solver.players import make_player
@@ -101,8 +101,8 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     c = Counts()
     for i in range(start, stop):
         board_seed, player_seed = game_seeds(spec.seed, i)
-        game = Game(rule=make_rule(spec.first_click, spec.width, spec.height, spec.mines, board_seed,
-                                   spec.topology))
+        game = Game(rule=make_rule(spec.first_click, spec.width, spec.height, spec.mines,
+                                   rule_seed(spec.first_click, board_seed), spec.topology))
         r = autoplay(game, make_player(spec.player, player_seed), spec.at)
         c.games += 1
         c.guesses += r.guesses

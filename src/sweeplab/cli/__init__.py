@@ -48,6 +48,10 @@ def main(argv=None):
     except SweeplabError as e:
         click.echo(f"sweeplab: error: {e}", err=True)
         sys.exit(2)
+    except click.exceptions.NoArgsIsHelpError as e:
+        # `sweeplab` (or a group such as `sweeplab automaton`) alone asks what there is: the help, exit 0.
+        click.echo(e.ctx.get_help())
+        sys.exit(0)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
@@ -59,3 +63,14 @@ def main(argv=None):
         sys.exit(2)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+    except OSError as e:
+        # Output paths are checked before work starts; what the system refuses later (a full disk, a
+        # file removed under us, a network that will not connect) is still the user's world, not a bug.
+        click.echo(f"sweeplab: error: {_os_message(e)}", err=True)
+        sys.exit(2)
+
+
+def _os_message(e: OSError) -> str:
+    if e.filename is not None:
+        return f"cannot use {e.filename!r}: {e.strerror or e}"
+    return str(e) or type(e).__name__

@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import SweeplabError
 from ..grid import TOPOLOGIES
 from ..solver import automaton as A
+from .options import PLOT_FORMATS, OutputPath
 
 STATUS_CHARS = {A.CLOSED: "#", A.MARKED: "F"}
 COLOURS = {int(A.CLOSED): "#9a9a9a", int(A.OPEN): "#ffffff", int(A.MARKED): "#000000"}
@@ -128,8 +129,10 @@ def evolution_png(evo: A.Evolution, steps: list[int], path: str, *, columns: int
               help="Which game of the seed's run (game i of `sweep --seed S` at this density).")
 @click.option("--topology", type=click.Choice(TOPOLOGIES), default="bounded", show_default=True)
 @click.option("--every", type=int, default=1, show_default=True, help="Print every k-th step (and the last).")
-@click.option("--svg", "svg_path", default=None, help="Draw the evolution as SVG snapshots to this file.")
-@click.option("--png", "png_path", default=None, help="Draw the evolution as PNG snapshots (matplotlib).")
+@click.option("--svg", "svg_path", type=OutputPath(("svg",)), default=None,
+              help="Draw the evolution as SVG snapshots to this file.")
+@click.option("--png", "png_path", type=OutputPath(("png",), needs="matplotlib"), default=None,
+              help="Draw the evolution as PNG snapshots (matplotlib).")
 @click.option("--frames", type=int, default=12, show_default=True, help="Snapshots in the drawing.")
 def show(size, density, seed, game, topology, every, svg_path, png_path, frames):
     """Print the automaton's evolution step by step: '#' closed, 'F' marked, digits open."""
@@ -203,7 +206,7 @@ def _pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SweeplabError("drawing plots needs matplotlib; install sweeplab[plots]") from None
+        raise SweeplabError("drawing plots needs matplotlib; install sweeplab[plot]") from None
     return plt
 
 
@@ -279,7 +282,8 @@ def _jsonable(obj):
 @click.option("--player-games", type=int, default=None,
               help="Games per density for the players (default: --games; the first games of the same run).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@click.option("--plot", "plot_path", default=None, help="Draw the curves to this file (matplotlib).")
+@click.option("--plot", "plot_path", type=OutputPath(PLOT_FORMATS, needs="matplotlib"), default=None,
+              help="Draw the curves to this file (matplotlib: PNG, SVG or PDF by its name).")
 def sweep(size, densities, games, topologies, seed, players, player_games, as_json, plot_path):
     """The paper's experiment: share solved, failure and steps against the mine probability."""
     _check_seed(seed)
@@ -291,18 +295,20 @@ def sweep(size, densities, games, topologies, seed, players, player_games, as_js
         unknown = [p for p in players if p not in PLAYERS]
         if unknown:
             raise SweeplabError(f"unknown player {unknown[0]!r}; allowed: {', '.join(sorted(PLAYERS))}")
+    if player_games is not None and not players:
+        raise SweeplabError("--player-games needs --player: it is how many games each --player plays")
     rows = A.sweep(size, dens, games, topos, seed)
-    if players or player_games:
+    if players:
         pg = _positive("player-games", player_games) if player_games else games
         for r in rows:
             result = A.compare(size, r["density"], min(pg, games), r["topology"], seed, players)
             r.update(A.summarise_comparison(result))
-    if plot_path:
-        plot_sweep(rows, plot_path)
     if as_json:
         click.echo(json.dumps(_jsonable(rows)))
     else:
         click.echo(sweep_table(rows))
+    if plot_path:  # after the table: a failing plot must not lose the sweep
+        plot_sweep(rows, plot_path)
 
 
 # --- scaling ------------------------------------------------------------------------------------
@@ -338,16 +344,17 @@ def plot_scaling(rows: list[dict], path: str) -> None:
 @click.option("--topology", "topologies", default="bounded,torus", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--plot", "plot_path", default=None, help="Draw steps against n to this file (matplotlib).")
+@click.option("--plot", "plot_path", type=OutputPath(PLOT_FORMATS, needs="matplotlib"), default=None,
+              help="Draw steps against n to this file (matplotlib: PNG, SVG or PDF by its name).")
 def scaling(sizes, density, games, topologies, seed, as_json, plot_path):
     """Steps to the fixed point against the lattice side n (the paper: time proportional to n)."""
     _check_seed(seed)
     _positive("games", games)
     rows = A.scaling(_sizes(sizes), A.check_density(density), games, _topologies(topologies), seed)
-    if plot_path:
-        plot_scaling(rows, plot_path)
     if as_json:
         click.echo(json.dumps(_jsonable(rows)))
+        if plot_path:
+            plot_scaling(rows, plot_path)
         return
     head = (f"{'topology':<8} {'n':>5} {'games':>6} | {'stuck@0':>7} | {'steps':>7} {'95% CI':>15} {'max':>5} | "
             f"{'steps/n':>7} | {'solved %':>8}")
@@ -359,19 +366,22 @@ def scaling(sizes, density, games, topologies, seed, as_json, plot_path):
                    f"{r['steps_started_mean_ci'][1]:<7.1f} {r['steps_max']:5d} | {r['steps_per_side']:7.3f} | "
                    f"{_pct(r['solved_mean']):>8}")
     click.echo("steps: mean over the games that started (some starting cell a 0); steps/n uses that mean")
+    if plot_path:
+        plot_scaling(rows, plot_path)
 
 
 # --- plot saved rows ----------------------------------------------------------------------------
 
 @automaton.command("plot")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "-o", "out", required=True, help="Image file to write (PNG, SVG or PDF by its name).")
+@click.option("--out", "-o", "out", type=OutputPath(PLOT_FORMATS, needs="matplotlib"), required=True,
+              help="Image file to write (PNG, SVG or PDF by its name).")
 def plot_rows(path, out):
     """Draw the rows that `sweep --json` or `scaling --json` printed (long runs need not run twice)."""
     try:
         with open(path) as f:
             rows = json.load(f)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise SweeplabError(f"{path} is not JSON from `sweeplab automaton sweep/scaling --json`: {e}") from None
     if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and "topology" in r for r in rows):
         raise SweeplabError(f"{path}: expected the list of rows printed by `sweeplab automaton sweep/scaling --json`")

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import socket
 import time
+from urllib.parse import urlsplit
 
 import click
 
 from ..errors import SweeplabError
 from ..lab.runner import TASK_GAMES, BenchSpec, append_row, read_done, run, summary
-from .options import CELL, level_options, resolve_level
+from .options import CELL, OutputPath, level_options, positive, resolve_level
 
 
 @click.command()
 @click.option("--player", default="strong", show_default=True, help="Player: rules, safest, strong (or random).")
 @level_options
 @click.option("--first-click", "first_click", default="opening", show_default=True,
-              help="First-click rule: safe (the clicked cell) or opening (the 3x3 around it).")
+              help="First-click rule: none (a fixed board; the first click can lose), safe (the clicked cell), "
+                   "opening (the 3x3 around it), shift (WinMine), win7, noguess (certified boards).")
 @click.option("--at", "at", type=CELL, default=None,
               help="The first click X,Y (0-based); default: the player chooses it.")
 @click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
@@ -28,7 +32,7 @@ from .options import CELL, level_options, resolve_level
               help="Start a Dask LocalCluster of --workers processes (needs sweeplab[dask]).")
 @click.option("--task-size", "task_games", type=int, default=TASK_GAMES, show_default=True,
               help="Games per task.")
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "out", type=OutputPath(), default=None,
               help="Append each finished task to this CSV; games already in it are not played again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--no-progress", is_flag=True, help="Do not show the progress bar.")
@@ -42,8 +46,17 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
         raise SweeplabError(f"--seed must be a non-negative integer, got {seed}")
     if scheduler and cluster:
         raise SweeplabError("give either --scheduler or --cluster, not both")
+    if workers is not None and workers < 1:
+        raise SweeplabError(f"--workers must be at least 1, got {workers}")
+    positive("task-size", task_games)
     spec = BenchSpec(player, w, h, m, first_click, at, seed).check()
-    done = read_done(out, spec) if out else {}
+    if scheduler:
+        check_scheduler(scheduler)
+    try:
+        done = read_done(out, spec) if out else {}
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise SweeplabError(f"{out} is not a sweeplab bench CSV ({e}); give a new file or one an earlier "
+                            "bench --out wrote") from None
     already = sum(b - a for a, b in done if b <= games)
 
     from rich.console import Console
@@ -93,3 +106,27 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     if total.beyond_exact:
         click.echo(f"  note       {total.beyond_exact} guesses were made by a local estimate: the exact analysis "
                    "declined those positions as too complex")
+
+
+CONNECT_SECONDS = 5.0  # how long to wait for a scheduler to answer before saying it cannot be reached
+
+
+def check_scheduler(address: str) -> None:
+    """A Dask scheduler address that parses and answers, checked before any game is played: a typo
+    or a scheduler that is down gets one clear line within seconds, not Dask's 30 s wait."""
+    import importlib.util
+    if importlib.util.find_spec("distributed") is None:
+        raise SweeplabError("the Dask backend needs the extra: pip install 'sweeplab[dask]'")
+    parts = urlsplit(address)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
+        raise SweeplabError(f"--scheduler {address!r} is not a scheduler address; write tcp://HOST:PORT "
+                            "(as `dask scheduler` prints it), or use --cluster local")
+    try:
+        socket.create_connection((parts.hostname, port), timeout=CONNECT_SECONDS).close()
+    except OSError as e:
+        raise SweeplabError(f"cannot reach the Dask scheduler at {address} ({e.strerror or e}); start one with "
+                            "`dask scheduler`, or leave out --scheduler to play in local processes") from None

@@ -15,6 +15,7 @@ import click
 from .. import cycles as C
 from ..errors import InvalidBoardError
 from ..generators.winmine import VERSIONS, version as winmine_version
+from .options import OutputPath, check_level_options, given, positive
 
 SUBJECTS = ("report", "seeds", "parity", "convergence", "order", "quadrants", "shift", "dream", "oneclick")
 
@@ -146,9 +147,11 @@ def _report(size, state, method, do_survey, keep, quiet):
 @click.option("--games", type=int, default=20, show_default=True, help="shift: games played with a shift.")
 @click.option("--boards", type=int, default=6, show_default=True, help="convergence: start-up boards shown.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.option("--svg", "svg_path", default=None, help="Draw the figure to this SVG file.")
-@click.option("--png", "png_path", default=None, help="Draw the figure to this PNG file (matplotlib).")
-def cycles(subject, version_name, preset, width, height, mines, state, method, do_survey, keep, custom_mines, games,
+@click.option("--svg", "svg_path", type=OutputPath(("svg",)), default=None, help="Draw the figure to this SVG file.")
+@click.option("--png", "png_path", type=OutputPath(("png",), needs="matplotlib"), default=None,
+              help="Draw the figure to this PNG file (matplotlib).")
+@click.pass_context
+def cycles(ctx, subject, version_name, preset, width, height, mines, state, method, do_survey, keep, custom_mines, games,
            boards, as_json, svg_path, png_path):
     """Board cycles of WinMine (Windows 3.1 to XP) and the phenomena players found by hand.
 
@@ -164,6 +167,12 @@ def cycles(subject, version_name, preset, width, height, mines, state, method, d
     oneclick     boards a shifted first click opens completely (no win declared)
     """
     v = winmine_version(version_name)
+    check_level_options(preset, width, height)
+    for name, only in (("custom_mines", "order"), ("games", "shift"), ("boards", "convergence")):
+        if given(ctx, name) and subject != only:
+            raise InvalidBoardError(f"--{name.replace('_', '-')} is for `cycles {only}`, not `cycles {subject}`")
+    positive("games", games)
+    positive("boards", boards)
     if preset is None and width is None and height is None and mines is None:
         preset = "beginner"
     level = v.level(preset, width, height, mines)
@@ -253,9 +262,13 @@ def cycles(subject, version_name, preset, width, height, mines, state, method, d
                          f"{r['other_mines']} other")
     elif subject == "order":
         k = custom_mines if custom_mines is not None else max(v.min_mines, size.mines // 2)
+        if custom_mines is not None and not v.min_mines <= k < size.mines:
+            raise InvalidBoardError(f"--custom-mines {k}: order compares a custom board with fewer mines than the "
+                                    f"level's {size.mines}; allowed {v.min_mines}..{size.mines - 1} on {v.name}")
         if k >= size.mines:
-            raise InvalidBoardError(f"order needs a custom board with fewer mines than the level's {size.mines}; "
-                                    f"{v.name} custom boards hold at least {v.min_mines}: try --preset intermediate")
+            raise InvalidBoardError(f"order needs a custom board with fewer mines than the level's {size.mines}, "
+                                    f"and {v.name} custom boards hold at least {v.min_mines}; use a level with "
+                                    f"more than {v.min_mines} mines (e.g. --preset intermediate)")
         v.check_custom(size.width, size.height, k)
         out, panels = C.order_demo(size, state, k)
         o = out["next_full_board"]
@@ -284,13 +297,13 @@ def cycles(subject, version_name, preset, width, height, mines, state, method, d
                  "  The shift moves a mine but draws no random number, so the cycle is the same with or without it."]
     else:  # pragma: no cover - click restricts the choices
         raise InvalidBoardError(f"unknown subject {subject!r}; allowed: {', '.join(SUBJECTS)}")
-    _draw(panels, svg_path, png_path)
     if as_json:
         click.echo(json.dumps({"subject": subject, "version": v.name, **out}))
     else:
         click.echo(f"{head}: {subject}")
         for line in lines:
             click.echo(line)
+    _draw(panels, svg_path, png_path)  # after the results are out: a failing drawing loses nothing
 
 
 def _cycle_start(arrays, cycle_id):

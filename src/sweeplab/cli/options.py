@@ -118,3 +118,9 @@ def conflict(given: dict[str, object], why: str) -> None:
     names = [n for n, v in given.items() if v not in (None, False, ())]
     if len(names) == len(given):
         raise SweeplabError(f"{' and '.join(names)} cannot be given together: {why}")
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the user typed option `name` (not just its default)."""
+    from click.core import ParameterSource
+    return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import click
@@ -37,7 +38,10 @@ def solve(path, as_json, trust_flags, with_hint):
     view = _read(path)
     a = analyse(view, trust_flags=trust_flags)
     w, h = view.width, view.height
-    unknown = [(x, y) for y in range(h) for x in range(w) if view.cells[y, x] < 0]
+    def unknown_cell(x, y):
+        return view.cells[y, x] < 0 and not math.isnan(a.probability[y, x])
+
+    unknown = [(x, y) for y in range(h) for x in range(w) if unknown_cell(x, y)]
     safe = [(x, y) for x, y in unknown if a.safe[y, x]]
     mines = [(x, y) for x, y in unknown if a.mines[y, x]]
     tip = hint(view, trust_flags=trust_flags) if with_hint else None
@@ -46,8 +50,9 @@ def solve(path, as_json, trust_flags, with_hint):
             "width": w, "height": h, "mines": view.mine_count, "trust_flags": trust_flags,
             "layouts": str(a.layouts), "components": a.components, "mine_range": list(a.mine_range),
             "safe": [list(c) for c in safe], "mines_certain": [list(c) for c in mines],
-            "probability": [[None if view.cells[y, x] >= 0 else float(a.probability[y, x]) for x in range(w)]
-                            for y in range(h)],
+            # null where a cell has no probability to give: open cells, and flags taken as mines
+            "probability": [[float(a.probability[y, x]) if unknown_cell(x, y) else None for x in range(w)] for y in range(h)],
+            "probability_null": "open cells" + (" and trusted flags" if trust_flags else ""),
         }
         if tip is not None:
             out["hint"] = tip.as_dict()
@@ -58,20 +63,26 @@ def solve(path, as_json, trust_flags, with_hint):
     click.echo(f"consistent layouts: {a.layouts}")
     click.echo("certain safe:  " + (" ".join(f"{x},{y}" for x, y in safe) or "none"))
     click.echo("certain mines: " + (" ".join(f"{x},{y}" for x, y in mines) or "none"))
-    click.echo("mine probability in % (S safe, M mine, open cells show their number):")
+    click.echo("hidden cells: mine probability in % (<1% and >99% where it rounds to 0 or 100), S certain safe, "
+               "M certain mine" + (", F a flag taken as a mine" if trust_flags else "") + "; open cells: their number")
     for y in range(h):
-        row = []
-        for x in range(w):
-            c = int(view.cells[y, x])
-            if c >= 0:
-                row.append(f"{c:>4}")
-            elif a.safe[y, x]:
-                row.append("   S")
-            elif a.mines[y, x]:
-                row.append("   M")
-            else:
-                row.append(f"{100 * a.probability[y, x]:4.0f}")
-        click.echo("".join(row))
+        click.echo("".join(f"{_cell_text(view, a, x, y):>5}" for x in range(w)))
     if tip is not None:
         cells = " ".join(f"{x},{y}" for x, y in tip.cells)
         click.echo(f"hint: {tip.kind} {cells}: {tip.reason}")
+
+
+def _cell_text(view, a, x, y) -> str:
+    """Hidden cells always end in '%' or read S/M/F, so none can be taken for an open number."""
+    c = int(view.cells[y, x])
+    p = float(a.probability[y, x])
+    if c >= 0:
+        return str(c)
+    if math.isnan(p):
+        return "F"
+    if a.safe[y, x]:
+        return "S"
+    if a.mines[y, x]:
+        return "M"
+    pct = 100 * p
+    return "<1%" if pct < 0.5 else (">99%" if pct >= 99.5 else f"{pct:.0f}%")

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import SweeplabError
 from ..rng import seed_key, stream_key
 from ..stats import bbbv_kernel, label_openings
-from .options import CELL, level_options, resolve_level
+from .options import CELL, PLOT_FORMATS, OutputPath, conflict, level_options, positive, resolve_level
 
 
 class Sample:
@@ -59,11 +59,11 @@ class Sample:
     def load(cls, path) -> "Sample":
         try:
             d = np.load(path)
-        except (OSError, ValueError) as e:
+            return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
+                       str(d["label"]))
+        except (OSError, ValueError, KeyError, AttributeError) as e:
             raise SweeplabError(f"cannot read reference sample {path!r} ({e}); expected a .npz written by "
                                 "`sweeplab uniformity --save-reference`") from None
-        return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
-                   str(d["label"]))
 
 
 def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", steps=None, tries=None,
@@ -160,8 +160,10 @@ def plot(gen: Sample, ref: Sample, path: str, title: str) -> None:
 @click.option("--reference", "reference", default=None, help="Load the rejection reference from this .npz.")
 @click.option("--reference-boards", type=int, default=None, help="Boards in a fresh rejection reference "
               "(default: as many as --boards).")
-@click.option("--save-reference", default=None, help="Write the reference drawn here to this .npz.")
-@click.option("--plot", "plot_path", default=None, help="Draw the heat maps to this image (PNG, SVG, PDF).")
+@click.option("--save-reference", type=OutputPath(("npz",)), default=None,
+              help="Write the reference drawn here to this .npz.")
+@click.option("--plot", "plot_path", type=OutputPath(PLOT_FORMATS, needs="matplotlib"), default=None,
+              help="Draw the heat maps to this image (PNG, SVG, PDF).")
 def uniformity(preset, width, height, mines, generator, method, steps, boards, click_at, seed, reference,
                reference_boards, save_reference, plot_path):
     """Compare a no-guess generator with a rejection sample (uniform over certifiable boards)."""
@@ -169,8 +171,15 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
     if lookup(generator).name != "noguess":
         raise SweeplabError(f"uniformity measures the no-guess generator; got {generator!r} (allowed: noguess, ng)")
     w, h, m = resolve_level(preset, width, height, mines)
-    if boards < 2:
-        raise SweeplabError(f"--boards must be at least 2, got {boards}")
+    positive("boards", boards, 2)  # a standard error needs two
+    positive("reference-boards", reference_boards, 2)
+    positive("steps", steps)
+    if method == "rejection":
+        conflict({"--steps": steps, "--method rejection": True}, "rejection makes no chain moves")
+    conflict({"--reference": reference, "--reference-boards": reference_boards},
+             "a loaded reference has the boards it was saved with")
+    conflict({"--reference": reference, "--save-reference": save_reference},
+             "only a reference drawn in this run can be saved")
     x, y = click_at if click_at is not None else (w // 2, h // 2)
     if reference:
         ref = Sample.load(reference)
@@ -179,7 +188,7 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
             raise SweeplabError(f"reference {reference!r} is {ref.width}x{ref.height} with {ref_mines:g} mines, "
                                 f"not {w}x{h} with {m}; give a reference of the same level")
     else:
-        kr = reference_boards or boards
+        kr = boards if reference_boards is None else reference_boards
         # no cap on tries: the reference must be pure rejection, however long it takes
         ref = draw_sample(w, h, m, x, y, kr, seed + 1_000_003, method="rejection", tries=1 << 40, label="rejection")
         if save_reference:

@@ -5,3 +5,19 @@ from hypothesis import HealthCheck, settings
 # numba compiles on first call; the first example of a property test may be slow.
 settings.register_profile("sweeplab", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sweeplab"))
+
+
+import pytest  # noqa: E402
+
+# The browser the end-to-end tests drive: Debian's chromium, or another binary named in SWEEPLAB_CHROMIUM.
+CHROMIUM = os.environ.get("SWEEPLAB_CHROMIUM", "/usr/bin/chromium")
+NO_CHROMIUM = (f"{CHROMIUM} is missing: the browser tests drive Debian's chromium; install it with "
+               "`apt-get install chromium` as root (scripts/test does), or name another binary in SWEEPLAB_CHROMIUM")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The browser binary; a missing one fails each browser test with one line (never a skip)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(NO_CHROMIUM, pytrace=False)
+    return CHROMIUM

@@ -1,4 +1,5 @@
-"""End to end in a real browser: Playwright driving Debian's /usr/bin/chromium against a real uvicorn server.
+"""End to end in a real browser: Playwright driving Debian's /usr/bin/chromium (the `chromium` fixture in
+conftest.py; SWEEPLAB_CHROMIUM names another) against a real uvicorn server.
 
 A seeded game is opened with a cascade, flagged, chorded, won; another is lost; the counter,
 timer, face, best-times table and records page are checked, and a screenshot is kept under
@@ -18,7 +19,6 @@ from sweeplab import generators
 from sweeplab.play.server import bind, create_app, url_of
 from sweeplab.play.store import Store
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -54,9 +54,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def page(server, chromium):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         pg = browser.new_context(viewport={"width": 1200, "height": 800}).new_page()
         errors = []
         pg.on("pageerror", lambda e: errors.append(str(e)))

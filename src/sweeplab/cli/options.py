@@ -82,11 +82,11 @@ class OutputPath(click.ParamType):
             return value
         path = Path(value)
         suffix = path.suffix.lower().lstrip(".")
+        if path.is_dir():
+            self.fail(f"{value!r} is a directory; give a file name", param, ctx)
         if self.formats and suffix not in self.formats:
             self.fail(f"{value!r}: the file name must end in {', '.join('.' + f for f in self.formats)} "
                       f"(its format is taken from the name)", param, ctx)
-        if path.is_dir():
-            self.fail(f"{value!r} is a directory; give a file name", param, ctx)
         folder = path.parent
         if not folder.is_dir():
             self.fail(f"cannot write {value!r}: the directory {str(folder)!r} does not exist", param, ctx)

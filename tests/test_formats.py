@@ -117,3 +117,72 @@ def test_mbf_refuses_what_it_cannot_hold():
 def test_json_carries_topology():
     b = Board("*..\n...\n...", topology="torus")
     assert json.loads(b.to_json())["topology"] == "torus"
+
+
+# --- files of several boards ----------------------------------------------------------------------
+from sweeplab.board import detect_format, dump_boards, load_boards, parse_boards  # noqa: E402
+
+
+@given(st.lists(boards(), min_size=1, max_size=5), st.sampled_from(["text", "json"]))
+def test_multi_board_files_round_trip_with_their_topology(bs, fmt):
+    assert parse_boards(dump_boards(bs, fmt)) == bs
+
+
+@given(st.lists(boards(topology="bounded", max_side=40), min_size=1, max_size=5))
+def test_mbf_records_in_a_row_round_trip(bs):
+    data = dump_boards(bs, "mbf")
+    assert len(data) == sum(4 + 2 * b.mine_count for b in bs)
+    assert parse_boards(data) == bs
+
+
+@given(st.lists(boards(), min_size=1, max_size=4))
+def test_a_json_array_of_boards_reads_back(bs):
+    assert parse_boards(json.dumps([b.to_dict() for b in bs]).encode()) == bs
+
+
+@given(boards())
+def test_format_is_detected_from_the_content(board):
+    assert detect_format(dump_boards([board], "text")) == "text"
+    assert detect_format(dump_boards([board], "json")) == "json"
+    if board.topology == "bounded" and board.mine_count:
+        assert detect_format(board.to_mbf()) == "mbf"
+
+
+def test_text_carries_the_torus_and_bounded_text_stays_plain():
+    torus = Board("*...\n....\n....", topology="torus")
+    text = dump_boards([torus], "text").decode()
+    assert text.splitlines()[0] == "topology: torus"
+    assert parse_boards(text.encode()) == [torus]
+    assert dump_boards([Board("*..\n...")], "text") == b"*..\n...\n"
+    with pytest.raises(FormatError, match="says 'topology: torus' but topology bounded"):
+        parse_boards(text.encode(), "bounded")
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"*.x\n...\n", "row 1 holds 'x'"),
+    (b"*.. \n...\n", "row 1 holds ' '"),
+    (b"*..\t\n...\n", "row 1 holds '\\t'"),
+    (b"[1, 2]", "board 1: a JSON board must be an object"),
+    (b'{"width": 3}', "JSON board lacks height, mines"),
+    (b'{"width": 3, "height": 3, "mines": []}\n{"width": 3\n', "JSON line 2"),
+    (b"...\n...\n\n*.\n...\n", "board 2: board text row 2 has 3 cells, row 1 has 2"),
+])
+def test_each_format_explains_its_own_errors(data, message):
+    """Text with a stray character or a JSON array is not sent to the MBF reader."""
+    with pytest.raises(FormatError) as e:
+        parse_boards(data)
+    assert message in str(e.value) and "MBF" not in str(e.value)
+
+
+def test_empty_input_says_what_was_expected():
+    with pytest.raises(FormatError, match="empty input; expected a board as text"):
+        parse_boards(b" \n")
+
+
+def test_a_short_mbf_record_is_explained_by_number(tmp_path):
+    good = Board("*..\n..*").to_mbf()
+    with pytest.raises(FormatError, match="board 2: MBF says 2 mines, so it needs 8 bytes; it has 5"):
+        parse_boards(good + good[:5])
+    path = tmp_path / "two.mbf"
+    path.write_bytes(good + good)
+    assert load_boards(path) == [Board("*..\n..*")] * 2

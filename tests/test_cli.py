@@ -89,3 +89,92 @@ def test_winmine_levels_follow_the_version_and_count_continues_the_session(tmp_p
     assert boards[0].width == boards[0].height == 8
     code, text, _ = run(capsys, "board", "--generator", "winxp", "--preset", "beginner", "--seed", "7")
     assert Board.from_text(text).width == 9
+
+
+# --- round trips, stdin, tables -----------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["text", "json", "mbf"])
+def test_board_count_reads_back_with_stats_one_row_per_board(tmp_path, capsys, fmt):
+    from sweeplab import generators
+    path = tmp_path / f"b.{fmt}"
+    code, _, _ = run(capsys, "board", "--preset", "beginner", "--seed", "3", "--count", "3", "--format", fmt,
+                     "--out", str(path))
+    assert code == 0
+    want = [generators.make("uniform", 9, 9, 10, 3 + i, first_click="none").board_before() for i in range(3)]
+    code, out, _ = run(capsys, "stats", str(path), "--json")
+    assert code == 0
+    assert [r["bbbv"] for r in json.loads(out)] == [bbbv(b) for b in want]
+    code, out, _ = run(capsys, "stats", str(path), "--format", "csv")
+    lines = out.splitlines()
+    assert lines[0].startswith("board,width,height,mines") and len(lines) == 4
+    assert [int(line.split(",")[0]) for line in lines[1:]] == [1, 2, 3]
+
+
+def test_stats_reads_stdin():
+    board = uniform_board(8, 6, 7, 2)
+    for data in (board.to_text().encode(), board.to_mbf(), board.to_json().encode()):
+        done = subprocess.run([sys.executable, "-m", "sweeplab", "stats", "-", "--json"], input=data,
+                              capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["bbbv"] == bbbv(board)
+
+
+def test_torus_text_carries_its_topology_and_mbf_refuses_it(tmp_path, capsys):
+    path = tmp_path / "t.txt"
+    code, _, _ = run(capsys, "board", "--preset", "beginner", "--topology", "torus", "--out", str(path))
+    assert code == 0 and path.read_text().startswith("topology: torus\n")
+    code, out, _ = run(capsys, "stats", str(path), "--json")
+    assert json.loads(out)["topology"] == "torus"
+    code, _, err = run(capsys, "board", "--preset", "beginner", "--topology", "torus", "--format", "mbf")
+    assert code == 2 and "MBF has no topology field" in err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("*.x\n...\n", "holds 'x'"), ("*.. \n...\n", "holds ' '"), ("*..\t\n", "holds '\\t'"),
+    ("[1, 2]", "must be an object"),
+])
+def test_stats_lets_the_right_reader_explain(tmp_path, capsys, text, message):
+    path = tmp_path / "bad"
+    path.write_text(text)
+    code, _, err = run(capsys, "stats", str(path))
+    assert code == 2 and message in err and "MBF" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_board_count_svg_is_one_document(capsys):
+    import xml.etree.ElementTree as ET
+    code, out, _ = run(capsys, "board", "--preset", "beginner", "--count", "3", "--format", "svg")
+    assert code == 0
+    root = ET.fromstring(out)  # one root, or this raises
+    assert len([e for e in root if e.tag.endswith("g")]) == 3
+    mines = [e for e in root.iter() if e.tag.endswith("circle")]
+    assert len(mines) == 30
+
+
+# --- solve: strict JSON, hidden cells never shown as numbers ---------------------------------------
+POSITION = "mines: 10\n##########\n#F11######\n#1100#####\n#1000#####\n#100000###\n##########\n"
+
+
+def test_solve_json_is_strict_even_with_trusted_flags(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text(POSITION)
+    code, out, _ = run(capsys, "solve", str(path), "--json", "--trust-flags")
+    assert code == 0
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+    data = json.loads(out, parse_constant=refuse)
+    assert data["probability"][1][1] is None  # the trusted flag at (1, 1)
+    assert "trusted flags" in data["probability_null"]
+    assert data["probability"][0][0] is not None
+
+
+def test_solve_grid_never_shows_a_hidden_cell_as_a_number(tmp_path, capsys):
+    """One mine among ~400 hidden cells: each is 0.25%, which must not print as the open number 0."""
+    path = tmp_path / "p.txt"
+    rows = ["0" + "#" * 19] + ["#" * 20] * 19
+    path.write_text("mines: 1\n" + "\n".join(rows) + "\n")
+    code, out, _ = run(capsys, "solve", str(path))
+    assert code == 0
+    grid = out.splitlines()[-20:]
+    cells = [c for line in grid for c in line.split()]
+    assert len(cells) == 400 and cells[0] == "0"
+    assert cells.count("<1%") == 400 - 1 - 3 and cells.count("S") == 3

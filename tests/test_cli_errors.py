@@ -7,17 +7,9 @@ import sys
 
 import pytest
 
-from sweeplab.cli import main
+from .test_cli import run
 
 HUGE = "100000"  # games or boards: a check made after the work would make the test time out
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return exc.value.code or 0, out.out, out.err
 
 
 def one_line_exit_2(capsys, args, needle):

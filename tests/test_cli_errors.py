@@ -158,3 +158,13 @@ def test_no_arguments_shows_the_help(capsys):
     assert out.startswith("Usage: sweeplab") and "board" in out and "bench" in out
     code, out, _ = run(capsys, "automaton")
     assert code == 0 and "sweep" in out
+
+
+def test_checking_an_output_path_leaves_it_as_it_was(capsys, tmp_path):
+    """The writability probe neither truncates a file nor leaves a new empty one behind."""
+    kept, new = tmp_path / "kept.txt", tmp_path / "new.txt"
+    kept.write_text("*..\n...\n")
+    for path in (kept, new):
+        one_line_exit_2(capsys, ["board", "--preset", "expert", "--width", "10", "-o", str(path)],
+                        "cannot be given together")
+    assert kept.read_text() == "*..\n...\n" and not new.exists()

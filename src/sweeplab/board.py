@@ -2,7 +2,8 @@
 
 Formats come in pairs that round-trip: text (`*` mine, `.` safe, one row a line),
 MBF (byte width, byte height, 2-byte big-endian count, one (x, y) byte pair per mine)
-and JSON. `repr` is a call that rebuilds the board; `str` is the text grid.
+and JSON. `repr` is a call that rebuilds the board; `str` is the text grid. Files hold one
+board or several (`dump_boards` / `parse_boards`), their format told from the content.
 """
 
 from __future__ import annotations
@@ -335,11 +336,7 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
                     except json.JSONDecodeError as e:
                         raise FormatError(f"JSON line {n}: not valid JSON ({e}); expected one board object "
                                           "per line, or one array of them") from None
-        boards = [_numbered(Board.from_dict, i, len(items), d) for i, d in enumerate(items)]
-        for b in boards:
-            if topology is not None and b.topology != topology:
-                raise FormatError(f"the JSON board is {b.topology} but topology {topology} was asked for")
-        return boards
+        return [_numbered(_json_record, i, len(items), d, topology) for i, d in enumerate(items)]
     if fmt == "text":
         chunks = [c for c in data.decode("utf-8").replace("\r\n", "\n").split("\n\n") if c.strip("\n")]
         return [_numbered(_text_record, i, len(chunks), c, topology) for i, c in enumerate(chunks)]
@@ -349,6 +346,13 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
         records.append(data[at:end])
         at = end
     return [_numbered(_mbf_record, i, len(records), r, topology) for i, r in enumerate(records)]
+
+
+def _json_record(data, topology: str | None) -> Board:
+    board = Board.from_dict(data)
+    if topology is not None and board.topology != topology:
+        raise FormatError(f"the JSON board is {board.topology} but topology {topology} was asked for")
+    return board
 
 
 def _mbf_record(data: bytes, topology: str | None) -> Board:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -78,8 +79,9 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     with progress:
         bar = progress.add_task(spec.player, total=games, completed=already,
                                 won=state["wins"] / max(1, state["games"]))
-        total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler, cluster=cluster,
-                    done=done, on_task=on_task)
+        with _scheduler_errors(scheduler):
+            total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler,
+                        cluster=cluster, done=done, on_task=on_task)
     wall = time.perf_counter() - t0
     played = total.games - already
     res = summary(total, wall=wall)
@@ -130,3 +132,15 @@ def check_scheduler(address: str) -> None:
     except OSError as e:
         raise SweeplabError(f"cannot reach the Dask scheduler at {address} ({e.strerror or e}); start one with "
                             "`dask scheduler`, or leave out --scheduler to play in local processes") from None
+
+
+@contextlib.contextmanager
+def _scheduler_errors(scheduler):
+    """A scheduler that fails mid-run (it stopped, the network went) is one line naming it; tasks already
+    finished are in --out, and a rerun resumes from there."""
+    try:
+        yield
+    except OSError as e:
+        if not scheduler:
+            raise
+        raise SweeplabError(f"the Dask scheduler at {scheduler} failed: {e}") from None

@@ -45,6 +45,7 @@ class Limits:
 
 
 CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for the modes that are not WinMine
+WIN7_MIN_MINES = 10  # Windows 7's Custom dialog, like XP's, asks for at least 10 (win7.py lays any count)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Mode:
             return Limits(v.min_side, v.max_width, v.max_height, v.min_mines, v.max_mines_cap)
         if self.generator == "win7":
             from ..generators import win7
-            return Limits(win7.MIN_SIDE, win7.MAX_WIDTH, win7.MAX_HEIGHT, CLASSIC.min_mines)
+            return Limits(win7.MIN_SIDE, win7.MAX_WIDTH, win7.MAX_HEIGHT, WIN7_MIN_MINES)
         return CLASSIC
 
     def limits(self) -> dict:
@@ -87,7 +88,8 @@ MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("noguess", "No guess", "noguess",
          "Every board can be solved by logic alone from the first click, which always opens an area."),
     Mode("win7", "Windows 7", "win7",
-         "Boards exactly as Windows 7 laid them: mines placed at the first click, never around it."),
+         "Boards exactly as Windows 7 laid them: mines placed at the first click, never around it.",
+         seed_bits=32),
     Mode("winxp", "Windows XP", "winxp",
          "Boards exactly as Windows XP laid them, one rand() stream per session; a mine under the first "
          "click moves to the top-left corner.", session=True, seed_bits=32),

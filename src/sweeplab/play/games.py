@@ -258,7 +258,13 @@ class Hub:
             pg.hints_used += 1
             self.store.set_live_hints(pg.id, pg.hints_used)
             named = CELL_IN_TEXT.sub(lambda mt: f"column {int(mt[1]) + 1}, row {int(mt[2]) + 1}", h.reason)
-            return {"kind": h.kind, "cells": [[int(x), int(y)] for x, y in h.cells],
+            cells = [[int(x), int(y)] for x, y in h.cells]
+            why = []  # the other cells the reason names (the number that shows it), to mark on the board
+            for mt in CELL_IN_TEXT.finditer(h.reason):
+                c = [int(mt[1]), int(mt[2])]
+                if c not in cells and c not in why:
+                    why.append(c)
+            return {"kind": h.kind, "cells": cells, "why": why,
                     "probability": None if h.probability is None else float(h.probability),
                     "reason": named, "hints_used": pg.hints_used}
 

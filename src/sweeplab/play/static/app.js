@@ -264,12 +264,13 @@ class PlayPage {
     sessionStorage.setItem("sweeplab.game", state.id);
     this.board.resize(state.width, state.height);
     if (fresh) { this.board.cells = ""; this.clearHint(); }
+    this.board.draw(state.cells);
+    // (after drawing, which sets each changed cell's classes afresh)
     for (const n of this.$("board").querySelectorAll(".first-click")) n.classList.remove("first-click");
     if (state.first_click && state.status === "ready") {
       const n = this.board.node(state.first_click[0], state.first_click[1]);
       if (n) n.classList.add("first-click");
     }
-    this.board.draw(state.status === "lost" || state.status === "won" ? state.cells : state.cells);
     setLcd(this.counter, state.mines_left);
     this.tick();
     this.setFace();

@@ -269,8 +269,9 @@ class Game:
 
 def replay_steps(board: Board | None, actions, *, rule: FirstClick | None = None, marks: bool = True):
     """Play `actions` ([kind, x, y, t] or Action) again on `board` (the board as laid) or from `rule`,
-    yielding the game after each action with its clock held at that action's time, so its `timer`,
-    `elapsed` and cells read as they did right after it. The first yield is the game before any action."""
+    yielding the game (one object, advanced in place) after each action with its clock held at that
+    action's time, so its `timer`, `elapsed` and cells read as they did right after it. The first
+    yield is the game before any action."""
     at = [0.0]
     game = Game(board if rule is None else None, rule=rule, marks=marks, clock=lambda: at[0])
     yield game

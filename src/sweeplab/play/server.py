@@ -178,8 +178,8 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1")
             raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
                              f"got {data['seed']!r}")
         again = data.get("again")
-        if again is not None and (isinstance(again, bool) or not isinstance(again, int) or again < 1):
-            raise BadRequest(f"again must be a record id (a positive integer), got {again!r}")
+        if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
+            raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
         kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player")
               if k in data}
         pg = hub.new(level=data.get("level", "beginner"), session=session, **kw)

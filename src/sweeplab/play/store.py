@@ -184,6 +184,13 @@ class Store:
                 "SELECT kind, x, y, t FROM live_actions WHERE game_id = ? ORDER BY n", (game_id,))]
         return {"spec": json.loads(r[0]), "created": r[1], "hints": r[2], "session": r[3], "actions": acts}
 
+    def live_of_session(self, session: str) -> str | None:
+        """The game a session has in play, if any."""
+        with self._lock:
+            r = self._db.execute("SELECT game_id FROM live_games WHERE session = ? ORDER BY created DESC LIMIT 1",
+                                 (session,)).fetchone()
+        return None if r is None else r[0]
+
     def live_count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0])

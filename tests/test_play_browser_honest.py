@@ -9,8 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -19,8 +17,10 @@ from playwright.sync_api import expect, sync_playwright
 
 from sweeplab import generators
 from sweeplab.board import Board
-from sweeplab.play.server import bind, create_app, url_of
+from sweeplab.play.server import bind
 from sweeplab.play.store import Store
+
+from .play_server import running
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -54,19 +54,10 @@ def page(browser):
 
 @pytest.fixture()
 def server(tmp_path):
-    """A real uvicorn server in this process, so that a test can look at the boards (a player cannot)."""
-    import uvicorn
+    """A real server in this process, so that a test can look at the boards (a player cannot)."""
     store = Store(tmp_path / "play.db")
-    app = create_app(store)
-    sock = bind("127.0.0.1", 0)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
-    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    t.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield url_of(sock), store, app.state.hub
-    srv.should_exit = True
-    t.join(5)
+    with running(store) as (url, app):
+        yield url, store, app.state.hub
     store.close()
 
 

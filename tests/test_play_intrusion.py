@@ -5,35 +5,23 @@ requests (a text/plain POST, a form POST, a foreign Host as DNS rebinding sends)
 from __future__ import annotations
 
 import json
-import threading
-import time
 
 import httpx
 import numpy as np
 import pytest
 
-from sweeplab.play.server import bind, create_app, url_of
 from sweeplab.play.store import Store
+
+from .play_server import running
 
 MINE_CHARS = set("*XW")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
     store = Store(tmp_path_factory.mktemp("intrusion") / "play.db")
-    app = create_app(store)
-    sock = bind("127.0.0.1", 0)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
-    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    t.start()
-    while not srv.started:
-        time.sleep(0.02)
-    url = url_of(sock)
-    with httpx.Client(base_url=url, timeout=300) as c:
+    with running(store) as (url, app), httpx.Client(base_url=url, timeout=300) as c:
         yield c, app.state.hub, store
-    srv.should_exit = True
-    t.join(5)
     store.close()
 
 

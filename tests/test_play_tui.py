@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import Button, Static
 
 from sweeplab import generators
@@ -128,13 +129,19 @@ def test_a_timer_tick_after_the_app_closed_is_harmless(tmp_path):
     store.close()
 
 
-def test_every_cell_state_has_its_own_glyph_without_colour(tmp_path):
+@pytest.fixture()
+def store(tmp_path):
+    s = Store(tmp_path / "tui.db")
+    yield s
+    s.close()
+
+
+def test_every_cell_state_has_its_own_glyph_without_colour(store):
     from sweeplab.play.tui import CELL_LOOK
     glyphs = {ch: look[0] for ch, look in CELL_LOOK.items()}
     glyphs.update({str(n): f"{n} " for n in range(1, 9)})
     assert len(set(glyphs.values())) == len(glyphs)  # hidden, open 0, numbers, flag, ?, mines: all differ
     assert all(len(g) == 2 for g in glyphs.values())
-    store = Store(tmp_path / "tui.db")
 
     async def run():
         app = MinesweeperApp(store, mode="safe", seed=SEED)
@@ -150,12 +157,10 @@ def test_every_cell_state_has_its_own_glyph_without_colour(tmp_path):
             assert "#" in cells and "0" in cells
 
     asyncio.run(run())
-    store.close()
 
 
-def test_the_footer_fits_80_columns(tmp_path):
+def test_the_footer_fits_80_columns(store):
     from textual.widgets._footer import FooterKey
-    store = Store(tmp_path / "tui.db")
 
     async def run():
         app = MinesweeperApp(store, mode="safe")
@@ -168,11 +173,9 @@ def test_the_footer_fits_80_columns(tmp_path):
             assert {"New", "Custom", "Mode", "Hint", "Best", "Quit"} <= shown
 
     asyncio.run(run())
-    store.close()
 
 
-def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(tmp_path):
-    store = Store(tmp_path / "tui.db")
+def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(store):
 
     async def run():
         app = MinesweeperApp(store, mode="winxp")
@@ -219,11 +222,9 @@ def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(tmp_path
             assert all(len(line) <= 78 for line in text.splitlines())
 
     asyncio.run(run())
-    store.close()
 
 
-def test_a_game_in_play_goes_on_at_the_next_start(tmp_path):
-    store = Store(tmp_path / "tui.db")
+def test_a_game_in_play_goes_on_at_the_next_start(store):
 
     async def first():
         app = MinesweeperApp(store, mode="safe")
@@ -242,4 +243,3 @@ def test_a_game_in_play_goes_on_at_the_next_start(tmp_path):
     before = asyncio.run(first())
     after, status = asyncio.run(second())
     assert after["id"] == before["id"] and after["cells"] == before["cells"] and "goes on" in status
-    store.close()

@@ -29,6 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BIG_SEED = 2 ** 63 - 7  # above 2^53, and within 512 of 2^63: a JavaScript number rounds it past the limit
 
 
+expect.set_options(timeout=20_000)  # the shared 2-core box is often busy: wait longer than 5 s for the page
+
+
 def board_for(seed, x, y, w=9, h=9, m=10):
     return generators.make("uniform", w, h, m, seed, first_click="safe").board_for(x, y)[0]
 

@@ -291,7 +291,6 @@ def replay(board: Board | None, actions, *, rule: FirstClick | None = None, mark
     a game kept across a restart of its program passes the wall-clock seconds since it was created,
     so the time it was away still counts."""
     actions = list(actions)
-    game = None
     for game in replay_steps(board, actions, rule=rule, marks=marks):
         pass
     if now is None:

@@ -7,6 +7,7 @@ artifacts/ for a person to look at.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from pathlib import Path
@@ -248,6 +249,8 @@ def test_hints_from_the_menu_mark_the_game(server, page):
     page.click("#hint-button")
     # the first hint in a fresh checkout compiles the solver's numba kernels: allow for it
     expect(page.locator("#status")).to_contain_text("Hint:", timeout=180_000)
+    reason = page.inner_text("#status")  # cells named as a player counts them, never (x, y) from 0
+    assert "column" in reason and "row" in reason and not re.search(r"\(\d+, \d+\)", reason), reason
     marked = page.locator("#board .cell[class*=hint-]")
     assert marked.count() >= 1
     b = board_for(8, 4, 4)

@@ -5,14 +5,17 @@ A real server process (uvicorn, as `sweeplab play` runs it) and a lean asyncio H
 
 1. paced: P players, each with an expert game in play, each sending an action (open a safe
    cell, flag/unflag, and one time in fifty a mine) every 1/RATE s on average (exponential gaps);
-   a finished game is filed in SQLite (synced) within its action and replaced by a new one.
-   Round trip per action.
+   every action is kept in SQLite (the game in play survives a restart) before its answer, and a
+   finished game is filed (synced) within its action and replaced by a new one. Round trip per action.
 2. saturated: the same P players with no pause at all (closed loop): throughput and round trips.
 3. the paced players again, and besides them new no-guess expert games arriving NEW_RATE per
    second (far more than 100 people start); the first click of each (the board is laid and
    certified inside it) is timed, and so are the paced players' actions meanwhile.
 
-    python benchmarks/bench_play.py [--players 100] [--seconds 10] [--rate 5] [--new-rate 5]
+4. restart: the server is stopped and started again on the same file; the first request for each
+   kept game makes it again (its board from the seed, its actions replayed): round trip of that request.
+
+    python benchmarks/bench_play.py [--players 100] [--seconds 10] [--rate 1] [--new-rate 5]
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class Conn:
 
     def __init__(self, host, port):
         self.host, self.port = host, port
+        self.host_header = f"{host}:{port}"  # the server answers loopback Host names only
 
     async def open(self):
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
@@ -47,7 +51,7 @@ class Conn:
 
     async def request(self, method, path, body=None):
         data = b"" if body is None else json.dumps(body).encode()
-        self.writer.write(f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+        self.writer.write(f"{method} {path} HTTP/1.1\r\nHost: {self.host_header}\r\nContent-Type: application/json\r\n"
                           f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
         head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])
@@ -73,7 +77,7 @@ class Player:
     async def new_game(self):
         seed = self.seed_base + self.games
         self.games += 1
-        s = await self.conn.request("POST", "/api/games", {"mode": "safe", "level": "expert", "seed": seed})
+        s = await self.conn.request("POST", "/api/games", {"mode": "safe", "level": "expert", "seed": str(seed)})
         self.id = s["id"]
         s = await self.conn.request("POST", f"/api/games/{self.id}/actions", {"kind": "open", "x": 15, "y": 8})
         self.board = generators.make("uniform", W, H, M, seed, first_click="safe").board_for(15, 8)[0]
@@ -120,7 +124,7 @@ async def run_players(host, port, players, seconds, rate, seed):
     wall = time.perf_counter() - t0
     for c in conns:
         c.close()
-    return np.array(times), wall, sum(p.games for p in ps) - players
+    return np.array(times), wall, sum(p.games for p in ps) - players, [p.id for p in ps]
 
 
 async def first_click(conn, firsts):
@@ -167,6 +171,24 @@ async def run_mixed(host, port, players, seconds, rate, new_rate, seed):
     return np.array(firsts), np.array(times)
 
 
+async def resume_all(host, port, ids):
+    """GET every kept game once from a restarted server, 10 at a time: the round trip of each."""
+    conns = [await Conn(host, port).open() for _ in range(10)]
+    times: list[float] = []
+
+    async def worker(c, chunk):
+        for gid in chunk:
+            t0 = time.perf_counter()
+            s = await c.request("GET", f"/api/games/{gid}")
+            times.append(time.perf_counter() - t0)
+            assert s["id"] == gid
+
+    await asyncio.gather(*(worker(c, ids[k::10]) for k, c in enumerate(conns)))
+    for c in conns:
+        c.close()
+    return np.array(times)
+
+
 def service_times(n_games=100, n_actions=3000, seed=3):
     """The server's own work per action, in process with no network: the Starlette app called
     through ASGI (routing, JSON in and out, the hub, the rules) for safe-cell opens and flags."""
@@ -181,10 +203,10 @@ def service_times(n_games=100, n_actions=3000, seed=3):
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "svc.db"))
-        with TestClient(create_app(store)) as c:
+        with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
             games = []
             for k in range(n_games):
-                gid = c.post("/api/games", json={"mode": "safe", "level": "expert", "seed": k}).json()["id"]
+                gid = c.post("/api/games", json={"mode": "safe", "level": "expert", "seed": str(k)}).json()["id"]
                 c.post(f"/api/games/{gid}/actions", json={"kind": "open", "x": 15, "y": 8})
                 b = generators.make("uniform", W, H, M, k, first_click="safe").board_for(15, 8)[0]
                 games.append((gid, [i for i in range(W * H) if not b.flat_mines[i]]))
@@ -213,7 +235,7 @@ async def _asgi_post(app, path, body):
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"content-type", b"application/json")], "client": ("127.0.0.1", 1),
+             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")], "client": ("127.0.0.1", 1),
              "server": ("127.0.0.1", 80)}
     await app(scope, receive, send)
     assert sent[0]["status"] in (200, 409), sent[0]
@@ -229,21 +251,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--rate", type=float, default=5.0, help="actions per second per player when paced")
+    ap.add_argument("--rate", type=float, default=1.0, help="actions per second per player when paced")
     ap.add_argument("--new-rate", type=float, default=5.0, help="new no-guess expert games per second, all players")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     svc = service_times()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", os.path.join(tmp, "bench.db"), "0"],
+        db = os.path.join(tmp, "bench.db")
+        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", db, "0"],
                                 stdout=subprocess.PIPE, text=True)
         url = proc.stdout.readline().strip()
         host, port = url.split("//")[1].rstrip("/").split(":")
         try:
-            # warm up: compile the kernels in the server once
+            # warm up: the server lays a board of every mode at start-up; one short round besides
             asyncio.run(run_players(host, int(port), 4, 1.0, 0, 99))
-            paced, wall_p, fin_p = asyncio.run(run_players(host, int(port), a.players, a.seconds, a.rate, a.seed))
-            sat, wall_s, fin_s = asyncio.run(run_players(host, int(port), a.players, a.seconds / 2, 0, a.seed + 1))
+            paced, wall_p, fin_p, _ = asyncio.run(run_players(host, int(port), a.players, a.seconds, a.rate, a.seed))
+            sat, wall_s, fin_s, kept = asyncio.run(run_players(host, int(port), a.players, a.seconds / 2, 0,
+                                                               a.seed + 1))
             try:
                 generators.lookup("noguess")
             except Exception as e:  # noqa: BLE001
@@ -253,7 +277,16 @@ def main():
                                                       a.seed + 2))
         finally:
             proc.terminate()
-            proc.wait(10)
+            proc.wait(30)
+        # the games left in play are kept; a new server makes each again at its first request
+        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", db, port], stdout=subprocess.PIPE,
+                                text=True)
+        proc.stdout.readline()
+        try:
+            resumed = asyncio.run(resume_all(host, int(port), kept))
+        finally:
+            proc.terminate()
+            proc.wait(30)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; server: uvicorn "
           f"(h11), 1 process; client: asyncio, 1 keep-alive connection per player; {a.players} games at once")
     print()
@@ -272,6 +305,8 @@ def main():
         print(row(f"paced + new no-guess expert games: actions", mixed, "the paced players meanwhile"))
     else:
         print(f"| no-guess expert first click | - | - | - | - | - | not yet measurable: {why} |")
+    print(row("after a restart: first request of a kept game", resumed,
+              f"{len(resumed)} expert games made again (board from the seed, actions replayed)"))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""The real server process: SIGKILL loses no finished game; many games from many clients at once;
-`sweeplab play` prints its address and stops cleanly on Ctrl-C."""
+"""The real server process: SIGKILL loses no finished game and no game in play; many games from many
+clients at once; `sweeplab play` prints its address and stops cleanly on Ctrl-C and on SIGTERM."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
 from sweeplab import generators
 from sweeplab.play.store import Store, default_db_path
@@ -27,7 +28,7 @@ def start(args, env=None):
 
 
 def play_one(client: httpx.Client, seed: int, win: bool) -> tuple[str, int, str]:
-    r = client.post("/api/games", json={"mode": "safe", "seed": seed})
+    r = client.post("/api/games", json={"mode": "safe", "seed": str(seed)})
     gid = r.json()["id"]
     s = client.post(f"/api/games/{gid}/actions", json={"kind": "open", "x": 4, "y": 4}).json()
     b = board_for(seed, 4, 4)
@@ -50,12 +51,13 @@ def test_sigkill_loses_no_finished_game_and_many_clients_play_at_once(tmp_path):
         def player(k):  # one "tab" each: its own connection, several games, some left unfinished
             with httpx.Client(base_url=url, timeout=30) as c:
                 done = [play_one(c, 100 * k + j, win=(j % 2 == 0)) for j in range(4)]
-                c.post("/api/games", json={"mode": "safe", "seed": k})  # started, never finished
-                return done
+                g = c.post("/api/games", json={"mode": "safe", "seed": str(k)}).json()  # left unfinished
+                c.post(f"/api/games/{g['id']}/actions", json={"kind": "flag", "x": 1, "y": 2})
+                return done + [(g["id"], None, "playing")]
 
         with ThreadPoolExecutor(8) as pool:
             finished = [g for batch in pool.map(player, range(8)) for g in batch]
-        assert len({rid for _, rid, _ in finished}) == 32
+        assert len({rid for _, rid, _ in finished if rid}) == 32
     finally:
         os.kill(proc.pid, signal.SIGKILL)  # no shutdown, no flush: what was committed must be there
         proc.wait(10)
@@ -64,23 +66,31 @@ def test_sigkill_loses_no_finished_game_and_many_clients_play_at_once(tmp_path):
     store = Store(db)
     rows, total = store.records(limit=500)
     assert total == 32
-    assert {(r["game_id"], r["id"], r["status"]) for r in rows} == set(finished)
+    assert {(r["game_id"], r["id"], r["status"]) for r in rows} == {g for g in finished if g[1]}
     assert store.get(finished[0][1])["record"]["actions"]
+    for gid, _, _ in (g for g in finished if not g[1]):  # the games in play, with their moves
+        assert store.live(gid)["actions"] == [["flag", 1, 2, store.live(gid)["actions"][0][3]]]
     store.close()
 
 
-def test_cli_prints_address_serves_and_stops_on_ctrl_c(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_cli_prints_address_serves_and_stops_cleanly(tmp_path, stop):
     db = tmp_path / "cli.db"
     proc, url = start([sys.executable, "-m", "sweeplab", "play", "--no-browser", "--db", str(db)])
     try:
         r = httpx.get(url + "api/modes", timeout=30)
         assert r.status_code == 200 and r.json()["default"] in ("noguess", "safe")
         assert "Minesweeper" in httpx.get(url, timeout=30).text
+        g = httpx.post(url + "api/games", json={"mode": "safe"}, timeout=30).json()
+        httpx.post(url + f"api/games/{g['id']}/actions", json={"kind": "open", "x": 0, "y": 0}, timeout=30)
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         out = proc.communicate(timeout=30)[0]
-    assert proc.returncode == 0 and "stopped" in out
-    assert db.exists()
+    assert proc.returncode == 0 and "sweeplab play: stopped" in out, out
+    assert db.exists() and not (tmp_path / "cli.db-wal").exists() and not (tmp_path / "cli.db-shm").exists()
+    store = Store(db)
+    assert len(store.live(g["id"])["actions"]) == 1  # the game in play is kept for the next start
+    store.close()
 
 
 def test_cli_bad_db_path_is_one_line_and_exit_2(tmp_path):

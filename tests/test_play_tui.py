@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import Button, Static
 
 from sweeplab import generators
@@ -59,7 +60,7 @@ def test_play_with_mouse_and_keyboard_and_file_the_game(tmp_path):
             await pilot.pause()
             assert board.state["status"] == "won" and str(face.label) == "B)"
             assert str(counter.render()) == "000" and str(timer.render()) == "042"
-            assert "New best time" in str(app.query_one("#status", Static).render())
+            assert "practice: no best time" in str(app.query_one("#status", Static).render())  # a seed chosen
             # F2 starts a new game
             await pilot.press("f2")
             await pilot.pause()
@@ -68,7 +69,7 @@ def test_play_with_mouse_and_keyboard_and_file_the_game(tmp_path):
     asyncio.run(run())
     rows, total = store.records()
     assert total == 1 and rows[0]["status"] == "won" and rows[0]["seed"] == SEED and rows[0]["elapsed"] == 41.5
-    assert store.best_times()[0]["mode"] == "safe"
+    assert store.best_times() == [] and rows[0]["practice"] == 1
     store.close()
 
 
@@ -126,3 +127,122 @@ def test_a_timer_tick_after_the_app_closed_is_harmless(tmp_path):
     app.tick()
     assert app.pg.game.status == "playing"
     store.close()
+
+
+@pytest.fixture()
+def store(tmp_path):
+    s = Store(tmp_path / "tui.db")
+    yield s
+    s.close()
+
+
+def test_every_cell_state_has_its_own_glyph_without_colour(store):
+    from sweeplab.play.tui import CELL_LOOK
+    glyphs = {ch: look[0] for ch, look in CELL_LOOK.items()}
+    glyphs.update({str(n): f"{n} " for n in range(1, 9)})
+    assert len(set(glyphs.values())) == len(glyphs)  # hidden, open 0, numbers, flag, ?, mines: all differ
+    assert all(len(g) == 2 for g in glyphs.values())
+
+    async def run():
+        app = MinesweeperApp(store, mode="safe", seed=SEED)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.click(BoardView, offset=(8, 4))
+            await pilot.pause()
+            board = app.query_one(BoardView)
+            plain = board.render().plain.split("\n")
+            cells = board.state["cells"]
+            for y, line in enumerate(plain):  # the text alone, styles dropped, says what each cell is
+                for x in range(9):
+                    assert line[2 * x:2 * x + 2] == glyphs[cells[y * 9 + x]]
+            assert "#" in cells and "0" in cells
+
+    asyncio.run(run())
+
+
+def test_the_footer_fits_80_columns(store):
+    from textual.widgets._footer import FooterKey
+
+    async def run():
+        app = MinesweeperApp(store, mode="safe")
+        async with app.run_test(size=(80, 30)) as pilot:
+            for _ in range(100):  # the footer lays its keys out after the first refresh (later on a busy box)
+                await pilot.pause(0.05)
+                keys = list(app.query(FooterKey))
+                if len(keys) >= 6 and all(k.region.width > 0 for k in keys):
+                    break
+            assert len(keys) >= 6
+            assert all(0 <= k.region.x and k.region.right <= 80 and k.region.width > 0 for k in keys)
+            shown = {k.description for k in keys}
+            assert {"New", "Custom", "Mode", "Hint", "Best", "Quit"} <= shown
+
+    asyncio.run(run())
+
+
+def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(store):
+
+    async def run():
+        app = MinesweeperApp(store, mode="winxp")
+        async with app.run_test(size=(100, 40)) as pilot:
+            board = app.query_one(BoardView)
+            await pilot.click(BoardView, offset=(8, 4))
+            await pilot.pause()
+            assert board.state["status"] == "playing"
+            gid = board.state["id"]
+            await pilot.press("2")  # a level change would throw the game away: asked first
+            await pilot.pause()
+            assert "thrown away" in str(app.screen.query_one("#question", Static).render())
+            await pilot.press("n")
+            await pilot.pause()
+            assert board.state["id"] == gid and board.state["level"] == "beginner"
+            await pilot.press("u")
+            await pilot.press("y")
+            await pilot.pause()
+            limits = str(app.screen.query_one("#custom-limits", Static).render())
+            assert "min(999" in limits and "mines 10" in limits  # WinMine's own limits
+            inp = app.screen.query_one("#size")
+            inp.value = "30x24/999"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "10..667" in str(app.screen.query_one("#custom-error", Static).render())
+            inp.value = "12x10/20"
+            await pilot.press("enter")
+            await pilot.pause()
+            s = board.state
+            assert (s["width"], s["height"], s["mines"], s["level"]) == (12, 10, 20, "custom")
+            x, y = 0, 0
+            await pilot.click(BoardView, offset=(0, 0))
+            await pilot.pause()
+            pg = app.pg
+            mx, my = next((a, b) for a, b in pg.game.board.mine_positions()
+                          if board.state["cells"][b * 12 + a] == "#")
+            await pilot.click(BoardView, offset=(2 * mx, my))
+            await pilot.pause()
+            assert board.state["status"] == "lost"
+            await pilot.press("b")
+            await pilot.pause()
+            text = str(app.screen.query_one("#records", Static).render())
+            assert "Best times" in text and "Statistics" in text and "custom" in text and "lost" in text
+            assert all(len(line) <= 78 for line in text.splitlines())
+
+    asyncio.run(run())
+
+
+def test_a_game_in_play_goes_on_at_the_next_start(store):
+
+    async def first():
+        app = MinesweeperApp(store, mode="safe")
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.click(BoardView, offset=(8, 4))
+            await pilot.click(BoardView, offset=(0, 0), button=3)
+            await pilot.pause()
+            return dict(app.query_one(BoardView).state)
+
+    async def second():
+        app = MinesweeperApp(store)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            return dict(app.query_one(BoardView).state), str(app.query_one("#status", Static).render())
+
+    before = asyncio.run(first())
+    after, status = asyncio.run(second())
+    assert after["id"] == before["id"] and after["cells"] == before["cells"] and "goes on" in status

@@ -101,6 +101,11 @@ class Game:
         """What the classic counter shows: 1 at once after the first click, stopping at 999."""
         return 0 if self._started is None else min(999, int(self.elapsed) + 1)
 
+    @property
+    def now(self) -> float:
+        """Seconds since the game was created, on its clock (the time the next action would log)."""
+        return self._clock() - self._created
+
     def view(self) -> View:
         cells = np.full(self.width * self.height, VIEW_HIDDEN, dtype=np.int8)
         if self.board is not None:
@@ -165,7 +170,8 @@ class Game:
                 self._log("open", x, y, t)
                 return 0
             self.board, check_win = placed
-            if self.laid is None:
+            if self.laid is None:  # laid just now: the clock starts once the board exists, not
+                t = self._clock()  # while a generator (or its compiler) was still working on it
                 self.laid = self.board
             self.status = PLAYING
         self._start(t)
@@ -261,16 +267,35 @@ class Game:
         }
 
 
-def replay(board: Board, actions, *, rule: FirstClick | None = None, marks: bool = True) -> Game:
-    """Play `actions` ([kind, x, y, t] or Action) again on `board` (the board as laid), with the
-    action times, so the result (state, status, clock) is the same as the original game's."""
-    times = [float(a.t if isinstance(a, Action) else a[3]) for a in actions]
-    feed = iter([0.0] + times)
-    game = Game(board if rule is None else None, rule=rule, marks=marks, clock=lambda: next(feed))
+def replay_steps(board: Board | None, actions, *, rule: FirstClick | None = None, marks: bool = True):
+    """Play `actions` ([kind, x, y, t] or Action) again on `board` (the board as laid) or from `rule`,
+    yielding the game (one object, advanced in place) after each action with its clock held at that
+    action's time, so its `timer`, `elapsed` and cells read as they did right after it. The first
+    yield is the game before any action."""
+    at = [0.0]
+    game = Game(board if rule is None else None, rule=rule, marks=marks, clock=lambda: at[0])
+    yield game
     for a in actions:
-        kind, x, y = (a.kind, a.x, a.y) if isinstance(a, Action) else (a[0], a[1], a[2])
+        kind, x, y, t = (a.kind, a.x, a.y, a.t) if isinstance(a, Action) else (a[0], a[1], a[2], a[3])
+        at[0] = float(t)
         game.act(kind, x, y)
-    # From here on the clock runs in real time, continuing from the last action's time.
-    offset = time.monotonic() - (times[-1] if times else 0.0)
+        yield game
+
+
+def replay(board: Board | None, actions, *, rule: FirstClick | None = None, marks: bool = True,
+           now: float | None = None) -> Game:
+    """Play `actions` ([kind, x, y, t] or Action) again on `board` (the board as laid) or from `rule`
+    (deterministic: the same rule and clicks lay the same board), with the action times, so the result
+    (state, status, clock) is the same as the original game's. From then on the clock runs in real
+    time, continuing from `now` seconds after the game's creation (default: the last action's time);
+    a game kept across a restart of its program passes the wall-clock seconds since it was created,
+    so the time it was away still counts."""
+    actions = list(actions)
+    for game in replay_steps(board, actions, rule=rule, marks=marks):
+        pass
+    if now is None:
+        now = float(actions[-1].t if isinstance(actions[-1], Action) else actions[-1][3]) if actions else 0.0
+    offset = time.monotonic() - now
     game._clock = lambda: time.monotonic() - offset
+    game._created = 0.0
     return game

@@ -19,7 +19,8 @@ from ..errors import SweeplabError
                    "e.g. $XDG_DATA_HOME/sweeplab/sweeplab.db].")
 @click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
 def play(host, port, no_browser, db, tui):
-    """Play Minesweeper: the classic Windows game, served to your browser (Ctrl-C stops it)."""
+    """Play Minesweeper: the classic Windows game, served to your browser (Ctrl-C or SIGTERM stops it;
+    a game in play is kept and goes on after a restart)."""
     from ..play.store import default_db_path
     db_path = db or default_db_path()
     if tui:

@@ -1,14 +1,21 @@
-"""The games being played: one hub that creates games, applies actions, gives hints, and files
-every finished game in the store. Both front ends (web server and terminal) drive it.
+"""The games being played: one hub that creates games, applies actions, gives hints, keeps every
+game in play in the store (so it is resumed after a restart), and files every finished game there.
+Both front ends (web server and terminal) drive it.
 
 What it hands out while a game is in play is what a player sees (cell codes without mines, the
 counter, the clock); the seed and the board come only once the game is over. The seed of a game
 from a WinMine session (its rand() state) is never handed out: it would foretell the session's next
 boards. The store keeps it, so the game can still be reproduced from the database file.
+
+Best times count only boards the player could not know: seeds the server drew (never one the
+player chose, never one of an earlier record). A game by seed or "play this board again" is
+practice: played and recorded, never a best time. The WinMine session modes lay boards as Windows
+did, predictable from the session's earlier boards, so their best times are a table of their own.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -19,7 +26,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import IllegalMoveError, SweeplabError
-from ..game import ACTIONS, LOST, WON, Game, replay
+from ..game import ACTIONS, LOST, WON, Game, replay, replay_steps
 from ..stats import game_stats
 from ..svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL
 from . import modes as M
@@ -46,6 +53,14 @@ class UnknownGameError(SweeplabError):
     """A game id the server does not hold (never made, or long finished and dropped)."""
 
 
+class GameGoneError(SweeplabError):
+    """A game kept in play that could not be made again after a restart: filed as abandoned."""
+
+    def __init__(self, message: str, record_id: int):
+        super().__init__(message)
+        self.record_id = record_id
+
+
 @dataclass
 class PlayedGame:
     id: str
@@ -54,14 +69,39 @@ class PlayedGame:
     level: str
     seed: int
     seed_private: bool = False  # a live WinMine session's rand() state: it would foretell the next boards
+    practice: bool = False  # a seed the player chose, or a board played again: never a best time
     hints_used: int = 0
     record_id: int | None = None
     new_best: bool = False
+    again: int | None = None  # the record this game plays again
+    first_click: tuple[int, int] | None = None  # that record's first opening click (the same click, the same board)
+    player: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def table(self) -> str:
+        """Which best-times table a win goes to: the WinMine session modes keep their own."""
+        return "session" if M.MODES[self.mode].session else "best"
+
+    @property
+    def eligible(self) -> bool:
+        return self.hints_used == 0 and self.level != "custom" and not self.practice
+
+
+PLAYER_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,32}")
+
+
+def check_player(name) -> str | None:
+    if name is None:
+        return None
+    if not isinstance(name, str) or not PLAYER_NAME.fullmatch(name.strip() or "\x00"):
+        raise IllegalMoveError(f"player must be a name of 1..32 printable characters, got {name!r}")
+    return name.strip()
 
 
 class Hub:
-    """Every game in play, by id. Thread-safe: one lock per game, one for the table."""
+    """Every game in play, by id. Thread-safe: one lock per game, one for the table. Games in play are
+    kept in the store too: one evicted from memory, or lost with a restart, is made again on demand."""
 
     def __init__(self, store: Store, *, max_games: int = 5000, clock=time.monotonic):
         self.store = store
@@ -73,41 +113,118 @@ class Hub:
 
     # --- games ---------------------------------------------------------------------------
     def new(self, *, mode: str | None = None, level: str = "beginner", width=None, height=None, mines=None,
-            marks: bool = True, seed: int | None = None, session: str | None = None) -> PlayedGame:
-        """Start a game. `seed` replays a seed (else the server draws one from the OS); `session`
-        keys the continuing generator of the session modes."""
+            marks: bool = True, seed=None, session: str | None = None, again: int | None = None,
+            player: str | None = None) -> PlayedGame:
+        """Start a game. `seed` plays a seed (practice; else the server draws one from the OS); `again`
+        plays the board of a finished record again (practice); `session` keys the continuing generator
+        of the session modes and replaces that session's unfinished game."""
+        player = check_player(player)
+        first_click = None
+        seed_private = False
+        if again is not None:
+            if seed is not None:
+                raise IllegalMoveError("give either seed or again (a record id), not both")
+            rec = self.store.get(again)
+            if rec["status"] not in ("won", "lost"):
+                raise IllegalMoveError(f"record {again} was {rec['status']}; only a won or lost game can be played again")
+            mode, level, seed, marks = rec["mode"], rec["level"], rec["seed"], bool(rec["marks"])
+            width, height, mines = ((rec["width"], rec["height"], rec["mines"]) if level == "custom"
+                                    else (None, None, None))
+            seed_private = bool(rec["seed_private"])
+            opens = [a for a in rec["record"].get("actions", []) if a[0] == "open"]
+            first_click = (int(opens[0][1]), int(opens[0][2])) if opens else None
         mode_ = M.check_mode(mode if mode is not None else M.default_mode()[0])
         level, w, h, m = M.check_level(mode_, level, width, height, mines)
         if not isinstance(marks, bool):
             raise IllegalMoveError(f"marks must be true or false, got {marks!r}")
+        practice = seed is not None
         state = None
         if mode_.session and seed is None:
             state = self.sessions.get(session or secrets.token_hex(8), mode_.name,
                                       lambda: M.new_session_state(mode_))
+            seed_private = True
+        elif seed is None:
+            seed = self._unseen_seed(mode_)
         rule, seed = M.make_rule(mode_, w, h, m, seed, session_state=state)
         pg = PlayedGame(secrets.token_urlsafe(12), Game(rule=rule, marks=marks, clock=self._clock), mode_.name,
-                        level, seed, seed_private=state is not None)
+                        level, seed, seed_private=seed_private, practice=practice, again=again,
+                        first_click=first_click, player=player)
+        spec = {"mode": pg.mode, "level": level, "width": w, "height": h, "mines": m, "seed": str(seed),
+                "seed_private": seed_private, "practice": practice, "marks": marks, "again": again,
+                "first_click": first_click, "player": player}
+        self.store.start_live(pg.id, spec, created=time.time(), session=session)
+        self._keep(pg)
+        return pg
+
+    def _unseen_seed(self, mode: M.Mode) -> int:
+        """A seed from the OS that no finished game of this mode had (its board could be known)."""
+        while True:
+            seed = secrets.randbits(mode.seed_bits)
+            if not self.store.seen(mode.name, seed):
+                return seed
+
+    def _keep(self, pg: PlayedGame) -> None:
         with self._lock:
             self._games[pg.id] = pg
             while len(self._games) > self._max:
-                self._games.popitem(last=False)  # the least recently touched game goes
-        return pg
+                self._games.popitem(last=False)  # the least recently touched game goes (the store keeps it)
 
     def get(self, game_id) -> PlayedGame:
         if not isinstance(game_id, str):
             raise UnknownGameError(f"game id must be a string, got {game_id!r}")
         with self._lock:
             pg = self._games.get(game_id)
-            if pg is None:
-                raise UnknownGameError(f"no game {game_id!r} in play; start one with POST /api/games")
-            self._games.move_to_end(game_id)
-            return pg
+            if pg is not None:
+                self._games.move_to_end(game_id)
+                return pg
+        return self._resume(game_id)
+
+    def _resume(self, game_id: str) -> PlayedGame:
+        """A game kept in play by the store, made again: the same rule from its seed, its actions
+        replayed with their times, and its clock going on from when it was created (the time the
+        server was away counts: stopping the server must not stop the clock)."""
+        live = self.store.live(game_id)
+        if live is None:
+            raise UnknownGameError(f"no game {game_id!r} in play; start one with POST /api/games")
+        spec = live["spec"]
+        try:
+            mode_ = M.check_mode(spec["mode"])
+            level, w, h, m = M.check_level(mode_, spec["level"], *((spec["width"], spec["height"], spec["mines"])
+                                                                 if spec["level"] == "custom" else (None,) * 3))
+            rule, seed = M.make_rule(mode_, w, h, m, int(spec["seed"]))
+            game = replay(None, live["actions"], rule=rule, marks=spec["marks"], now=time.time() - live["created"])
+        except Exception as e:  # a mode gone, a generator changed: the game cannot be made again
+            rid = self._file_abandoned(game_id, spec, live, f"{type(e).__name__}: {e}")
+            raise GameGoneError(f"game {game_id!r} could not be resumed after the server restarted ({e}); it was "
+                                f"filed as abandoned (record {rid}); start a new game", rid) from None
+        fc = spec.get("first_click")
+        pg = PlayedGame(game_id, game, mode_.name, level, seed, seed_private=spec["seed_private"],
+                        practice=spec["practice"], hints_used=live["hints"], again=spec.get("again"),
+                        first_click=None if fc is None else tuple(fc), player=spec.get("player"))
+        with self._lock:  # another request may have resumed it meanwhile: one copy only
+            if game_id in self._games:
+                return self._games[game_id]
+        self._keep(pg)
+        if game.over:  # it ended just before the server stopped, before it was filed
+            self.file(pg)
+        return pg
+
+    def _file_abandoned(self, game_id: str, spec: dict, live: dict, why: str) -> int:
+        acts = live["actions"]
+        return self.store.add({
+            "game_id": game_id, "finished_at": time.time(), "mode": spec["mode"], "level": spec["level"],
+            "width": spec["width"], "height": spec["height"], "mines": spec["mines"], "seed": int(spec["seed"]),
+            "seed_private": int(spec["seed_private"]), "marks": int(spec["marks"]), "hints": live["hints"],
+            "status": "abandoned", "elapsed": float(acts[-1][3]) if acts else 0.0, "timer": 0, "bbbv": 0,
+            "bbbv_per_second": 0.0, "ioe": 0.0, "practice": int(spec["practice"]), "player": spec.get("player"),
+            "record": {"abandoned": why, "width": spec["width"], "height": spec["height"], "mines": spec["mines"],
+                       "marks": spec["marks"], "actions": acts, "played_board": None}})
 
     def act(self, pg: PlayedGame, kind, x, y, *, file: bool = True, wait: bool = True) -> dict:
-        """Apply one action; a finished game is filed before this returns (unless `file` is False:
-        then the caller must call `file(pg)` before it answers). Raises, changing nothing, on an
-        unknown kind, a cell off the board, a finished game, or (with `wait` False) a game that
-        another thread is still busy with."""
+        """Apply one action and keep it in the store; a finished game is filed before this returns
+        (unless `file` is False: then the caller must call `file(pg)` before it answers). Raises,
+        changing nothing, on an unknown kind, a cell off the board, a finished game, or (with `wait`
+        False) a game that another thread is still busy with."""
         if kind not in ACTIONS:
             raise IllegalMoveError(f"unknown action {kind!r}; allowed: {', '.join(ACTIONS)}")
         if not pg.lock.acquire(blocking=wait):
@@ -115,6 +232,8 @@ class Hub:
                                 "try again in a moment")
         try:
             pg.game.act(kind, x, y)
+            a = pg.game.log[-1]
+            self.store.add_action(pg.id, len(pg.game.log) - 1, a.kind, a.x, a.y, a.t)
             if file and pg.game.over and pg.record_id is None:
                 self._file(pg)
             return self.state(pg)
@@ -129,31 +248,51 @@ class Hub:
             return self.state(pg)
 
     def hint(self, pg: PlayedGame) -> dict:
-        """The solver's hint from the view alone; the game is marked as played with hints."""
+        """The solver's hint from the view alone; the game is marked as played with hints. Cells in
+        the reason are named as a player counts them: column and row from 1."""
         from ..solver import hint as solver_hint
         with pg.lock:
             if pg.game.over:
                 raise IllegalMoveError(f"the game is over ({pg.game.status}); no hints for it")
             h = solver_hint(pg.game.view())
             pg.hints_used += 1
-            return {"kind": h.kind, "cells": [[int(x), int(y)] for x, y in h.cells],
+            self.store.set_live_hints(pg.id, pg.hints_used)
+            named = CELL_IN_TEXT.sub(lambda mt: f"column {int(mt[1]) + 1}, row {int(mt[2]) + 1}", h.reason)
+            cells = [[int(x), int(y)] for x, y in h.cells]
+            why = []  # the other cells the reason names (the number that shows it), to mark on the board
+            for mt in CELL_IN_TEXT.finditer(h.reason):
+                c = [int(mt[1]), int(mt[2])]
+                if c not in cells and c not in why:
+                    why.append(c)
+            return {"kind": h.kind, "cells": cells, "why": why,
                     "probability": None if h.probability is None else float(h.probability),
-                    "reason": h.reason, "hints_used": pg.hints_used}
+                    "reason": named, "hints_used": pg.hints_used}
+
+    def name_player(self, pg: PlayedGame, player) -> dict:
+        """Put the player's name on a finished game (for the top-10 table)."""
+        player = check_player(player)
+        if player is None or pg.record_id is None:
+            raise IllegalMoveError("only a finished game takes a player name; send {\"player\": name}")
+        self.store.set_player(pg.id, player)
+        pg.player = player
+        return self.state(pg)
 
     def _file(self, pg: PlayedGame) -> None:
         g = pg.game
         st = game_stats(g)
         rec = g.record()
         rec.update(mode=pg.mode, level=pg.level, seed=pg.seed, seed_private=pg.seed_private, hints_used=pg.hints_used,
+                   practice=pg.practice, again=pg.again,
                    played_board=None if g.board is None else g.board.to_dict(), stats=st.as_dict())
-        eligible = g.status == WON and pg.hints_used == 0 and pg.level != "custom"
+        eligible = g.status == WON and pg.eligible
         if eligible:
             best = [b for b in self.store.best_times() if b["level"] == pg.level and b["mode"] == pg.mode]
         pg.record_id = self.store.add({
             "game_id": pg.id, "finished_at": time.time(), "mode": pg.mode, "level": pg.level, "width": g.width,
-            "height": g.height, "mines": g.mine_count, "seed": pg.seed, "seed_private": int(pg.seed_private), "marks": int(g.marks),
-            "hints": pg.hints_used, "status": g.status, "elapsed": st.time, "timer": g.timer, "bbbv": st.bbbv,
-            "bbbv_per_second": st.bbbv_per_second, "ioe": st.ioe, "record": rec})
+            "height": g.height, "mines": g.mine_count, "seed": pg.seed, "seed_private": int(pg.seed_private),
+            "marks": int(g.marks), "hints": pg.hints_used, "status": g.status, "elapsed": st.time, "timer": g.timer,
+            "bbbv": st.bbbv, "bbbv_per_second": st.bbbv_per_second, "ioe": st.ioe, "practice": int(pg.practice),
+            "player": pg.player, "record": rec})
         pg.new_best = eligible and (not best or st.time < best[0]["elapsed"])
 
     # --- what a player sees ----------------------------------------------------------------
@@ -162,11 +301,12 @@ class Hub:
         out = {"id": pg.id, "mode": pg.mode, "level": pg.level, "width": g.width, "height": g.height,
                "mines": g.mine_count, "marks": g.marks, "status": g.status, "mines_left": g.mines_left,
                "timer": g.timer, "elapsed": round(g.elapsed, 3), "cells": cells_text(g.cell_codes()),
-               "hints_used": pg.hints_used}
+               "hints_used": pg.hints_used, "practice": pg.practice, "table": pg.table, "again": pg.again,
+               "first_click": None if pg.first_click is None else list(pg.first_click)}
         if g.over:
             st = game_stats(g)
-            out.update(seed=None if pg.seed_private else pg.seed, record_id=pg.record_id, new_best=pg.new_best,
-                       eligible=pg.hints_used == 0 and pg.level != "custom",
+            out.update(seed=None if pg.seed_private else str(pg.seed), record_id=pg.record_id, new_best=pg.new_best,
+                       eligible=pg.eligible, player=pg.player,
                        board=None if g.board is None else cells_text(g.board.cell_codes()),
                        stats={"time": round(st.time, 3), "bbbv": st.bbbv, "bbbv_solved": st.bbbv_solved,
                               "bbbv_per_second": round(st.bbbv_per_second, 3), "ioe": round(st.ioe, 3),
@@ -177,6 +317,9 @@ class Hub:
         return len(self._games)
 
 
+CELL_IN_TEXT = re.compile(r"\((\d+), (\d+)\)")  # how the solver names a cell: (x, y) from 0
+
+
 def replay_frames(record: dict) -> list[dict]:
     """A finished game move by move: the cells, counter and clock after each action. The played board
     is fixed from the first click on, so replaying on it reproduces the game for every mode."""
@@ -184,27 +327,18 @@ def replay_frames(record: dict) -> list[dict]:
     acts = record.get("actions", [])
     if pb is None:
         frames = [{"t": 0.0, "action": None, "cells": "#" * (record["width"] * record["height"]),
-                   "mines_left": record["mines"], "status": "ready"}]
+                   "mines_left": record["mines"], "status": "ready", "timer": 0}]
         return frames + [{"t": a[3], "action": a[:3], "cells": frames[0]["cells"], "mines_left": record["mines"],
-                          "status": "ready"} for a in acts]
+                          "status": "ready", "timer": 0} for a in acts]
     board = Board.from_dict(pb)
-    game = replay(board, [], marks=record.get("marks", True))
-    times = iter([float(a[3]) for a in acts])
-    game._clock = lambda: next(times)
-
-    def timer(t):  # the counter as it read right after the action at time t
-        if game._started is None:
-            return 0
-        end = game._ended if game._ended is not None else t
-        return min(999, int(end - game._started) + 1)
-
-    frames = [{"t": 0.0, "action": None, "cells": cells_text(game.cell_codes()), "mines_left": game.mines_left,
-               "status": game.status, "timer": 0}]
-    for kind, x, y, t in acts:
-        game.act(kind, x, y)
-        frames.append({"t": t, "action": [kind, x, y], "cells": cells_text(game.cell_codes()),
-                       "mines_left": game.mines_left, "status": game.status, "timer": timer(t)})
+    frames = []
+    for i, game in enumerate(replay_steps(board, acts, marks=record.get("marks", True))):
+        a = acts[i - 1] if i else None
+        frames.append({"t": 0.0 if a is None else a[3], "action": None if a is None else a[:3],
+                       "cells": cells_text(game.cell_codes()), "mines_left": game.mines_left,
+                       "status": game.status, "timer": game.timer})
     return frames
 
 
-__all__ = ["Hub", "PlayedGame", "GameBusyError", "UnknownGameError", "NotFoundError", "replay_frames", "cells_text", "LOST", "WON"]
+__all__ = ["Hub", "PlayedGame", "GameBusyError", "GameGoneError", "UnknownGameError", "NotFoundError",
+           "replay_frames", "cells_text", "LOST", "WON"]

@@ -7,9 +7,10 @@ the safe-first-click uniform mode and `default_note` says so (never a silent fal
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .. import generators
 from ..errors import InvalidBoardError, SweeplabError
@@ -18,30 +19,86 @@ from ..presets import PRESETS
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What the Custom dialog of a mode allows. WinMine modes take theirs from the generator's own
+    `Version` (which also does the checking); the others share the classic dialog's sizes."""
+
+    min_side: int
+    max_width: int
+    max_height: int
+    min_mines: int
+    mines_cap: int | None = None  # WinMine: at most 999 mines as well as (width-1)*(height-1)
+
+    def max_mines(self, width: int, height: int) -> int:
+        room = (width - 1) * (height - 1)
+        return room if self.mines_cap is None else min(self.mines_cap, room)
+
+    def text(self) -> str:
+        room = "(width−1)×(height−1)"
+        top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
+        return (f"Width {self.min_side}–{self.max_width}, height {self.min_side}–{self.max_height}, "
+                f"mines {self.min_mines}–{top}.")
+
+    def as_dict(self) -> dict:
+        return {"width": [self.min_side, self.max_width], "height": [self.min_side, self.max_height],
+                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap, "text": self.text()}
+
+
+CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for the modes that are not WinMine
+WIN7_MIN_MINES = 10  # Windows 7's Custom dialog, like XP's, asks for at least 10 (win7.py lays any count)
+
+
+@dataclass(frozen=True)
 class Mode:
     name: str
     label: str
     generator: str
+    about: str  # one sentence for the Help
     first_click: str | None = None  # None: the generator's own default
-    levels: dict = field(default_factory=lambda: {k: tuple(v) for k, v in PRESETS.items()})
-    min_side: int = 9  # custom limits as WinMine: 9..30 wide (8 on Windows 98), 9..24 high
     session: bool = False  # one continuing generator per player session (WinMine's rand() stream)
     seed_bits: int = 63  # what a seed is: a 64-bit key, Windows 7's time(0), WinMine's 32-bit rand() state
-    min_mines: int = 1
+
+    def winmine(self):
+        """The WinMine `Version` a session mode emulates (its presets and custom limits), else None."""
+        if not self.session:
+            return None
+        from ..generators.winmine import version
+        return version(self.generator)
+
+    @property
+    def levels(self) -> dict:
+        v = self.winmine()
+        return {k: tuple(lv) for k, lv in (v.presets if v is not None else PRESETS).items()}
+
+    @property
+    def custom(self) -> Limits:
+        v = self.winmine()
+        if v is not None:
+            return Limits(v.min_side, v.max_width, v.max_height, v.min_mines, v.max_mines_cap)
+        if self.generator == "win7":
+            from ..generators import win7
+            return Limits(win7.MIN_SIDE, win7.MAX_WIDTH, win7.MAX_HEIGHT, WIN7_MIN_MINES)
+        return CLASSIC
 
     def limits(self) -> dict:
-        return {"width": [self.min_side, 30], "height": [self.min_side, 24],
-                "mines": [self.min_mines, "(width-1)*(height-1)" + (", at most 999" if self.session else "")]}
+        return self.custom.as_dict()
 
 
 MODES: dict[str, Mode] = {m.name: m for m in (
-    Mode("noguess", "No guess", "noguess"),
-    Mode("win7", "Windows 7", "win7", seed_bits=32, min_mines=10),
-    Mode("winxp", "Windows XP", "winxp", session=True, seed_bits=32, min_mines=10),
+    Mode("noguess", "No guess", "noguess",
+         "Every board can be solved by logic alone from the first click, which always opens an area."),
+    Mode("win7", "Windows 7", "win7",
+         "Boards exactly as Windows 7 laid them: mines placed at the first click, never around it.",
+         seed_bits=32),
+    Mode("winxp", "Windows XP", "winxp",
+         "Boards exactly as Windows XP laid them, one rand() stream per session; a mine under the first "
+         "click moves to the top-left corner.", session=True, seed_bits=32),
     Mode("win98", "Windows 98 (8x8 beginner)", "win98",
-         levels={"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}, min_side=8,
-         session=True, seed_bits=32, min_mines=10),
-    Mode("safe", "Uniform, safe first click", "uniform", "safe"),
+         "As Windows XP, with the 8x8 beginner level and 8-cell custom sides of Windows 98.",
+         session=True, seed_bits=32),
+    Mode("safe", "Uniform, safe first click", "uniform",
+         "Every layout equally likely, laid after the first click so that it is never a mine; may need "
+         "guessing.", "safe"),
 )}
 PREFERRED_DEFAULT = "noguess"
 
@@ -63,8 +120,11 @@ def modes_info() -> dict:
     out = []
     for m in MODES.values():
         why = availability(m.name)
-        out.append({"name": m.name, "label": m.label, "available": why is None, "why": why,
-                    "levels": {k: list(v) for k, v in m.levels.items()}, "limits": m.limits()})
+        item = {"name": m.name, "label": m.label, "about": m.about, "available": why is None, "why": why,
+                "best_times": "session" if m.session else "best"}
+        if why is None:  # the limits come from the generator, so only once it loads
+            item.update(levels={k: list(v) for k, v in m.levels.items()}, limits=m.limits())
+        out.append(item)
     default, note = default_mode()
     return {"modes": out, "default": default, "default_note": note}
 
@@ -104,21 +164,23 @@ def check_level(mode: Mode, level, width=None, height=None, mines=None) -> tuple
         return (level, *mode.levels[level])
     if level != "custom":
         raise InvalidBoardError(f"unknown level {level!r}; allowed: {', '.join(mode.levels)}, custom")
-    lo = mode.min_side
-    for name, value, hi in (("width", width, 30), ("height", height, 24)):
+    v = mode.winmine()
+    if v is not None:  # the generator's own check, with its own words
+        v.check_custom(width, height, mines)
+        return "custom", int(width), int(height), int(mines)
+    lim = mode.custom
+    for name, value, hi in (("width", width, lim.max_width), ("height", height, lim.max_height)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidBoardError(f"a custom level needs an integer {name}, got {value!r}; allowed {lo}..{hi}")
-        if not lo <= value <= hi:
-            raise InvalidBoardError(f"custom {name} {value} is out of range; allowed {lo}..{hi}")
-    room = (width - 1) * (height - 1)
-    if mode.session:
-        room = min(room, 999)
-    low = mode.min_mines
+            raise InvalidBoardError(f"a custom level needs an integer {name}, got {value!r}; "
+                                    f"allowed {lim.min_side}..{hi}")
+        if not lim.min_side <= value <= hi:
+            raise InvalidBoardError(f"custom {name} {value} is out of range; allowed {lim.min_side}..{hi}")
+    low, room = lim.min_mines, lim.max_mines(width, height)
     if isinstance(mines, bool) or not isinstance(mines, int):
         raise InvalidBoardError(f"a custom level needs an integer mine count, got {mines!r}; allowed {low}..{room}")
     if not low <= mines <= room:
-        raise InvalidBoardError(f"{mines} mines on {width}x{height}: allowed {low}..{room} ((width-1)*(height-1)"
-                                f"{', at most 999' if mode.session else ''}, as in Windows)")
+        raise InvalidBoardError(f"{mines} mines on {width}x{height}: allowed {low}..{room} ((width-1)*(height-1),"
+                                " as in the classic Custom dialog)")
     return "custom", width, height, mines
 
 
@@ -162,12 +224,23 @@ def new_session_state(mode: Mode):
     return WinMinePlayer(mode.generator, secrets.randbelow(1 << 16))
 
 
+SEED_TEXT = re.compile(r"[0-9]{1,20}")  # ASCII digits only: "１" is not a seed
+
+
 def check_seed(mode: Mode, seed) -> int:
+    """A seed as the API sends it (a string of decimal digits, so that no JSON reader rounds it) or as
+    an int from Python; within the mode's range."""
     top = 2 ** mode.seed_bits - 1
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= top:
-        what = {63: "a seed", 32: "a 32-bit seed (Windows 7's time(0); WinMine's rand() state before the board)"}
-        raise InvalidBoardError(f"{what[mode.seed_bits]} must be an integer in 0..{top}, got {seed!r}")
-    return seed
+    what = {63: "a seed", 32: "a 32-bit seed (Windows 7's time(0); WinMine's rand() state before the board)"}
+    if isinstance(seed, str) and SEED_TEXT.fullmatch(seed):
+        value = int(seed)
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        value = seed
+    else:
+        raise InvalidBoardError(f"{what[mode.seed_bits]} must be a string of decimal digits 0..{top}, got {seed!r}")
+    if not 0 <= value <= top:
+        raise InvalidBoardError(f"{what[mode.seed_bits]} must be in 0..{top}, got {seed!r}")
+    return value
 
 
 def make_rule(mode: Mode, width: int, height: int, mines: int, seed: int | None = None, *,

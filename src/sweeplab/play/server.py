@@ -2,12 +2,21 @@
 
 The browser only draws what the JSON says: cell codes without mines while a game is in play, the
 board once it is over. Every bad request gets a 4xx JSON body `{"error": ...}` that says what was
-wrong and what is allowed, and changes no game.
+wrong and what is allowed, and changes no game. Seeds travel as strings of digits both ways: a
+63-bit seed does not survive a JavaScript number.
+
+Other sites must not drive the server from the player's browser: a POST must say
+`Content-Type: application/json` (which a cross-site form or a simple fetch cannot send without
+asking first), and the Host header must be a loopback name or the address the server was told to
+listen on (a DNS-rebinding page arrives with its own host name).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
+import signal
 import socket
 import threading
 from pathlib import Path
@@ -22,12 +31,14 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
-from .games import GameBusyError, Hub, UnknownGameError, replay_frames
+from .games import GameBusyError, GameGoneError, Hub, UnknownGameError, replay_frames
 from .store import NotFoundError, Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
-NEW_GAME_FIELDS = {"mode", "level", "width", "height", "mines", "marks", "seed", "session"}
+NEW_GAME_FIELDS = {"mode", "level", "width", "height", "mines", "marks", "seed", "session", "again", "player"}
+RECORD_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits: a full-width "１" is not record 1
+LOOPBACK_NAMES = {"localhost", "localhost."}
 ACTION_FIELDS = {"kind", "x", "y"}
 
 
@@ -74,8 +85,17 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 
 def _public(row: dict) -> dict:
-    """A record as the API shows it: a WinMine session's rand() state is held back (it foretells the
-    session's next boards); the database keeps it."""
+    """A record as the API shows it: seeds as strings; a WinMine session's rand() state held back (it
+    foretells the session's next boards; the database keeps it)."""
+    row = dict(row, seed=None if row.get("seed") is None else str(row["seed"]))
+    if "record" in row:
+        rec = dict(row["record"])
+        if rec.get("seed") is not None:
+            rec["seed"] = str(rec["seed"])
+        if isinstance(rec.get("rule"), dict):
+            rec["rule"] = {k: str(v) if k in ("seed", "state") and isinstance(v, int) else v
+                           for k, v in rec["rule"].items()}
+        row["record"] = rec
     if row.get("seed_private"):
         row = dict(row, seed=None)
         if "record" in row:
@@ -83,7 +103,58 @@ def _public(row: dict) -> dict:
     return row
 
 
-def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
+def host_checker(listen_host: str):
+    """Whether a Host header (name[:port]) names this server: a loopback name or address, the address
+    it listens on, or (listening on every address) any IP address, never another DNS name."""
+    wildcard = listen_host in ("0.0.0.0", "::", "")
+    extra = listen_host.lower().strip("[]")
+
+    def ok(header: str) -> bool:
+        name = header.strip().lower()
+        if name.startswith("["):
+            name = name[1:name.find("]")] if "]" in name else ""
+        elif name.count(":") == 1:
+            name = name.split(":")[0]
+        if not name:
+            return False
+        if name in LOOPBACK_NAMES or name == extra:
+            return True
+        try:
+            ip = ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return ip.is_loopback or wildcard
+
+    return ok
+
+
+class Guard:
+    """ASGI middleware: a foreign Host gets 403 and a POST that is not application/json gets 415,
+    before any route runs."""
+
+    def __init__(self, app, host_ok):
+        self.app, self.host_ok = app, host_ok
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            host = headers.get(b"host", b"").decode("latin-1")
+            why = None
+            if not self.host_ok(host):
+                why = (403, f"Host {host!r} is not this server's; open it as http://127.0.0.1:PORT/ or "
+                            "http://localhost:PORT/ (or the --host it was started with)")
+            elif scope["method"] == "POST":
+                ctype = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
+                if ctype != "application/json":
+                    why = (415, f"a POST must be sent as Content-Type: application/json, not {ctype or 'none'!r}")
+            if why is not None:
+                await _error(*why)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1"):
+    """The app over `store`; `host` is the address it listens on (for the Host check)."""
     hub = hub or Hub(store)
 
     async def index(request):
@@ -103,9 +174,21 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         session = data.get("session")
         if session is not None and (not isinstance(session, str) or not 1 <= len(session) <= 64):
             raise BadRequest("session must be a string of 1..64 characters")
-        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed") if k in data}
+        if "seed" in data and not isinstance(data["seed"], str):
+            raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
+                             f"got {data['seed']!r}")
+        again = data.get("again")
+        if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
+            raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
+        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player")
+              if k in data}
         pg = hub.new(level=data.get("level", "beginner"), session=session, **kw)
         return JSONResponse(hub.state(pg), status_code=201)
+
+    async def name_player(request):
+        pg = hub.get(request.path_params["gid"])
+        data = await _body(request, {"player"})
+        return JSONResponse(await anyio.to_thread.run_sync(hub.name_player, pg, data.get("player")))
 
     async def get_game(request):
         return JSONResponse(hub.state(hub.get(request.path_params["gid"])))
@@ -145,8 +228,16 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
             return _error(503, "hints are not available yet: the solver (sweeplab.solver.hint) is not installed")
         return JSONResponse(hub.hint(pg))
 
+    def _table(rows):
+        for r in rows:
+            r["table"] = "session" if r["mode"] in M.MODES and M.MODES[r["mode"]].session else "best"
+        return rows
+
     async def best(request):
-        return JSONResponse({"best": store.best_times()})
+        return JSONResponse({"best": _table(store.best_times())})
+
+    async def stats(request):
+        return JSONResponse({"statistics": store.statistics(), "top": _table(store.top_times(10))})
 
     async def records(request):
         limit = _int_param(request, "limit", 50, 1, 500)
@@ -165,7 +256,7 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
 
     def _record_id(request) -> int:
         raw = request.path_params["rid"]
-        if not raw.isdigit() or len(raw) > 18:
+        if not RECORD_ID.fullmatch(raw):
             raise BadRequest(f"record id {raw!r} is not a positive integer")
         return int(raw)
 
@@ -185,6 +276,9 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
 
     async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
         return _error(503, f"{exc}; try again or choose another mode")
+
+    async def gone(request, exc: GameGoneError):
+        return JSONResponse({"error": str(exc), "abandoned": True, "record_id": exc.record_id}, status_code=410)
 
     async def conflict(request, exc):
         return _error(409, str(exc))
@@ -206,17 +300,21 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         Route("/api/games/{gid}", get_game),
         Route("/api/games/{gid}/actions", act, methods=["POST"]),
         Route("/api/games/{gid}/hint", hint, methods=["POST"]),
+        Route("/api/games/{gid}/player", name_player, methods=["POST"]),
         Route("/api/best", best),
+        Route("/api/stats", stats),
         Route("/api/records", records),
         Route("/api/records/{rid}", record),
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
+    handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store = hub, store
-    return app
+    guarded = Guard(app, host_checker(host))
+    guarded.state = app.state
+    return guarded
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -242,31 +340,60 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning") -> None:
-    """Run the server until Ctrl-C (or SIGTERM); `on_started(url)` is called once it listens."""
+def warm_up() -> None:
+    """Lay one board of every available mode (and measure it once), so that the numba kernels are
+    compiled or loaded from their cache before the first player's first click, not during it."""
+    from ..game import Game
+    from ..stats import game_stats
+    for name, mode in M.MODES.items():
+        if M.availability(name) is not None:
+            continue
+        for level in ("beginner", "expert"):
+            w, h, m = mode.levels[level]
+            rule, _ = M.make_rule(mode, w, h, m, 0 if not mode.session else 1)
+            game = Game(rule=rule)
+            game.open(w // 2, h // 2)
+            game_stats(game)
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM ends the server as Ctrl-C does: gracefully
+
+
+def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
+          warm: bool = True) -> None:
+    """Run the server until Ctrl-C or SIGTERM (both shut down cleanly: games in play stay in the store,
+    the WAL is checkpointed away); `on_started(url)` is called once it listens."""
     import uvicorn
 
     store = Store(db_path)
-    sock = bind(host, port)
-    url = url_of(sock)
-    app = create_app(store)
-    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
-                                          timeout_keep_alive=60))
-
-    def watch():
-        while not server.started and not server.should_exit:
-            threading.Event().wait(0.02)
-        if server.started and on_started is not None:
-            on_started(url)
-
-    threading.Thread(target=watch, daemon=True).start()
+    sock = None
+    previous = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
     try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then re-raises the Ctrl-C it caught
+        sock = bind(host, port)
+        url = url_of(sock)
+        if warm:
+            warm_up()
+        app = create_app(store, host=host)
+        server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
+                                              timeout_keep_alive=60))
+
+        def watch():
+            while not server.started and not server.should_exit:
+                threading.Event().wait(0.02)
+            if server.started and on_started is not None:
+                on_started(url)
+
+        threading.Thread(target=watch, daemon=True).start()
+        server.run(sockets=[sock])  # uvicorn re-raises the signal it caught once it has shut down
+    except KeyboardInterrupt:
         pass
     finally:
-        sock.close()
+        if sock is not None:
+            sock.close()
         store.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def main() -> None:
@@ -275,6 +402,7 @@ def main() -> None:
     db = sys.argv[1]
     port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     serve(db, port=port, on_started=lambda url: print(url, flush=True))
+    print("stopped", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """`sweeplab play --tui`: the same games in the terminal (Textual), with mouse and keyboard,
 the same modes, the counter and timer, and the same SQLite records as the browser.
 
-It drives the same game hub as the web server, so the rules, the modes and the filing of
-finished games are shared; it only draws what the hub's state says.
+It drives the same game hub as the web server, so the rules, the modes, the filing of finished
+games and the keeping of a game in play (it goes on at the next start) are shared; it only draws
+what the hub's state says. Every cell state has its own glyph, so the board reads without colour.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
+from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from ..errors import SweeplabError
 from . import modes as M
@@ -24,9 +26,9 @@ from .store import Store
 # The classic colours, lightened where the terminal's darker open cells need it.
 NUMBER_STYLES = ("", "bold #4040ff", "bold #00a000", "bold #ff2020", "bold #000080", "bold #800000", "bold #008080",
                  "bold black", "bold #d0d0d0")
-CELL_LOOK = {  # character -> (two columns of text, style)
-    "#": ("  ", "on #c0c0c0"), "F": ("⚑ ", "bold red on #c0c0c0"), "?": ("? ", "bold black on #c0c0c0"),
-    "*": ("✹ ", "bold black on #707070"), "X": ("✹ ", "bold black on red"), "W": ("✗ ", "bold red on #707070"),
+CELL_LOOK = {  # character -> (two columns of text, style); the glyphs alone tell every state apart
+    "#": ("░░", "#808080 on #c0c0c0"), "F": ("⚑ ", "bold red on #c0c0c0"), "?": ("? ", "bold black on #c0c0c0"),
+    "*": ("✹ ", "bold black on #707070"), "X": ("✹!", "bold black on red"), "W": ("✗ ", "bold red on #707070"),
     "0": ("  ", "on #707070"),
 }
 FACES = {"ready": ":)", "playing": ":)", "won": "B)", "lost": "X(", "pressing": ":o"}
@@ -64,7 +66,7 @@ class BoardView(Widget, can_focus=True):
                 else:
                     glyph, style = CELL_LOOK[ch]
                     if ch in "#F?" and (x + y) % 2:  # a checkerboard, so that hidden cells read as cells
-                        style = style.replace("on #c0c0c0", "on #a0a0a0").replace("on grey70", "on #a0a0a0")
+                        style = style.replace("on #c0c0c0", "on #a0a0a0")
                 if (x, y) == (cx, cy) and self.has_focus:
                     style += " reverse"
                 text.append(glyph, style)
@@ -107,6 +109,105 @@ class BoardView(Widget, can_focus=True):
         self.app.act("chord" if self._chord_press else "open", *cell)
 
 
+class Ask(ModalScreen[bool]):
+    """A yes/no question (y or Enter: yes; n or Esc: no)."""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    DEFAULT_CSS = "Ask { align: center middle; } Ask > Static { width: 60; border: thick $accent; padding: 1 2; }"
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"{self.question}  [y/n]", id="question")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class CustomSize(ModalScreen):
+    """The Custom dialog: width, height and mines, with this mode's limits (the server's words)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = ("CustomSize { align: center middle; } CustomSize > Vertical { width: 64; height: auto; "
+                   "border: thick $accent; padding: 1 2; } CustomSize Input { width: 20; }")
+
+    def __init__(self, limits: str, start: str):
+        super().__init__()
+        self.limits, self.start = limits, start
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Custom field, as WIDTHxHEIGHT/MINES (e.g. 30x24/200). {self.limits}", id="custom-limits")
+            yield Input(self.start, id="size")
+            yield Static("", id="custom-error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.replace(" ", "").lower()
+        try:
+            size, mines = text.split("/")
+            width, height = size.split("x")
+            wanted = (int(width), int(height), int(mines))
+        except ValueError:
+            self.query_one("#custom-error", Static).update(f"{event.value!r} is not WIDTHxHEIGHT/MINES")
+            return
+        why = self.app.custom_game(*wanted)
+        if why:
+            self.query_one("#custom-error", Static).update(why)
+        else:
+            self.dismiss()
+
+    def action_cancel(self) -> None:
+        self.dismiss()
+
+
+class RecordsScreen(ModalScreen):
+    """Best times (the two tables), statistics and the latest records, from the same store as the browser."""
+
+    BINDINGS = [Binding("escape,b,q", "close", "Close")]
+    DEFAULT_CSS = "RecordsScreen { align: center middle; } RecordsScreen > Static { width: 78; border: thick $accent; }"
+
+    def __init__(self, store: Store):
+        super().__init__()
+        self.store = store
+
+    def compose(self) -> ComposeResult:
+        yield Static(records_text(self.store), id="records")
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+def records_text(store: Store, latest: int = 8) -> str:
+    """Best times, statistics and the latest games as plain text, 76 columns at most."""
+    label = {name: m.label for name, m in M.MODES.items()}
+    out = ["Best times (boards the player could not know; no hints; named levels)"]
+    best = store.best_times()
+    for table, title in (("best", None), ("session", "Windows XP/98 sessions (predictable as in Windows: apart)")):
+        rows = [b for b in best if M.MODES.get(b["mode"]) is not None and M.MODES[b["mode"]].session == (table == "session")]
+        if title and rows:
+            out.append(title)
+        for b in rows:
+            out.append(f"  {label.get(b['mode'], b['mode'])[:26]:26} {b['level']:12} {b['elapsed']:8.3f} s  "
+                       f"{(b['player'] or '')[:16]}")
+    if not best:
+        out.append("  none yet")
+    out.append("Statistics (won or lost, practice not counted)")
+    out.append(f"  {'mode':26} {'level':12} played  won  win %  streak  best")
+    for st in store.statistics():
+        out.append(f"  {label.get(st['mode'], st['mode'])[:26]:26} {st['level']:12} {st['played']:6} {st['won']:4} "
+                   f"{st['win_percent']:6.1f} {st['streak']:7} {st['best_streak']:5}")
+    rows, total = store.records(limit=latest)
+    out.append(f"Latest games ({total} in all)")
+    for r in rows:
+        tags = ", ".join(t for t, on in (("hints", r["hints"]), ("practice", r["practice"])) if on)
+        out.append(f"  #{r['id']:<5} {label.get(r['mode'], r['mode'])[:20]:20} {r['level']:12} {r['status']:9} "
+                   f"{r['elapsed']:8.3f} s {tags}")
+    out.append("Esc closes")
+    return "\n".join(out)
+
+
 class MinesweeperApp(App):
     """Minesweeper in the terminal."""
 
@@ -119,15 +220,19 @@ class MinesweeperApp(App):
     BoardView { width: auto; height: auto; border: tall grey; margin: 0 1; }
     #status { width: 100%; height: auto; padding: 0 1; color: $text-muted; }
     """
+    # The footer shows the few keys that fit 80 columns; the status line lists the rest at start.
     BINDINGS = [
-        Binding("f2,n", "new_game", "New"), Binding("1", "level('beginner')", "Beginner"),
-        Binding("2", "level('intermediate')", "Intermediate"), Binding("3", "level('expert')", "Expert"),
-        Binding("m", "next_mode", "Mode"), Binding("k", "marks", "Marks"), Binding("h", "hint", "Hint"),
+        Binding("f2,n", "new_game", "New"), Binding("1", "level('beginner')", "Beg", show=False),
+        Binding("2", "level('intermediate')", "Int", show=False), Binding("3", "level('expert')", "Exp", show=False),
+        Binding("u", "custom", "Custom"), Binding("m", "next_mode", "Mode"), Binding("k", "marks", "Marks", show=False),
+        Binding("h", "hint", "Hint"), Binding("b", "records", "Best"),
         Binding("up", "move(0,-1)", show=False), Binding("down", "move(0,1)", show=False),
         Binding("left", "move(-1,0)", show=False), Binding("right", "move(1,0)", show=False),
-        Binding("space,enter", "key_act('open')", "Open"), Binding("f", "key_act('flag')", "Flag"),
-        Binding("c", "key_act('chord')", "Chord"), Binding("q", "quit", "Quit"),
+        Binding("space,enter", "key_act('open')", "Open", show=False), Binding("f", "key_act('flag')", "Flag", show=False),
+        Binding("c", "key_act('chord')", "Chord", show=False), Binding("q", "quit", "Quit"),
     ]
+    KEYS = ("Keys: arrows move, Space open, F flag, C chord; 1 2 3 level, U custom, M mode, K marks, H hint, "
+            "B best times and records, F2 new, Q quit")
 
     def __init__(self, store: Store, *, mode: str | None = None, level: str = "beginner", seed: int | None = None,
                  clock=None):
@@ -141,6 +246,7 @@ class MinesweeperApp(App):
         self.pressing = False
         self.pg = None
         self.session = "tui"
+        self.custom = None  # (width, height, mines) while the level is custom
 
     def compose(self) -> ComposeResult:
         self.timer_lcd = Static("000", id="timer", classes="lcd")
@@ -153,22 +259,76 @@ class MinesweeperApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.new_game(seed=self.first_seed)
+        if self.first_seed is not None or not self.resume():
+            self.new_game(seed=self.first_seed)
+            self.say(f"{self.status_line()}   {self.KEYS}")
         self.query_one(BoardView).focus()
         self.set_interval(0.25, self.tick)
 
+    def resume(self) -> bool:
+        """Go on with the game the terminal was playing when it last stopped, if the store kept it."""
+        gid = self.store.live_of_session(self.session)
+        if gid is None:
+            return False
+        try:
+            self.pg = self.hub.get(gid)
+        except SweeplabError as e:
+            self.say(f"{e}")
+            return False
+        if self.pg.game.over:
+            return False
+        self.mode, self.level = self.pg.mode, self.pg.level
+        if self.level == "custom":
+            self.custom = (self.pg.game.width, self.pg.game.height, self.pg.game.mine_count)
+        self.show(self.hub.state(self.pg))
+        self.say(f"Your game goes on: {M.MODES[self.mode].label}, {self.level}.   {self.KEYS}")
+        return True
+
+    def status_line(self) -> str:
+        note = M.default_mode()[1] if self.mode == M.default_mode()[0] else None
+        size = f" {self.custom[0]}x{self.custom[1]}/{self.custom[2]}" if self.level == "custom" else ""
+        practice = ", practice (seed chosen): no best time" if self.pg is not None and self.pg.practice else ""
+        return f"{M.MODES[self.mode].label}, {self.level}{size}{practice}" + (f"  ({note})" if note else "")
+
     # --- games --------------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> None:
+    def new_game(self, seed: int | None = None) -> str | None:
+        """Start a game of the current mode and level; returns why not (and says it), or None."""
+        size = dict(zip(("width", "height", "mines"), self.custom)) if self.level == "custom" else {}
         try:
             self.pg = self.hub.new(mode=self.mode, level=self.level, marks=self.marks, seed=seed,
-                                   session=self.session)
+                                   session=self.session, **size)
         except SweeplabError as e:
             self.say(str(e))
-            return
-        note = M.default_mode()[1] if self.mode == M.default_mode()[0] else None
-        label = M.MODES[self.mode].label
-        self.say(f"{label}, {self.level}" + (f"  ({note})" if note else ""))
+            return str(e)
+        self.say(self.status_line())
         self.show(self.hub.state(self.pg))
+        return None
+
+    def custom_game(self, width: int, height: int, mines: int) -> str | None:
+        """A custom game of this size (from the Custom dialog); returns why not, or None."""
+        old = (self.level, self.custom)
+        self.level, self.custom = "custom", (width, height, mines)
+        why = self.new_game()
+        if why:
+            self.level, self.custom = old
+        return why
+
+    def in_play(self) -> bool:
+        return self.pg is not None and self.pg.game.status == "playing"
+
+    def change(self, what: str, then) -> None:
+        """Do `then` (which starts a new game), asking first when that throws a game in play away."""
+        if not self.in_play():
+            then()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+            else:
+                self.say(f"Kept the game in play ({what} not changed).")
+
+        self.push_screen(Ask(f"Change the {what}? The game in play will be thrown away."), answered)
 
     def act(self, kind: str, x: int, y: int) -> None:
         if self.pg is None or self.pg.game.over:
@@ -193,7 +353,7 @@ class MinesweeperApp(App):
             st = state["stats"]
             best = " New best time!" if state.get("new_best") else ""
             if state["status"] == "won" and not state["eligible"]:
-                best = " (not eligible for best times)"
+                best = " (practice: no best time)" if state.get("practice") else " (not eligible for best times)"
             self.say(f"{state['status'].capitalize()}: time {st['time']:.3f} s, 3BV {st['bbbv']}, "
                      f"3BV/s {st['bbbv_per_second']:.2f}, IOE {st['ioe']:.2f}, seed {state['seed'] or 'private'}, "
                      f"record {state['record_id']}.{best}  F2: new game")
@@ -225,18 +385,35 @@ class MinesweeperApp(App):
         self.new_game()
 
     def action_level(self, level: str) -> None:
-        self.level = level
-        self.new_game()
+        def go():
+            self.level = level
+            self.new_game()
+        self.change("level", go)
+
+    def action_custom(self) -> None:
+        lim = M.MODES[self.mode].custom
+        start = "x".join(map(str, self.custom[:2])) + f"/{self.custom[2]}" if self.custom else "30x24/200"
+        self.change("level", lambda: self.push_screen(CustomSize(lim.text(), start)))
+
+    def action_records(self) -> None:
+        self.push_screen(RecordsScreen(self.store))
 
     def action_next_mode(self) -> None:
         names = [m for m in M.MODES if M.availability(m) is None]
-        self.mode = names[(names.index(self.mode) + 1) % len(names)] if self.mode in names else names[0]
-        self.new_game()
+
+        def go():
+            self.mode = names[(names.index(self.mode) + 1) % len(names)] if self.mode in names else names[0]
+            if self.level == "custom":
+                self.level, self.custom = "beginner", None
+            self.new_game()
+        self.change("mode", go)
 
     def action_marks(self) -> None:
-        self.marks = not self.marks
-        self.new_game()
-        self.say(f"Marks (?) {'on' if self.marks else 'off'}")
+        def go():
+            self.marks = not self.marks
+            self.new_game()
+            self.say(f"Marks (?) {'on' if self.marks else 'off'}")
+        self.change("marks", go)
 
     def action_hint(self) -> None:
         if self.pg is None:
@@ -249,7 +426,7 @@ class MinesweeperApp(App):
         except SweeplabError as e:
             self.say(str(e))
             return
-        cells = ", ".join(f"({x},{y})" for x, y in h["cells"][:6])
+        cells = "; ".join(f"column {x + 1}, row {y + 1}" for x, y in h["cells"][:4])
         self.say(f"Hint: {h['kind']} {cells}: {h['reason']} (this game no longer counts for best times)")
 
     def action_move(self, dx: int, dy: int) -> None:

@@ -1,5 +1,6 @@
 // sweeplab play: draws what the server says and sends the player's actions. No rule logic lives
 // here: every cell, the counter, the status and the final board come from the server's JSON.
+// Seeds stay strings from the server to the page and back: a JavaScript number would round them.
 "use strict";
 
 const SEGMENTS = { // lit segments of each seven-segment character
@@ -12,8 +13,12 @@ const CELL_HTML = { "F": '<i class="flag"></i>', "*": '<i class="mine"></i>', "X
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
-  if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-  const r = await fetch(path, opts);
+  if (method === "POST") {  // the server takes JSON POSTs only (another site cannot send one unasked)
+    opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body === undefined ? {} : body);
+  }
+  let r;
+  try { r = await fetch(path, opts); }
+  catch (e) { const err = new Error("the server is not answering"); err.status = 0; throw err; }
   let data;
   try { data = await r.json(); } catch (e) { data = { error: `bad response (${r.status})` }; }
   if (!r.ok) { const err = new Error(data.error || r.statusText); err.status = r.status; throw err; }
@@ -82,15 +87,51 @@ class BoardView {
 
 function fmtTime(s) { return (Math.round(s * 1000) / 1000).toFixed(3) + " s"; }
 function fmtDate(t) { return new Date(t * 1000).toLocaleString(); }
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+const TABLES = { best: "Best times", session: "Windows XP and 98 sessions (boards predictable as in Windows: kept apart)" };
 
 async function drawBest(el, modeLabels) {
+  // Two tables: the honest one, and the WinMine session modes' own.
   const { best } = await api("GET", "/api/best");
   if (!best.length) { el.textContent = "No best times yet."; return; }
-  const rows = best.map(b => `<tr data-level="${b.level}" data-mode="${b.mode}"><td>${b.level}</td>` +
-    `<td>${modeLabels[b.mode] || b.mode}</td><td class="num">${fmtTime(b.elapsed)}</td><td class="num">${b.wins}</td>` +
-    `<td>${fmtDate(b.finished_at)}</td></tr>`).join("");
-  el.innerHTML = `<table class="classic" id="best-table"><tr><th>Level</th><th>Mode</th><th>Time</th><th>Wins</th>` +
-    `<th>When</th></tr>${rows}</table>`;
+  let html = "";
+  for (const table of ["best", "session"]) {
+    const rows = best.filter(b => b.table === table).map(b => `<tr data-level="${b.level}" data-mode="${b.mode}"><td>${b.level}</td>` +
+      `<td>${esc(modeLabels[b.mode] || b.mode)}</td><td class="num">${fmtTime(b.elapsed)}</td><td class="num">${b.wins}</td>` +
+      `<td>${b.player ? esc(b.player) : ""}</td><td>${fmtDate(b.finished_at)}</td></tr>`).join("");
+    if (!rows) continue;
+    html += `<div class="small">${TABLES[table]}</div><table class="classic" id="${table === "best" ? "best-table" : "session-table"}">` +
+      `<tr><th>Level</th><th>Mode</th><th>Time</th><th>Wins</th><th>Name</th><th>When</th></tr>${rows}</table>`;
+  }
+  el.innerHTML = html;
+}
+
+async function drawStats(statsEl, topEl, modeLabels) {
+  // Games played, won, win %, streaks per mode and level; the ten fastest of each table.
+  const { statistics, top } = await api("GET", "/api/stats");
+  const label = m => esc(modeLabels[m] || m);
+  statsEl.innerHTML = statistics.length ? `<table class="classic" id="stats-table"><tr><th>Mode</th><th>Level</th>` +
+    `<th>Played</th><th>Won</th><th>Win %</th><th>Streak</th><th>Best streak</th></tr>` +
+    statistics.map(s => `<tr data-mode="${s.mode}" data-level="${s.level}"><td>${label(s.mode)}</td><td>${s.level}</td>` +
+      `<td class="num">${s.played}</td><td class="num">${s.won}</td><td class="num">${s.win_percent.toFixed(1)}</td>` +
+      `<td class="num">${s.streak}</td><td class="num">${s.best_streak}</td></tr>`).join("") + "</table>"
+    : "No games finished yet.";
+  if (!topEl) return;
+  let html = "";
+  for (const table of ["best", "session"]) {
+    const groups = {};
+    for (const t of top.filter(t => t.table === table)) (groups[`${t.mode}/${t.level}`] ||= []).push(t);
+    for (const rows of Object.values(groups)) {
+      html += `<div class="small">${TABLES[table]}: ${label(rows[0].mode)}, ${rows[0].level}</div>` +
+        `<table class="classic top-table" data-mode="${rows[0].mode}" data-level="${rows[0].level}"><tr><th>#</th>` +
+        `<th>Time</th><th>Name</th><th>When</th></tr>` + rows.map(t => `<tr data-id="${t.id}"><td class="num">${t.rank}</td>` +
+        `<td class="num">${fmtTime(t.elapsed)}</td><td>${t.player ? esc(t.player) : ""}</td><td>${fmtDate(t.finished_at)}</td></tr>`).join("") +
+        "</table>";
+    }
+  }
+  topEl.innerHTML = html || "No best times yet.";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,7 +148,7 @@ class PlayPage {
       (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
     sessionStorage.setItem("sweeplab.session", this.session);
     this.state = null; this.press = null; this.cursor = null; this.queue = Promise.resolve();
-    this.received = 0; this.modes = null; this.modeLabels = {};
+    this.received = 0; this.modes = null; this.modeLabels = {}; this.offline = false;
     this.bindMenu(); this.bindMouse(); this.bindKeys();
     setInterval(() => this.tick(), 100);
   }
@@ -119,16 +160,53 @@ class PlayPage {
     if (!avail.includes(this.settings.mode)) this.settings.mode = this.modes.default;
     this.drawModes();
     this.applySettings();
-    const q = new URLSearchParams(location.search);  // "replay this seed": ?seed=N&mode=M&level=L[&width&height&mines]
+    this.drawHelp();
+    // "play this seed again": ?seed=N&mode=M&level=L[&width&height&mines]; "play this board again": ?again=ID
+    const q = new URLSearchParams(location.search);
     const extra = {};
     if (q.has("seed")) {
-      extra.seed = Number(q.get("seed"));
+      extra.seed = q.get("seed");  // a string, as the server wants it: never through a Number
       if (q.has("mode")) this.settings.mode = q.get("mode");
       if (q.has("level")) this.settings.level = q.get("level");
       for (const k of ["width", "height", "mines"]) if (q.has(k)) this.settings.custom[k] = Number(q.get(k));
+    } else if (q.has("again")) {
+      extra.again = Number(q.get("again"));
     }
+    if (q.has("seed") || q.has("again")) history.replaceState(null, "", "/");  // a reload then plays on, not again
+    else if (await this.resume()) { drawBest(this.$("best-times"), this.modeLabels).catch(() => {}); return; }
     await this.newGame(extra);
     drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
+  }
+
+  async resume() {
+    // The game this tab was playing, if the server still has it (it keeps games across restarts).
+    const id = sessionStorage.getItem("sweeplab.game");
+    if (!id) return false;
+    try {
+      const s = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+      if (s.status === "won" || s.status === "lost") return false;
+      this.show(s);
+      this.note(`Your game goes on: ${this.modeLabels[s.mode] || s.mode}, ${s.level}`);
+      return true;
+    } catch (e) {
+      if (e.status === 410) this.note(`${e.message}`, true);
+      return false;
+    }
+  }
+
+  drawHelp() {
+    this.$("help-modes").innerHTML = this.modes.modes.map(m => `<li><b>${esc(m.label)}</b>: ${esc(m.about)}` +
+      (m.available ? "" : ` <i>(${esc(m.why)})</i>`) + "</li>").join("");
+  }
+
+  help(which) {
+    for (const sec of this.$("help-body").querySelectorAll("section")) sec.hidden = which && sec.dataset.help !== which;
+    this.$("help-dialog").showModal();
+  }
+
+  async statsDialog() {
+    await drawStats(this.$("stats-body"), this.$("top-body"), this.modeLabels);
+    this.$("stats-dialog").showModal();
   }
 
   save() { localStorage.setItem("sweeplab.settings", JSON.stringify(this.settings)); }
@@ -158,15 +236,23 @@ class PlayPage {
   }
 
   async newGame(extra = {}) {
-    const body = { mode: this.settings.mode, level: this.settings.level, marks: this.settings.marks,
-                   session: this.session, ...extra };
+    let body = { mode: this.settings.mode, level: this.settings.level, marks: this.settings.marks,
+                 session: this.session, ...extra };
     if (this.settings.level === "custom") Object.assign(body, this.settings.custom, extra);
+    if (extra.again) body = { again: extra.again, session: this.session };  // the record says the rest
+    const player = localStorage.getItem("sweeplab.player");
+    if (player) body.player = player;
     this.queue = this.queue.then(async () => {
       try {
-        this.show(await api("POST", "/api/games", body));
-        const label = `${this.modeLabels[body.mode] || body.mode || ""}, ${body.level}`;
-        const dflt = this.modes && this.modes.default_note && body.mode === this.modes.default;
-        this.note(dflt ? this.modes.default_note : label, !!dflt);
+        const s = await api("POST", "/api/games", body);
+        this.show(s);
+        const label = `${this.modeLabels[s.mode] || s.mode || ""}, ${s.level}`;
+        const dflt = this.modes && this.modes.default_note && s.mode === this.modes.default && !s.practice;
+        if (s.again) this.note(`Practice: the board of game ${s.again} again` + (s.first_click ?
+          ` (open column ${s.first_click[0] + 1}, row ${s.first_click[1] + 1} first, marked, for the same board)` : "") +
+          "; not eligible for best times", true);
+        else if (s.practice) this.note(`Practice: ${label}, seed chosen, not eligible for best times`, true);
+        else this.note(dflt ? this.modes.default_note : label, !!dflt);
       } catch (e) { this.note(e.message, true); }
     });
     return this.queue;
@@ -174,10 +260,17 @@ class PlayPage {
 
   show(state) {
     const fresh = !this.state || this.state.id !== state.id;
-    this.state = state; this.received = performance.now();
+    this.state = state; this.received = performance.now(); this.offline = false;
+    sessionStorage.setItem("sweeplab.game", state.id);
     this.board.resize(state.width, state.height);
     if (fresh) { this.board.cells = ""; this.clearHint(); }
-    this.board.draw(state.status === "lost" || state.status === "won" ? state.cells : state.cells);
+    this.board.draw(state.cells);
+    // (after drawing, which sets each changed cell's classes afresh)
+    for (const n of this.$("board").querySelectorAll(".first-click")) n.classList.remove("first-click");
+    if (state.first_click && state.status === "ready") {
+      const n = this.board.node(state.first_click[0], state.first_click[1]);
+      if (n) n.classList.add("first-click");
+    }
     setLcd(this.counter, state.mines_left);
     this.tick();
     this.setFace();
@@ -190,7 +283,8 @@ class PlayPage {
     const s = this.state;
     if (!s) return;
     let t = s.timer;
-    if (s.status === "playing") t = Math.min(999, Math.floor(s.elapsed + (performance.now() - this.received) / 1000) + 1);
+    // while the server does not answer, the clock shows what it last knew (the server's clock runs on)
+    if (s.status === "playing" && !this.offline) t = Math.min(999, Math.floor(s.elapsed + (performance.now() - this.received) / 1000) + 1);
     setLcd(this.timer, t);
   }
 
@@ -207,17 +301,39 @@ class PlayPage {
     const st = s.stats;
     const what = s.status === "won" ? "Won" : "Lost";
     let extra = "";
-    if (s.status === "won" && s.new_best) extra = " <b>New best time!</b>";
-    else if (s.status === "won" && !s.eligible) extra = s.hints_used ? " (hints used: not eligible for best times)"
-                                                                     : " (custom boards have no best time)";
+    if (s.status === "won" && s.new_best) extra = " <b>New best time!</b>" + (s.table === "session" ? " (Windows XP/98 session table)" : "");
+    else if (s.status === "won" && !s.eligible) extra = s.practice ? " (practice: not eligible for best times)"
+      : s.hints_used ? " (hints used: not eligible for best times)" : " (custom boards have no best time)";
     const html = `<div id="result-line" data-status="${s.status}">${what} in <b>${fmtTime(st.time)}</b>${extra}</div>` +
       `<div>3BV <b id="r-bbbv">${st.bbbv}</b> (solved ${st.bbbv_solved}) · 3BV/s <b>${st.bbbv_per_second.toFixed(3)}</b>` +
       ` · IOE <b>${st.ioe.toFixed(3)}</b> · clicks ${st.clicks}</div>` +
-      `<div>${s.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)" : "Seed " + s.seed}` +
-      ` · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a></div>`;
+      `<div>${s.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)" : "Seed " + esc(s.seed)}` +
+      ` · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a>` +
+      ` · <a href="/?again=${s.record_id}" id="play-again">play this board again</a></div>`;
     this.$("last-game").innerHTML = html;
     this.note(`${what}: time ${fmtTime(st.time)}, 3BV ${st.bbbv}, 3BV/s ${st.bbbv_per_second.toFixed(2)}, IOE ${st.ioe.toFixed(2)}`);
     drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
+    if (s.status === "won" && s.eligible && !localStorage.getItem("sweeplab.player")) this.askName(s);
+  }
+
+  async askName(s) {
+    // Asked once, the first time a win makes the top 10, and remembered; it goes with every game after.
+    const { top } = await api("GET", "/api/stats");
+    if (!top.some(t => t.id === s.record_id)) return;
+    const dlg = this.$("name-dialog");
+    this.$("name-text").textContent = `You have one of the ten fastest ${s.level} times. Please enter your name.`;
+    dlg.showModal();
+    this.$("name-ok").onclick = async e => {
+      e.preventDefault();
+      const name = this.$("player-name").value.trim();
+      if (!name) return;
+      try {
+        await api("POST", `/api/games/${s.id}/player`, { player: name });
+        localStorage.setItem("sweeplab.player", name);
+        dlg.close();
+        drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
+      } catch (err) { this.$("name-text").textContent = err.message; }
+    };
   }
 
   note(text, isNote = false) {
@@ -237,9 +353,32 @@ class PlayPage {
     this.queue = this.queue.then(async () => {
       if (!this.state || this.state.id !== id) return;  // a new game started meanwhile
       try { this.show(await api("POST", `/api/games/${id}/actions`, { kind, x, y })); }
-      catch (e) { this.note(e.message, true); }
+      catch (e) { await this.failed(e, id); }
     });
     return this.queue;
+  }
+
+  async failed(e, id) {
+    // The server away: say so and wait for it (the game is kept there). A game it could not bring
+    // back (410) or does not know (404): say so in words and start a new one.
+    if (e.status === 0) {
+      this.offline = true;
+      this.note("The server is not answering. Your game is kept; it goes on when the server is back " +
+                "(that click was not made).", true);
+      while (this.state && this.state.id === id) {
+        await new Promise(r => setTimeout(r, 1000));
+        try { this.show(await api("GET", `/api/games/${id}`)); this.note("The server is back: your game goes on."); return; }
+        catch (e2) { if (e2.status !== 0) return this.failed(e2, id); }
+      }
+      return;
+    }
+    if (e.status === 410 || e.status === 404) {
+      const why = e.status === 410 ? e.message : "The server no longer has this game";
+      await this.newGame();
+      this.note(`${why}. A new game has started.`, true);
+      return;
+    }
+    this.note(e.message, true);
   }
 
   // --- pressing: cells press down while held; the face is surprised ---------------------------
@@ -323,6 +462,7 @@ class PlayPage {
     document.addEventListener("keydown", e => {
       if (document.querySelector("dialog[open]")) return;
       if (e.key === "F2") { e.preventDefault(); this.newGame(); return; }
+      if (e.key === "F1") { e.preventDefault(); this.help(); return; }
       if (e.key === "Escape") { this.closeMenu(); return; }
       if (e.target.closest && e.target.closest(".menu-items, input")) return;
       const s = this.state;
@@ -337,20 +477,41 @@ class PlayPage {
       }
       const k = e.key.toLowerCase();
       const kind = { " ": "open", enter: "open", f: "flag", c: "chord" }[k];
+      const level = { "1": "beginner", "2": "intermediate", "3": "expert" }[k];
       if (kind) { e.preventDefault(); this.setCursor(c.x, c.y); this.act(kind, c.x, c.y); }
-      else if (k === "h" && this.settings.hints) this.hint();
+      else if (level) { this.settings.level = level; this.save(); this.applySettings(); this.newGame(); }
+      else if (k === "n") this.newGame();
+      else if (k === "m") { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); this.newGame(); }
+      else if (k === "h") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
+      else if (k === "t" && this.settings.hints) this.hint();
+      else if (k === "s") this.statsDialog();
     });
   }
 
   // --- menu -----------------------------------------------------------------------------------
-  closeMenu() { this.$("game-menu").hidden = true; this.$("game-menu-button").classList.remove("open"); }
+  closeMenu() {
+    for (const [m, b] of [["game-menu", "game-menu-button"], ["help-menu", "help-menu-button"]]) {
+      this.$(m).hidden = true; this.$(b).classList.remove("open");
+    }
+  }
   bindMenu() {
     const btn = this.$("game-menu-button"), menu = this.$("game-menu");
-    btn.addEventListener("click", e => {
-      e.stopPropagation();
-      menu.hidden = !menu.hidden; btn.classList.toggle("open", !menu.hidden);
+    const hbtn = this.$("help-menu-button"), hmenu = this.$("help-menu");
+    for (const [b, m] of [[btn, menu], [hbtn, hmenu]]) {
+      b.addEventListener("click", e => {
+        e.stopPropagation();
+        const open = m.hidden; this.closeMenu();
+        m.hidden = !open; b.classList.toggle("open", open);
+      });
+    }
+    document.addEventListener("click", e => {
+      if (!menu.contains(e.target) && e.target !== btn && !hmenu.contains(e.target) && e.target !== hbtn) this.closeMenu();
     });
-    document.addEventListener("click", e => { if (!menu.contains(e.target) && e.target !== btn) this.closeMenu(); });
+    hmenu.addEventListener("click", e => {
+      const b = e.target.closest("button");
+      if (!b) return;
+      this.closeMenu(); this.help(b.dataset.help);
+    });
     menu.addEventListener("click", e => {
       const b = e.target.closest("button");
       if (!b || b.disabled) return;
@@ -362,6 +523,7 @@ class PlayPage {
       if (cmd === "new") return this.newGame();
       if (cmd === "marks") { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); return this.newGame(); }
       if (cmd === "hints") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
+      if (cmd === "stats") return this.statsDialog();
       if (cmd === "zoom") {
         const zooms = [1, 1.5, 2, 2.5];
         this.settings.zoom = zooms[(zooms.indexOf(this.settings.zoom) + 1) % zooms.length];
@@ -373,9 +535,8 @@ class PlayPage {
   customDialog() {
     const dlg = this.$("custom-dialog"), form = this.$("custom-form");
     const mode = this.modes.modes.find(m => m.name === this.settings.mode);
-    const lim = mode ? mode.limits : { width: [9, 30], height: [9, 24] };
-    this.$("custom-limits").textContent = `Width ${lim.width[0]}–${lim.width[1]}, height ${lim.height[0]}–` +
-      `${lim.height[1]}, mines 1–(width−1)×(height−1).`;
+    // The limits of this mode, in the server's words (the generator's own numbers, nowhere else)
+    this.$("custom-limits").textContent = mode && mode.limits ? `${mode.label}: ${mode.limits.text}` : "";
     this.$("custom-error").textContent = "";
     for (const k of ["width", "height", "mines"]) form.elements[k].value = this.settings.custom[k];
     dlg.showModal();
@@ -394,7 +555,7 @@ class PlayPage {
   }
 
   // --- hints ------------------------------------------------------------------------------------
-  clearHint() { for (const n of this.$("board").querySelectorAll("[class*=hint-]")) n.classList.remove("hint-safe", "hint-mine", "hint-guess"); }
+  clearHint() { for (const n of this.$("board").querySelectorAll("[class*=hint-]")) n.classList.remove("hint-safe", "hint-mine", "hint-guess", "hint-why"); }
   async hint() {
     const s = this.state;
     if (!s || s.status === "won" || s.status === "lost") return;
@@ -403,6 +564,7 @@ class PlayPage {
       this.clearHint();
       const cls = h.kind === "safe" ? "hint-safe" : h.kind === "mine" ? "hint-mine" : "hint-guess";
       for (const [x, y] of h.cells) { const n = this.board.node(x, y); if (n) n.classList.add(cls); }
+      for (const [x, y] of h.why || []) { const n = this.board.node(x, y); if (n) n.classList.add("hint-why"); }
       const p = h.kind === "guess" && h.probability !== null ? ` (safe with probability ${(100 * h.probability).toFixed(1)}%)` : "";
       this.note(`Hint: ${h.kind}${p}: ${h.reason}`);
       s.hints_used = h.hints_used;
@@ -425,26 +587,33 @@ class RecordsPage {
     this.$("r-last").onclick = () => this.go(this.frames.length - 1);
     this.$("r-play").onclick = () => this.play();
     this.$("r-slider").oninput = e => this.go(Number(e.target.value));
+    for (const f of ["f-mode", "f-level", "f-status"]) this.$(f).onchange = () => { this.offset = 0; this.list(); };
   }
   async start() {
     const modes = await api("GET", "/api/modes");
     this.labels = Object.fromEntries(modes.modes.map(m => [m.name, m.label]));
+    for (const m of modes.modes) this.$("f-mode").add(new Option(m.label, m.name));
     await drawBest(this.$("best-times"), this.labels);
+    await drawStats(this.$("stats-body"), this.$("top-body"), this.labels);
     await this.list();
     const id = Number(location.hash.slice(1));
     if (id) this.open(id);
   }
   async list() {
-    const { records, total } = await api("GET", `/api/records?limit=${this.limit}&offset=${this.offset}`);
+    const q = new URLSearchParams({ limit: this.limit, offset: this.offset });
+    for (const [f, name] of [["f-mode", "mode"], ["f-level", "level"], ["f-status", "status"]])
+      if (this.$(f).value) q.set(name, this.$(f).value);
+    const { records, total } = await api("GET", `/api/records?${q}`);
     this.$("page-info").textContent = total ? ` ${this.offset + 1}–${this.offset + records.length} of ${total} ` : " none yet ";
     this.$("prev-page").disabled = this.offset === 0;
     this.$("next-page").disabled = this.offset + records.length >= total;
     const rows = records.map(r => `<tr data-id="${r.id}"><td class="num">${r.id}</td><td>${fmtDate(r.finished_at)}</td>` +
       `<td>${this.labels[r.mode] || r.mode}</td><td>${r.level} ${r.width}x${r.height}/${r.mines}</td><td>${r.status}</td>` +
       `<td class="num">${r.elapsed.toFixed(3)}</td><td class="num">${r.bbbv}</td><td class="num">${r.bbbv_per_second.toFixed(2)}</td>` +
-      `<td class="num">${r.ioe.toFixed(2)}</td><td>${r.hints ? "hints" : ""}</td></tr>`).join("");
+      `<td class="num">${r.ioe.toFixed(2)}</td><td>${[r.hints ? "hints" : "", r.practice ? "practice" : ""].filter(Boolean).join(", ")}` +
+      `</td><td>${r.player ? esc(r.player) : ""}</td></tr>`).join("");
     this.$("record-list").innerHTML = `<table class="classic" id="records-table"><tr><th>#</th><th>When</th><th>Mode</th>` +
-      `<th>Level</th><th>Result</th><th>Time</th><th>3BV</th><th>3BV/s</th><th>IOE</th><th></th></tr>${rows}</table>`;
+      `<th>Level</th><th>Result</th><th>Time</th><th>3BV</th><th>3BV/s</th><th>IOE</th><th></th><th>Name</th></tr>${rows}</table>`;
     for (const tr of this.$("record-list").querySelectorAll("tr[data-id]")) tr.onclick = () => this.open(Number(tr.dataset.id));
   }
   async open(id) {
@@ -457,10 +626,12 @@ class RecordsPage {
     this.board.cells = "";
     this.$("r-slider").max = this.frames.length - 1;
     this.$("replay-title").textContent = `Replay of game ${id} · ${this.labels[rec.mode] || rec.mode} · ${rec.level}`;
-    const q = new URLSearchParams({ seed: rec.seed, mode: rec.mode, level: rec.level });
+    const q = new URLSearchParams({ seed: rec.seed, mode: rec.mode, level: rec.level });  // rec.seed: a string
     if (rec.level === "custom") { q.set("width", rec.width); q.set("height", rec.height); q.set("mines", rec.mines); }
-    this.$("r-seed").innerHTML = rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
-      : `Seed ${rec.seed} · <a href="/?${q}">play this seed again</a>`;
+    const again = rec.status === "won" || rec.status === "lost"
+      ? ` · <a href="/?again=${rec.id}" id="r-again">play this board again</a> (practice)` : "";
+    this.$("r-seed").innerHTML = (rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
+      : `Seed ${esc(rec.seed)} · <a href="/?${q}" id="r-seed-link">play this seed again</a>`) + again;
     this.go(0);
   }
   go(i) {

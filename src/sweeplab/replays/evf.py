@@ -150,3 +150,22 @@ def _events(events) -> bytes:
             out += struct.pack(">BBhh", MOUSE_CODES[e.kind], dt, e.x - last_x, e.y - last_y)
         last_ms, last_x, last_y = ms, e.x, e.y
     return bytes(out)
+
+
+PLAY_MODES = {"noguess": 5, "win7": 4}  # `sweeplab play` modes; the others lay uniform boards (standard)
+
+
+def record_game(record: dict) -> Game:
+    """The game of a `sweeplab play` record (the store's `record` field), played again on its board."""
+    from ..game import replay
+    board = record.get("played_board") or record.get("board")
+    if board is None:
+        raise EvfWriteError("this record has no board (the game ended before any cell was opened); nothing to export")
+    return replay(Board.from_dict(board), record.get("actions", []), marks=record.get("marks", True))
+
+
+def record_to_evf(row: dict, *, player: str = "", country: str = "") -> bytes:
+    """EVF bytes of a finished game from the play store (a row of `Store.get`)."""
+    game = record_game(row["record"])
+    return game_to_evf(game, player=player, country=country, mode=PLAY_MODES.get(row.get("mode"), 0),
+                       finished_at=row.get("finished_at"))

@@ -203,7 +203,12 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
         raise ReplayError(f"{name}: {e}") from None
     if "error" in raw:
         raise ReplayError(f"{name}: not a readable {fmt.upper()} replay ({raw['error']})")
-    return _build(name, fmt, raw)
+    try:
+        return _build(name, fmt, raw)
+    except ReplayError:
+        raise
+    except (ValueError, IndexError, KeyError, TypeError) as e:  # what ms-toollib read does not make a game
+        raise ReplayError(f"{name}: not a consistent {fmt.upper()} replay ({e})") from None
 
 
 def _build(name: str, fmt: str, raw: dict) -> Replay:
@@ -232,3 +237,36 @@ def _build(name: str, fmt: str, raw: dict) -> Replay:
                   level=LEVELS.get(raw["level"], "custom"), mode=raw["mode"], board=board, game=played.game,
                   cell=raw["pix_size"], time=float(raw["rtime"]), checksum=raw["checksum"], clicks=clicks,
                   extra=played.extra, toollib=toollib)
+
+
+def replay_paths(args) -> tuple[list[Path], list[str]]:
+    """Files named by `args`: files, folders (every replay file under them) and globs. Returns the files in
+    order, and one line for each argument that names none."""
+    import glob
+    files, missing = [], []
+    for arg in args:
+        p = Path(arg)
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*") if q.suffix.lower() in FORMATS and q.is_file())
+            if not found:
+                missing.append(f"{arg}: no replay files ({', '.join(FORMATS)}) in this folder")
+            files += found
+        elif p.exists():
+            files.append(p)
+        elif any(c in arg for c in "*?["):
+            found = sorted(Path(q) for q in glob.glob(arg, recursive=True) if Path(q).is_file())
+            if not found:
+                missing.append(f"{arg}: no file matches this pattern")
+            files += found
+        else:
+            missing.append(f"{arg}: no such file or folder")
+    return files, missing
+
+
+def read_many(paths, *, features: bool = False):
+    """Yield (path, Replay or ReplayError) for each path, in order; a bad file does not stop the rest."""
+    for p in paths:
+        try:
+            yield p, read_replay(p, features=features)
+        except ReplayError as e:
+            yield p, e

@@ -89,7 +89,7 @@ def read(files, analyse, as_json, as_csv, svg_path, click_index, no_progress):
             progress.advance(task)
             if isinstance(rp, SweeplabError):
                 bad += 1
-                progress.console.print(f"sweeplab replay: {rp}", markup=False, highlight=False)
+                progress.console.print(f"sweeplab replay: {rp}", markup=False, highlight=False, soft_wrap=True)
                 continue
             s = rp.stats()
             s["path"], s["check"] = str(path), rp.check()

@@ -54,6 +54,7 @@ class Played:
 
     game: Game
     extra: dict = field(default_factory=lambda: {"left": 0, "right": 0, "chord": 0})
+    zero_chords: list = field(default_factory=list)  # chords on an open 0 beside a closed cell (see _chord)
 
 
 class _Clock:
@@ -127,6 +128,13 @@ class _Translator:
         if self.phase != PLAYING:  # nothing is open: counted, and it must not start the engine's clock
             self.played.extra["chord"] += 1
             return
+        x, y = cell
+        if self._state(cell) == "open" and self.board.number(x, y) == 0 and any(
+                self.game.cell_state(x + dx, y + dy) == "hidden" for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                if 0 <= x + dx < self.board.width and 0 <= y + dy < self.board.height):
+            # Only after a flag beside a 0 was taken away. WinMine and ms-toollib open the 0's closed
+            # neighbours here (0 flags = its number); sweeplab's engine chords on numbers 1-8 only.
+            self.played.zero_chords.append((x, y, self.clock.now))
         self.game.chord(*cell)
         self._after()
 
@@ -209,17 +217,18 @@ class _Translator:
         if kind == "lr":
             if m != DOWN_UP:
                 return False
-            self.mouse = UP_UP
             if cell is None:
+                self.mouse = UP_UP
                 if self.preflags == 0:
                     self._reset()
                 else:
                     self.played.extra["left"] += 1
             elif self._state(cell) == "hidden":
+                self.mouse = UP_UP
                 self.phase = PLAYING
                 self._left(cell)
-            else:
-                self.game.open(*cell)  # on a flag: counted, changes nothing
+            else:  # on a flag: counted, changes nothing, and (as in ms-toollib) the left button stays "down"
+                self.game.open(*cell)
             return True
         if kind == "pf":
             self.preflags += 1

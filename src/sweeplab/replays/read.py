@@ -107,6 +107,7 @@ class Replay:
     checksum: bytes
     clicks: list = field(repr=False)
     extra: dict = field(default_factory=dict)
+    zero_chords: list = field(default_factory=list)
     toollib: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -160,6 +161,9 @@ class Replay:
             out.append(f"open cells: {int((ours != theirs).sum())} differ")
         if self.game.status in ("won", "lost") and abs(self.game.elapsed - self.time) > 0.011:
             out.append(f"time: engine {self.game.elapsed:.3f} s, file {self.time:.3f} s")
+        for x, y, when in self.zero_chords:
+            out.append(f"chord on a 0 at {x},{y} ({when:.3f} s): ms-toollib and WinMine open its closed "
+                       "neighbours, sweeplab's engine chords on 1-8 only")
         if s["zini"] != t["zini"]:
             out.append(f"zini (ties): sweeplab {s['zini']}, ms-toollib {t['zini']}")
         return out
@@ -196,7 +200,7 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
     if len(data) > MAX_BYTES:
         raise ReplayError(f"{name}: {len(data)} bytes is too large for a replay; at most {MAX_BYTES}")
     if len(data) < 8:
-        raise ReplayError(f"{name}: {len(data)} bytes is too short to be a {fmt.upper()} replay")
+        raise ReplayError(f"{name}: {len(data)} bytes is too short for a replay file ({fmt.upper()})")
     try:
         raw = _WORKER.read(fmt, data, features)
     except ReplayError as e:
@@ -230,13 +234,13 @@ def _build(name: str, fmt: str, raw: dict) -> Replay:
     for i, text in raw.get("notes", []):
         k = int(kinds[i])
         notes[(float(times[i]), KINDS[k], int(xs[i]), int(ys[i]))] = text
-    toollib = {k: v for k, v in raw.items() if k not in ("events", "board", "notes")}
+    toollib = {k: v for k, v in raw.items() if k not in ("events", "notes")}
     toollib["notes"] = notes
     return Replay(name=Path(name).name, format=fmt, program=raw["software"] or PROGRAMS[fmt],
                   player=raw["player_identifier"], country=raw["country"], started=started,
                   level=LEVELS.get(raw["level"], "custom"), mode=raw["mode"], board=board, game=played.game,
                   cell=raw["pix_size"], time=float(raw["rtime"]), checksum=raw["checksum"], clicks=clicks,
-                  extra=played.extra, toollib=toollib)
+                  extra=played.extra, zero_chords=played.zero_chords, toollib=toollib)
 
 
 def replay_paths(args) -> tuple[list[Path], list[str]]:

@@ -176,7 +176,9 @@ def _clicks_table(console, s):
                       f"{c.best:.3f}", str(c.safe_elsewhere), kind)
     console.print(table)
     tl = s["toollib"]
-    console.print(f"ms-toollib: pluck {tl['pluck']:.4f} (sweeplab: {s['pluck']:.4f}); flagged: "
+    ours = "infinite" if s["pluck"] is None else f"{s['pluck']:.4f}"
+    theirs = "infinite" if tl["pluck"] > 1e300 else f"{tl['pluck']:.4f}"
+    console.print(f"ms-toollib: pluck {theirs} (sweeplab: {ours}); flagged: "
                   + (", ".join(f"{n['comment'].rstrip(';')} at {n['x']},{n['y']} ({n['t']:.2f} s)" for n in tl["flagged"])
                      or "nothing"), markup=False, highlight=False)
 

@@ -83,7 +83,7 @@ def _public(row: dict) -> dict:
     return row
 
 
-def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
+def create_app(store: Store, *, hub: Hub | None = None, replay: dict | None = None) -> Starlette:
     hub = hub or Hub(store)
 
     async def index(request):
@@ -212,6 +212,8 @@ def create_app(store: Store, *, hub: Hub | None = None) -> Starlette:
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    from ..replays.web import replay_routes  # replay files: upload, or the one given to `play --replay`
+    routes[-1:-1] = replay_routes(replay)
     handlers = {UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
@@ -242,14 +244,15 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning") -> None:
+def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
+          replay: dict | None = None) -> None:
     """Run the server until Ctrl-C (or SIGTERM); `on_started(url)` is called once it listens."""
     import uvicorn
 
     store = Store(db_path)
     sock = bind(host, port)
     url = url_of(sock)
-    app = create_app(store)
+    app = create_app(store, replay=replay)
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
                                           timeout_keep_alive=60))
 

@@ -63,7 +63,8 @@ class Click:
     def as_dict(self) -> dict:
         d = asdict(self)
         d.update(risk=float(self.risk), risk_exact=f"{self.risk.numerator}/{self.risk.denominator}",
-                 guess=self.guess, forced=self.forced, needless=self.needless)
+                 guess=self.guess, forced=self.forced, needless=self.needless,
+                 best=None if math.isnan(self.best) else self.best)
         return d
 
 
@@ -90,7 +91,7 @@ class Judgement:
         return {
             "judged": len(self.clicks), "guesses": len(g), "forced": sum(c.forced for c in g),
             "needless": sum(c.needless for c in g), "fifty_fifties": sum(c.fifty_fifty for c in g),
-            "luck": float(luck), "pluck": -math.log10(luck) if luck > 0 else math.inf,
+            "luck": float(luck), "pluck": -math.log10(luck) if luck > 0 else None,  # None: a certain mine was clicked
             "largest_risk": float(max((c.risk for c in g), default=0)),
         }
 

@@ -12,8 +12,10 @@ import atexit
 import os
 import pickle
 import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -45,6 +47,7 @@ class _Worker:
     def __init__(self):
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
+        self._dir: str | None = None  # the worker's working directory: ms-toollib writes crash.log there
 
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
@@ -53,9 +56,24 @@ class _Worker:
             except ImportError:
                 raise ReplayError("reading replay files needs ms-toollib; install it with: "
                                   "pip install 'sweeplab[replays]'") from None
+            if self._dir is None:
+                self._dir = tempfile.mkdtemp(prefix="sweeplab-replays-")
             self._proc = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self._dir)
         return self._proc
+
+    def _crash_reason(self) -> str:
+        """What ms-toollib's panic said (it writes crash.log in its working directory), e.g. FileIsTooShort."""
+        log = Path(self._dir or ".") / "crash.log"
+        try:
+            text = log.read_text(errors="replace")
+            log.unlink()
+        except OSError:
+            return ""
+        for line in text.splitlines():
+            if line.startswith("message:"):
+                return line.rsplit("value: ", 1)[-1].strip() if "value: " in line else line[8:].strip()
+        return ""
 
     def read(self, fmt: str, data: bytes, features: bool) -> dict:
         with self._lock:
@@ -71,13 +89,18 @@ class _Worker:
                 return pickle.load(proc.stdout)
             except (EOFError, BrokenPipeError, pickle.UnpicklingError):
                 proc.wait()
-                raise ReplayError("ms-toollib stopped on it (a truncated or malformed file)") from None
+                reason = self._crash_reason()
+                raise ReplayError(f"ms-toollib stopped on it{': ' + reason if reason else ''} (a truncated or "
+                                  "malformed file)") from None
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.stdin.close()
             self._proc.wait()
         self._proc = None
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
 
 
 _WORKER = _Worker()

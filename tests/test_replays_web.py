@@ -1,0 +1,125 @@
+"""Replays in the web app: the upload API, `play --replay`'s preloaded file, and the records page's viewer in a
+real browser (Playwright driving /usr/bin/chromium) on EVF files sweeplab wrote itself."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from starlette.testclient import TestClient
+
+from sweeplab.generators.uniform import uniform_board
+from sweeplab.play.server import bind, create_app, url_of
+from sweeplab.play.store import Store
+from sweeplab.replays import read_replay
+from sweeplab.replays.evf import game_to_evf
+from sweeplab.replays.judge import judge
+from sweeplab.replays.web import replay_view
+
+from .test_replays import play_random
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+
+def game_with_guesses(w=9, h=9, m=10):
+    """The first seeded random game that has at least two guesses and is over."""
+    for seed in range(500):
+        g = play_random(uniform_board(w, h, m, seed), random.Random(seed), 150)
+        if g.over and len(judge(g).guesses) >= 2:
+            return g
+    raise AssertionError("no game with two guesses in 500 seeds")
+
+
+@pytest.fixture(scope="module")
+def evf_bytes():
+    return game_to_evf(game_with_guesses(), player="viewer test")
+
+
+def test_upload_api(tmp_path, evf_bytes):
+    client = TestClient(create_app(Store(tmp_path / "p.db")))
+    r = client.post("/api/replays?name=mine.evf", content=evf_bytes)
+    assert r.status_code == 200, r.text
+    v = r.json()
+    rp = read_replay(evf_bytes, name="mine.evf")
+    j = judge(rp.game)
+    assert len(v["frames"]) == len(rp.game.log) + 1 and v["frames"][-1]["status"] == rp.game.status
+    assert sorted(map(int, v["judged"])) == [c.index for c in j.clicks]
+    assert v["judgement"]["guesses"] == len(j.guesses) and v["stats"]["player"] == "viewer test"
+    assert v["check"] == []
+    for body, name, words in [(b"\x04" + bytes(50), "cut.evf", "truncated"), (evf_bytes, "x.doc", "unknown replay format"),
+                              (evf_bytes, "", "name=FILE")]:
+        r = client.post(f"/api/replays?name={name}", content=body)
+        assert r.status_code == 400 and words in r.json()["error"], r.text
+    r = client.get("/api/replays/preloaded")
+    assert r.status_code == 404 and "--replay" in r.json()["error"]
+    view = replay_view(rp)
+    client = TestClient(create_app(Store(tmp_path / "q.db"), replay=view))
+    assert client.get("/api/replays/preloaded").json()["judged"] == v["judged"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, evf_bytes):
+    import uvicorn
+    view = replay_view(read_replay(evf_bytes, name="preloaded.evf"))
+    store = Store(tmp_path_factory.mktemp("replay-e2e") / "play.db")
+    sock = bind("127.0.0.1", 0)
+    srv = uvicorn.Server(uvicorn.Config(create_app(store, replay=view), log_level="warning", access_log=False,
+                                        lifespan="off"))
+    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    t.start()
+    while not srv.started:
+        time.sleep(0.02)
+    yield url_of(sock), view
+    srv.should_exit = True
+    t.join(5)
+    store.close()
+
+
+def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_bytes):
+    url, view = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "records#replay")
+        expect(page.locator("#window")).to_be_visible()
+        expect(page.locator("#replay-title")).to_contain_text("preloaded.evf")
+        expect(page.locator("#replay-summary")).to_contain_text(f"{view['judgement']['guesses']} guesses")
+        n = len(view["frames"]) - 1
+        expect(page.locator("#r-info")).to_contain_text(f"move 0 of {n}")
+        page.click("#r-last")
+        expect(page.locator("#r-info")).to_contain_text(f"move {n} of {n}")
+        # every judged click is marked on its cell, with its exact probability on hover
+        marked = page.locator("#board [data-risk]")
+        expect(marked).to_have_count(len({(c["x"], c["y"]) for c in view["judged"].values()}))
+        guess = next(c for c in view["judged"].values() if c["guess"])
+        cell = page.locator(f'#board [data-x="{guess["x"]}"][data-y="{guess["y"]}"]')
+        assert f"P(mine) = {guess['risk_exact']}" in cell.get_attribute("title")
+        assert "rgb(255" in cell.get_attribute("style")  # a guess: yellow to red
+        assert page.locator("#board .cell").count() == view["width"] * view["height"]
+        # the frames carry the file's times: the last one is the game's end
+        assert view["frames"][-1]["t"] == pytest.approx(view["stats"]["time"] + view["frames"][1]["t"], abs=2e-3)
+        page.click("#r-first")
+        expect(page.locator("#board [data-risk]")).to_have_count(0)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.click("#r-last")
+        page.screenshot(path=str(ARTIFACTS / "replay-viewer.png"))
+        # an upload replaces it; a bad file says what is wrong
+        f = tmp_path / "uploaded.evf"
+        f.write_bytes(game_to_evf(play_random(uniform_board(16, 16, 40, 3), random.Random(3), 100)))
+        page.set_input_files("#replay-file", str(f))
+        expect(page.locator("#replay-title")).to_contain_text("uploaded.evf")
+        bad = tmp_path / "bad.rmv"
+        bad.write_bytes(b"*rmv" + bytes(40))
+        page.set_input_files("#replay-file", str(bad))
+        expect(page.locator("#replay-error")).to_contain_text("bad.rmv")
+        browser.close()
+    assert errors == []

@@ -92,7 +92,7 @@ def read(files, analyse, as_json, as_csv, svg_path, click_index, no_progress):
                 progress.console.print(f"sweeplab replay: {rp}", markup=False, highlight=False, soft_wrap=True)
                 continue
             s = rp.stats()
-            s["path"], s["check"] = str(path), rp.check()
+            s["path"], s["check"] = str(path), rp.check(s)
             if analyse:
                 from ..replays.judge import judge
                 j = judge(rp.game)

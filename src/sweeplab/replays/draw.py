@@ -26,7 +26,7 @@ def judged_svg(game: Game, judgement: Judgement, index: int | None = None, *, ce
         guesses = judgement.guesses
         if not guesses:
             raise SweeplabError("this game has no guess to draw; choose a judged click with --click N")
-        index = max(guesses, key=lambda c: (c.risk, -c.index)).index
+        index = max(guesses, key=lambda c: (c.risk, c.index)).index  # the riskiest; the latest of equals
     if index not in clicks:
         raise SweeplabError(f"action {index} is not a judged click; judged clicks: "
                             f"{', '.join(str(i) for i in sorted(clicks)[:20])}{' ...' if len(clicks) > 20 else ''}")

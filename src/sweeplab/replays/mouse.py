@@ -120,8 +120,10 @@ class _Translator:
     def _take_back_right(self) -> None:
         if self.pending_right == "outside":
             self.played.extra["right"] -= 1
-        elif self.pending_right is not None:
-            self.game.log.remove(self.pending_right)  # a flag click on an open cell: it changed nothing
+        elif self.pending_right is not None:  # a flag click on an open cell: it changed nothing
+            log = self.game.log
+            i = next(k for k in range(len(log) - 1, -1, -1) if log[k] is self.pending_right)
+            del log[i]
         self.pending_right = None
 
     def _chord(self, cell) -> None:

@@ -166,12 +166,12 @@ class Replay:
             return "placeholder"
         return "present, unverifiable"
 
-    def check(self) -> list[str]:
+    def check(self, stats: dict | None = None) -> list[str]:
         """Every figure where sweeplab's reading disagrees with ms-toollib's; [] when they agree.
 
         ZiNi is a greedy count and the two break ties differently (docs/replays.md), so a ZiNi
         difference is listed apart, prefixed 'zini (ties)'."""
-        t, s, out = self.toollib, self.stats(), []
+        t, s, out = self.toollib, stats or self.stats(), []
         pairs = (("3BV", s["bbbv"], t["bbbv"]), ("left clicks", s["left"], t["left"]),
                  ("right clicks", s["right"], t["right"]), ("chords", s["chords"], t["double"]),
                  ("won", s["won"], t["is_completed"]), ("3BV solved", s["bbbv_solved"], t["bbbv_solved"]))
@@ -200,7 +200,8 @@ def replay_format(name: str) -> str:
     return fmt
 
 
-def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, features: bool = False) -> Replay:
+def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, features: bool = False,
+                _worker: _Worker | None = None) -> Replay:
     """Read one replay file (a path, or its bytes with `name` giving the extension) into a Replay.
 
     `features` also asks ms-toollib for its own click analysis (high_risk_guess, needless_guess,
@@ -225,7 +226,7 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
     if len(data) < 8:
         raise ReplayError(f"{name}: {len(data)} bytes is too short for a replay file ({fmt.upper()})")
     try:
-        raw = _WORKER.read(fmt, data, features)
+        raw = (_worker or _WORKER).read(fmt, data, features)
     except ReplayError as e:
         raise ReplayError(f"{name}: {e}") from None
     if "error" in raw:
@@ -245,8 +246,9 @@ def _build(name: str, fmt: str, raw: dict) -> Replay:
     board = Board(mines)
     kinds, times, xs, ys = (np.frombuffer(raw["events"][0], np.uint8), np.frombuffer(raw["events"][1], np.float64),
                             np.frombuffer(raw["events"][2], np.int32), np.frombuffer(raw["events"][3], np.int32))
-    clicks = [MouseEvent(KINDS[k], float(t), int(x), int(y))
-              for k, t, x, y in zip(kinds.tolist(), times.tolist(), xs.tolist(), ys.tolist()) if k != 0]
+    press = np.flatnonzero(kinds != 0)  # mouse moves change nothing in the game
+    clicks = [MouseEvent(KINDS[k], t, x, y) for k, t, x, y in zip(kinds[press].tolist(), times[press].tolist(),
+                                                                 xs[press].tolist(), ys[press].tolist())]
     played = play_events(board, clicks, raw["pix_size"])
     start = raw["start_time"]
     try:
@@ -290,10 +292,30 @@ def replay_paths(args) -> tuple[list[Path], list[str]]:
     return files, missing
 
 
-def read_many(paths, *, features: bool = False):
-    """Yield (path, Replay or ReplayError) for each path, in order; a bad file does not stop the rest."""
-    for p in paths:
+def read_many(paths, *, features: bool = False, workers: int = 2):
+    """Yield (path, Replay or ReplayError) for each path, in order; a bad file does not stop the rest.
+
+    `workers` ms-toollib processes parse files while this one plays the previous ones through the engine."""
+    import queue
+    from concurrent.futures import ThreadPoolExecutor
+
+    free: queue.Queue = queue.Queue()
+    extra = [_Worker() for _ in range(max(0, workers - 1))]
+    for w in [_WORKER, *extra]:
+        free.put(w)
+
+    def one(p):
+        w = free.get()
         try:
-            yield p, read_replay(p, features=features)
+            return p, read_replay(p, features=features, _worker=w)
         except ReplayError as e:
-            yield p, e
+            return p, e
+        finally:
+            free.put(w)
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            yield from pool.map(one, paths)
+    finally:
+        for w in extra:
+            w.close()

@@ -117,6 +117,16 @@ def main():
                 cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             print(f"| {f.name} | {len(j.clicks)} | {len(j.guesses)} | {1000 * read:.0f} ms | {1000 * judging:.0f} ms | "
                   f"{1000 * features:.0f} ms | {statistics.median(walls):.2f} s / {statistics.median(cpus):.2f} s |")
+        walls, cpus = [], []
+        for _ in range(3):  # what every command pays before it starts: Python, numpy, numba, the kernels' cache
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "import sweeplab.solver, sweeplab.replays.judge"], check=True)
+            walls.append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        print(f"| (for scale: importing sweeplab and its solver alone) | | | | | | "
+              f"{statistics.median(walls):.2f} s / {statistics.median(cpus):.2f} s |")
         many = tmp / "many"
         many.mkdir()
         for i in range(args.count):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._timing import machine  # noqa: E402
+from benchmarks._timing import machine, median_us  # noqa: E402
 from sweeplab import Game, make_rule  # noqa: E402
 from sweeplab.replays.evf import game_to_evf  # noqa: E402
 from sweeplab.replays.judge import judge  # noqa: E402
@@ -75,12 +75,7 @@ def make_files(folder: Path) -> list[Path]:
 
 
 def median_s(fn, repeat):
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
+    return median_us(fn, repeat=repeat, warmup=0) / 1e6
 
 
 def main():

@@ -4,8 +4,8 @@ real browser (Playwright driving /usr/bin/chromium) on EVF files sweeplab wrote 
 from __future__ import annotations
 
 import random
-import threading
-import time
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from playwright.sync_api import expect, sync_playwright
 from starlette.testclient import TestClient
 
 from sweeplab.generators.uniform import uniform_board
-from sweeplab.play.server import bind, create_app, url_of
+from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
 from sweeplab.replays import read_replay
 from sweeplab.replays.evf import game_to_evf
@@ -66,20 +66,20 @@ def test_upload_api(tmp_path, evf_bytes):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, evf_bytes):
-    import uvicorn
-    view = replay_view(read_replay(evf_bytes, name="preloaded.evf"))
-    store = Store(tmp_path_factory.mktemp("replay-e2e") / "play.db")
-    sock = bind("127.0.0.1", 0)
-    srv = uvicorn.Server(uvicorn.Config(create_app(store, replay=view), log_level="warning", access_log=False,
-                                        lifespan="off"))
-    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    t.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield url_of(sock), view
-    srv.should_exit = True
-    t.join(5)
-    store.close()
+    """`sweeplab play --replay FILE` itself, in its own process: the URL it prints, and the view it serves."""
+    folder = tmp_path_factory.mktemp("replay-e2e")
+    f = folder / "preloaded.evf"
+    f.write_bytes(evf_bytes)
+    proc = subprocess.Popen([sys.executable, "-m", "sweeplab", "play", "--replay", str(f), "--no-browser", "--port", "0",
+                             "--db", str(folder / "play.db")], stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = line.split("serving at ")[1].split()[0]
+        assert url.endswith("/records#replay"), line
+        yield url.removesuffix("records#replay"), replay_view(read_replay(f))
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_bytes):

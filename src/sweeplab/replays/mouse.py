@@ -26,8 +26,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..board import Board
 from ..game import Game
 
@@ -335,10 +333,3 @@ class _Translator:
         if cell is not None:
             self._chord(cell)
 
-
-def events_array(events) -> np.ndarray:
-    """Events as a structured array (kind code, t, x, y), for compact storage."""
-    out = np.empty(len(events), dtype=[("kind", "u1"), ("t", "f8"), ("x", "i4"), ("y", "i4")])
-    for i, e in enumerate(events):
-        out[i] = (KINDS.index(e.kind), e.t, e.x, e.y)
-    return out

@@ -26,7 +26,7 @@ import numpy as np
 from ..board import Board
 from ..errors import FormatError
 from ..game import Game
-from ..stats import bbbv, game_stats, zini
+from ..stats import game_stats, zini
 from .mouse import KINDS, MouseEvent, play_events
 
 FORMATS = {".avf": "avf", ".rmv": "rmv", ".mvf": "mvf", ".evf": "evf"}

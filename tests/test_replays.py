@@ -392,3 +392,11 @@ def test_export_a_record_of_the_play_store(tmp_path):
     assert r.game.status == rec["status"] and r.player == "me" and r.check() == []
     res = CliRunner().invoke(cli, ["replay", "export", "999", "-o", str(out), "--db", str(db)])
     assert res.exit_code != 0
+
+
+def test_docstring_example_runs():
+    import doctest
+
+    import sweeplab.replays
+    result = doctest.testmod(sweeplab.replays)
+    assert result.attempted > 0 and result.failed == 0

@@ -132,7 +132,7 @@ def _toollib_view(rp) -> dict:
     """ms-toollib's own click analysis, for comparison: its pluck and the clicks it flagged."""
     t = rp.toollib
     notes = [{"t": k[0], "x": k[2] // rp.cell, "y": k[3] // rp.cell, "comment": v} for k, v in t["notes"].items()]
-    return {"pluck": t["pluck"], "flagged": notes}
+    return {"pluck": t["pluck"], "flagged": notes, "failed": t.get("toollib_analysis_failed")}
 
 
 TABLE = (("file", "file"), ("program", "program"), ("player", "player"), ("date", "day"), ("level", "level"),
@@ -177,6 +177,10 @@ def _clicks_table(console, s):
     console.print(table)
     tl = s["toollib"]
     ours = "infinite" if s["pluck"] is None else f"{s['pluck']:.4f}"
+    if tl["pluck"] is None:
+        console.print(f"ms-toollib's own click analysis failed on this file ({tl['failed']}); sweeplab: pluck {ours}",
+                      markup=False, highlight=False)
+        return
     theirs = "infinite" if tl["pluck"] > 1e300 else f"{tl['pluck']:.4f}"
     console.print(f"ms-toollib: pluck {theirs} (sweeplab: {ours}); flagged: "
                   + (", ".join(f"{n['comment'].rstrip(';')} at {n['x']},{n['y']} ({n['t']:.2f} s)" for n in tl["flagged"])

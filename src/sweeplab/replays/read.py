@@ -225,10 +225,17 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
         raise ReplayError(f"{name}: {len(data)} bytes is too large for a replay; at most {MAX_BYTES}")
     if len(data) < 8:
         raise ReplayError(f"{name}: {len(data)} bytes is too short for a replay file ({fmt.upper()})")
+    worker = _worker or _WORKER
     try:
-        raw = (_worker or _WORKER).read(fmt, data, features)
+        raw = worker.read(fmt, data, features)
     except ReplayError as e:
-        raise ReplayError(f"{name}: {e}") from None
+        if not features:
+            raise ReplayError(f"{name}: {e}") from None
+        try:  # ms-toollib's own click analysis may stop where its reading does not: read without it
+            raw = worker.read(fmt, data, False)
+        except ReplayError:
+            raise ReplayError(f"{name}: {e}") from None
+        raw["toollib_analysis_failed"] = str(e)
     if "error" in raw:
         raise ReplayError(f"{name}: not a readable {fmt.upper()} replay ({raw['error']})")
     try:

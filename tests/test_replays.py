@@ -364,6 +364,8 @@ def test_cli_errors_are_one_line_with_status_2(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip() == f"sweeplab replay: {tmp_path / 'none.avf'}: no such file or folder"
+    p = subprocess.run([sys.executable, "-m", "sweeplab", "replay"], capture_output=True, text=True)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "give replay files" in p.stderr
 
 
 def test_export_a_record_of_the_play_store(tmp_path):

@@ -26,7 +26,10 @@ class _ReplayGroup(click.Group):
     subcommand's name is a file."""
 
     def parse_args(self, ctx, args):
-        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+        if not args:
+            raise click.UsageError("give replay files (FILE, FOLDER or GLOB ...) or: export RECORD_ID -o FILE.evf",
+                                   ctx)
+        if args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["read", *args]
         return super().parse_args(ctx, args)
 

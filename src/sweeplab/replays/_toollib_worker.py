@@ -1,9 +1,9 @@
 """A child process that reads replay files with ms-toollib, one request at a time over its stdin/stdout.
 
 Run as a script (`python _toollib_worker.py`), so it imports only ms-toollib and the standard
-library. It lives in its own process because ms-toollib aborts the whole process (a Rust panic
-with panic=abort) on some truncated or malformed files; the parent notices the death, reports
-that one file as unreadable and starts a new worker for the rest.
+library. It lives in its own process because ms-toollib aborts the whole process (a Rust panic,
+SIGABRT) on many truncated or malformed files; the parent notices the death, reports that one
+file as unreadable and starts a new worker for the rest.
 
 Request: a pickled tuple (fmt, data: bytes, features: bool). Answer: a pickled dict, or
 {"error": message} when ms-toollib returned an error instead of aborting.

@@ -81,7 +81,8 @@ class _Worker:
             try:
                 pickle.dump((fmt, data, features), proc.stdin)
                 proc.stdin.flush()
-                ready, _, _ = select.select([proc.stdout], [], [], TIMEOUT)
+                # a time limit where pipes can be waited on (not on Windows: there a file may take its time)
+                ready = os.name == "nt" or select.select([proc.stdout], [], [], TIMEOUT)[0]
                 if not ready:
                     proc.kill()
                     proc.wait()

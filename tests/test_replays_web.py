@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from playwright.sync_api import expect, sync_playwright
 from starlette.testclient import TestClient
 
@@ -123,3 +125,13 @@ def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_byt
         expect(page.locator("#replay-error")).to_contain_text("bad.rmv")
         browser.close()
     assert errors == []
+
+
+@settings(max_examples=15)
+@given(fmt=st.sampled_from(["avf", "rmv", "mvf", "evf", "txt"]), data=st.binary(max_size=300))
+def test_uploads_of_any_bytes_are_answered_never_500(fmt, data):
+    client = TestClient(create_app(Store(":memory:")))
+    r = client.post(f"/api/replays?name=up.{fmt}", content=data)
+    assert r.status_code in (200, 400), r.text
+    if r.status_code == 400:
+        assert r.json()["error"].startswith(f"up.{fmt}: ")

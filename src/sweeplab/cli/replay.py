@@ -71,7 +71,7 @@ def read(files, analyse, as_json, as_csv, svg_path, click_index, no_progress):
     """Read replay files, folders of them, or globs: one row per file, its statistics, and where
     sweeplab's reading disagrees with ms-toollib's. A file that cannot be read gets one line on stderr;
     the others are still read. Exit status 0 when every file was read, 1 when some were not, 2 when none."""
-    from ..replays.read import read_many, replay_paths
+    from ..replays.read import read_many, replay_paths, toollib_analysis_later
 
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
@@ -88,7 +88,10 @@ def read(files, analyse, as_json, as_csv, svg_path, click_index, no_progress):
                         console=err, transient=True, disable=no_progress or len(paths) < 20)
     with progress:
         task = progress.add_task("reading", total=len(paths))
-        for path, rp in read_many(paths, features=analyse):
+        # one file: ms-toollib's own click analysis (for the comparison) runs in a process of its own
+        # while this one reads and judges; many files: each worker does both
+        later = toollib_analysis_later(paths[0]) if analyse and len(paths) == 1 else None
+        for path, rp in read_many(paths, features=analyse and later is None):
             progress.advance(task)
             if isinstance(rp, SweeplabError):
                 bad += 1
@@ -100,6 +103,8 @@ def read(files, analyse, as_json, as_csv, svg_path, click_index, no_progress):
                 from ..replays.judge import judge
                 j = judge(rp.game)
                 s.update(j.summary())
+                if later is not None:
+                    rp.toollib.update(later())
                 s["toollib"] = _toollib_view(rp)
                 s["judged"] = j
                 s["replay"] = rp

@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -247,6 +248,40 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
         raise ReplayError(f"{name}: not a consistent {fmt.upper()} replay ({e})") from None
 
 
+def _notes(raw: dict) -> dict:
+    """ms-toollib's comments on events, keyed by (time, kind, pixel x, pixel y)."""
+    kinds, times, xs, ys = (np.frombuffer(raw["events"][0], np.uint8), np.frombuffer(raw["events"][1], np.float64),
+                            np.frombuffer(raw["events"][2], np.int32), np.frombuffer(raw["events"][3], np.int32))
+    return {(float(times[i]), KINDS[int(kinds[i])], int(xs[i]), int(ys[i])): text for i, text in raw.get("notes", [])}
+
+
+def toollib_analysis_later(path) -> Callable[[], dict]:
+    """Start ms-toollib's own click analysis (pluck, high_risk_guess, needless_guess) of a file in a process
+    of its own, beside whatever this one does meanwhile; the function returned waits for it and gives
+    {"pluck", "notes"} (pluck None and "toollib_analysis_failed" when ms-toollib stopped on it)."""
+    box: dict = {}
+    worker = _Worker()
+
+    def run():
+        try:
+            box["raw"] = worker.read(replay_format(str(path)), Path(path).read_bytes(), True)
+        except (ReplayError, OSError) as e:
+            box["raw"] = {"error": str(e)}
+        finally:
+            worker.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def result() -> dict:
+        thread.join()
+        raw = box["raw"]
+        if "error" in raw:
+            return {"pluck": None, "notes": {}, "toollib_analysis_failed": raw["error"]}
+        return {"pluck": raw["pluck"], "notes": _notes(raw)}
+    return result
+
+
 def _build(name: str, fmt: str, raw: dict) -> Replay:
     mines = np.array(raw["board"], dtype=np.int64) == -1
     if mines.ndim != 2 or mines.size == 0 or raw["pix_size"] <= 0:
@@ -263,12 +298,8 @@ def _build(name: str, fmt: str, raw: dict) -> Replay:
         started = datetime.fromtimestamp(start / 1e6, tz=timezone.utc) if start > 0 else None
     except (OverflowError, OSError, ValueError):
         started = None
-    notes = {}
-    for i, text in raw.get("notes", []):
-        k = int(kinds[i])
-        notes[(float(times[i]), KINDS[k], int(xs[i]), int(ys[i]))] = text
     toollib = {k: v for k, v in raw.items() if k not in ("events", "notes")}
-    toollib["notes"] = notes
+    toollib["notes"] = _notes(raw)
     return Replay(name=Path(name).name, format=fmt, program=raw["software"] or PROGRAMS[fmt],
                   player=raw["player_identifier"], country=raw["country"], started=started,
                   level=LEVELS.get(raw["level"], "custom"), mode=raw["mode"], board=board, game=played.game,

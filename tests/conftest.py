@@ -15,9 +15,14 @@ NO_CHROMIUM = (f"{CHROMIUM} is missing: the browser tests drive Debian's chromiu
                "`apt-get install chromium` as root (scripts/test does), or name another binary in SWEEPLAB_CHROMIUM")
 
 
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
 @pytest.fixture(scope="session")
-def chromium() -> str:
-    """The browser binary; a missing one fails each browser test with one line (never a skip)."""
+def chromium() -> dict:
+    """Playwright's launch arguments for the browser; a missing binary fails each browser test with one
+    line (never a skip)."""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(NO_CHROMIUM, pytrace=False)
-    return CHROMIUM
+    return {"executable_path": CHROMIUM, "args": ARGS}

@@ -20,8 +20,6 @@ from sweeplab import generators
 from sweeplab.play.server import bind, create_app, url_of
 from sweeplab.play.store import Store
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
 
@@ -57,7 +55,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def page(server, chromium):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        browser = p.chromium.launch(**chromium)
         pg = browser.new_context(viewport={"width": 1200, "height": 800}).new_page()
         errors = []
         pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -23,9 +23,6 @@ from sweeplab.play.store import Store
 
 from .play_server import running
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parent.parent
 BIG_SEED = 2 ** 63 - 7  # above 2^53, and within 512 of 2^63: a JavaScript number rounds it past the limit
 
@@ -38,9 +35,9 @@ def board_for(seed, x, y, w=9, h=9, m=10):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium):
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = p.chromium.launch(**chromium)
         yield b
         b.close()
 

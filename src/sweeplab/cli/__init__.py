@@ -22,6 +22,7 @@ COMMANDS = {
     "bench": "sweeplab.cli.bench:bench",
     "automaton": "sweeplab.cli.automaton:automaton",
     "uniformity": "sweeplab.cli.uniformity:uniformity",
+    "replay": "sweeplab.cli.replay:replay",
 }
 
 

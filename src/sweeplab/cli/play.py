@@ -18,9 +18,18 @@ from ..errors import SweeplabError
               help="SQLite file for records and best times [default: the user's data directory, "
                    "e.g. $XDG_DATA_HOME/sweeplab/sweeplab.db].")
 @click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
-def play(host, port, no_browser, db, tui):
+@click.option("--replay", "replay_file", type=click.Path(dir_okay=False),
+              help="Open a replay file (.avf, .rmv, .mvf, .evf) in the records page's viewer, its clicks judged.")
+def play(host, port, no_browser, db, tui, replay_file):
     """Play Minesweeper: the classic Windows game, served to your browser (Ctrl-C or SIGTERM stops it;
     a game in play is kept and goes on after a restart)."""
+    view = None
+    if replay_file and tui:
+        raise click.UsageError("--replay opens the browser's replay viewer; it does not go with --tui")
+    if replay_file:
+        from ..replays.web import replay_view
+        from ..replays.read import read_replay
+        view = replay_view(read_replay(replay_file))  # a bad file stops here, with one line
     from ..play.store import default_db_path
     db_path = db or default_db_path()
     if tui:
@@ -34,9 +43,11 @@ def play(host, port, no_browser, db, tui):
     from ..play.server import serve
 
     def started(url):
+        if view is not None:
+            url += "records#replay"
         click.echo(f"sweeplab play: serving at {url}  (records: {db_path}; Ctrl-C stops)")
         if not no_browser:
             webbrowser.open(url)
 
-    serve(db_path, host=host, port=port, on_started=started)
+    serve(db_path, host=host, port=port, on_started=started, replay=view)
     click.echo("sweeplab play: stopped")

@@ -128,6 +128,10 @@ def host_checker(listen_host: str):
     return ok
 
 
+# Neither type can be sent by another site's form without the browser asking first (CORS preflight).
+POST_TYPES = {"/api/replays": "application/octet-stream"}  # a replay file's bytes
+
+
 class Guard:
     """ASGI middleware: a foreign Host gets 403 and a POST that is not application/json gets 415,
     before any route runs."""
@@ -145,15 +149,18 @@ class Guard:
                             "http://localhost:PORT/ (or the --host it was started with)")
             elif scope["method"] == "POST":
                 ctype = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
-                if ctype != "application/json":
-                    why = (415, f"a POST must be sent as Content-Type: application/json, not {ctype or 'none'!r}")
+                want = POST_TYPES.get(scope["path"], "application/json")
+                if ctype != want:
+                    why = (415, f"a POST to {scope['path']} must be sent as Content-Type: {want}, "
+                                f"not {ctype or 'none'!r}")
             if why is not None:
                 await _error(*why)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 
-def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1"):
+def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
+               replay: dict | None = None) -> Starlette:
     """The app over `store`; `host` is the address it listens on (for the Host check)."""
     hub = hub or Hub(store)
 
@@ -308,6 +315,8 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1")
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    from ..replays.web import replay_routes  # replay files: upload, or the one given to `play --replay`
+    routes[-1:-1] = replay_routes(replay)
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
@@ -361,7 +370,7 @@ def _stop(signum, frame):
 
 
 def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
-          warm: bool = True) -> None:
+          warm: bool = True, replay: dict | None = None) -> None:
     """Run the server until Ctrl-C or SIGTERM (both shut down cleanly: games in play stay in the store,
     the WAL is checkpointed away); `on_started(url)` is called once it listens."""
     import uvicorn
@@ -374,7 +383,7 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
         url = url_of(sock)
         if warm:
             warm_up()
-        app = create_app(store, host=host)
+        app = create_app(store, host=host, replay=replay)
         server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
                                               timeout_keep_alive=60))
 

@@ -134,6 +134,9 @@ class Config:
                             topology=self.topology)
             if self.first_click in ("shift", "win7"):
                 seed &= 0xFFFF_FFFF
+            if self.first_click not in ("safe", "opening"):
+                from ..generators import lookup
+                lookup("uniform")  # loads the generator modules, which register the shift, win7 and noguess rules
             return make_rule(self.first_click, self.width, self.height, self.mines, seed, self.topology,
                              **self.generator_options)
         from ..generators import lookup, make

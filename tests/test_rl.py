@@ -99,6 +99,8 @@ def test_same_seed_same_boards_and_reset_continues_the_stream():
 
     a, b, c = boards(11), boards(11), boards(12)
     assert a == b
+    # the first board seed is the first draw of the env's np_random, numpy's PCG64 seeded as Gymnasium does
+    assert a[0][0] == int(np.random.default_rng(11).integers(0, 1 << 63))
     assert len({s for s, _ in a}) == 4  # each reset draws a new board
     assert a != c
 

@@ -18,10 +18,11 @@ from sweeplab.view import HIDDEN
 def configs(draw):
     first_click = draw(st.sampled_from(["safe", "opening", "shift", "win7", "noguess", "none"]))
     topology = "bounded" if first_click in ("shift", "win7") else draw(st.sampled_from(["bounded", "torus"]))
-    low = 9 if first_click == "win7" else (3 if topology == "torus" else 2)
+    # Windows 7's smallest board is 9x9; a no-guess board needs room around its opening
+    low = {"win7": 9, "noguess": 5}.get(first_click, 3 if topology == "torus" else 2)
     w, h = draw(st.integers(low, low + 5)), draw(st.integers(low, low + 4))
     room = w * h - (9 if first_click in ("opening", "win7", "noguess") else 1)
-    top = max(0, min(room, w * h // 3 if first_click != "noguess" else w * h // 6))
+    top = max(0, min(room, w * h // 3 if first_click != "noguess" else (w * h - 9) // 5))
     mines = draw(st.integers(0, top))
     rewards = draw(st.sampled_from([None, {"win": 3, "loss": -2, "progress": 0.5, "invalid": -1, "flag": 0.25}]))
     return dict(width=w, height=h, mines=mines, first_click=first_click, topology=topology,
@@ -66,7 +67,7 @@ def test_make_vec_through_the_registry_and_spaces():
     assert obs.shape == (5, 11, 16, 30) and obs in vec.observation_space
     assert vec.action_space.shape == (5,) and vec.single_action_space.n == 480
     assert vec.metadata["autoreset_mode"] == gym.vector.AutoresetMode.NEXT_STEP
-    obs2, *_ = vec.step(vec.unwrapped.sample_masked_actions() if hasattr(vec, "unwrapped") else None)
+    obs2, *_ = vec.step(vec.sample_masked_actions())
     assert obs2 in vec.observation_space
 
 
@@ -104,6 +105,10 @@ def test_bad_actions_and_arguments_are_typed_errors():
         vec.step(np.array([0]))
     with pytest.raises(SweeplabError, match="positive integer"):
         MinesweeperVectorEnv(0)
+    with pytest.raises(SweeplabError, match="allowed: None"):
+        MinesweeperVectorEnv(2, render_mode="rgb_array")
+    with pytest.raises(SweeplabError, match="allowed: safe"):
+        MinesweeperVectorEnv(2, first_click="lucky")
 
 
 def test_winmine_one_click_bug_is_kept_in_both():

@@ -23,7 +23,7 @@ from gymnasium.vector.utils import batch_space
 from .. import grid
 from ..kernels import FLAG, HIDDEN, OPEN, count_numbers, lay_uniform, open_cell
 from ..rng import below, next_u64
-from .config import Config
+from .config import Config, RLConfigError
 
 V_HIDDEN, V_FLAG = np.int8(-1), np.int8(-2)  # the View's codes (view.py)
 WIN, LOSS, PROGRESS, INVALID, FLAG_R = range(5)  # indices into the rewards array (Rewards.array)
@@ -156,10 +156,12 @@ class MinesweeperVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 16, *, level=None, width=None, height=None, mines=None, first_click="safe",
                  generator=None, topology="bounded", flags=False, one_hot=False, rewards=None, max_steps=None,
-                 bbbv: bool = False, generator_options=None, **_ignored):
+                 bbbv: bool = False, generator_options=None, render_mode=None):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            from .config import RLConfigError
             raise RLConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if render_mode is not None:
+            raise RLConfigError(f"the vector environment does not render (render_mode {render_mode!r}); "
+                                "allowed: None; render a MinesweeperEnv on the same board_seed instead")
         self.config = cfg = Config.make(level=level, width=width, height=height, mines=mines,
                                         first_click=first_click, generator=generator, topology=topology,
                                         flags=flags, one_hot=one_hot, rewards=rewards, max_steps=max_steps,
@@ -199,7 +201,6 @@ class MinesweeperVectorEnv(VectorEnv):
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         if options:
-            from .config import RLConfigError
             raise RLConfigError(f"unknown reset option {sorted(options)[0]!r}; the vector environment takes none")
         keys = self.np_random.integers(0, 1 << 63, size=(2, self.num_envs), dtype=np.int64).astype(np.uint64)
         self._streams[:], self._sampler[:] = keys
@@ -213,7 +214,6 @@ class MinesweeperVectorEnv(VectorEnv):
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer) \
                 or a.min() < 0 or a.max() >= cfg.actions:
-            from .config import RLConfigError
             raise RLConfigError(f"actions must be {self.num_envs} integers in 0..{cfg.actions - 1}, got {actions!r}")
         self._actions[:] = a
         fresh = ~self._laid & ~self._needs_reset

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -214,8 +215,11 @@ def main():
         if not args.peers_python:
             rows.append((label, None, "not run: give --peers-python"))
             continue
+        # one thread for XLA too: every row is what one core gives
+        env = dict(os.environ, XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
+                   OMP_NUM_THREADS="1", JAX_PLATFORMS="cpu")
         p = subprocess.run([args.peers_python, __file__, "--peer", json.dumps(spec), "--seconds", str(args.seconds),
-                            "--repeats", str(args.repeats)], capture_output=True, text=True, timeout=600)
+                            "--repeats", str(args.repeats)], capture_output=True, text=True, timeout=600, env=env)
         if p.returncode:
             why = (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
             rows.append((label, None, f"did not run: {why[:110]}"))
@@ -223,7 +227,7 @@ def main():
             rows.append((label, float(p.stdout.strip().splitlines()[-1]), ""))
     single, vector = rows[0][1], rows[1][1]
     print(f"expert {W}x{H}/{M}, random masked actions, medians of {args.repeats} x {args.seconds} s; "
-          f"python {sys.version.split()[0]}")
+          f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'environment':<74} {'steps/s':>12} {'sweeplab single /':>18} {'sweeplab vector /':>18}")
     for label, rate, note in rows:
         if rate is None:

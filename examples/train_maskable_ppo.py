@@ -40,20 +40,33 @@ def ppo_policy(model):
 
 
 class CellConv(BaseFeaturesExtractor):
-    """Three 3x3 convolutions over the one-hot planes (a cell's fate depends on its neighbourhood),
-    the same weights at every cell, flattened for the policy and value heads."""
+    """Fully convolutional: three 3x3 convolutions over the one-hot planes (a cell's fate depends on
+    its neighbourhood), then a 1x1 convolution gives each cell its action logit with the same
+    weights everywhere. Features: the w*h logits, then the channel means for the value head."""
 
     def __init__(self, space, channels: int = 48):
         planes, h, w = space.shape
-        super().__init__(space, channels * h * w)
-        self.net = torch.nn.Sequential(
+        super().__init__(space, h * w + channels)
+        self.body = torch.nn.Sequential(
             torch.nn.Conv2d(planes, channels, 3, padding=1), torch.nn.ReLU(),
             torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU(),
-            torch.nn.Flatten())
+            torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.ReLU())
+        self.logit = torch.nn.Conv2d(channels, 1, 1)
 
     def forward(self, obs):
-        return self.net(obs.float())
+        x = self.body(obs.float())
+        return torch.cat([self.logit(x).flatten(1), x.mean(dim=(2, 3))], dim=1)
+
+
+class Logits(torch.nn.Module):
+    """The action head: the per-cell logits CellConv already computed."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def forward(self, features):
+        return features[:, :self.n]
 
 
 class Curve(BaseCallback):
@@ -99,6 +112,9 @@ def main():
                         gamma=args.gamma, ent_coef=args.ent, policy_kwargs={"features_extractor_class": CellConv, "net_arch": [],
                                                      "normalize_images": False}, seed=args.seed, verbose=0,
                         device="cpu")
+    model.policy.action_net = Logits(venv.action_space.n)
+    model.policy.optimizer = model.policy.optimizer_class(model.policy.parameters(), lr=args.lr,
+                                                          **model.policy.optimizer_kwargs)
     rows: list[dict] = []
     curve = Curve(args.eval_every, args.eval_games, args.minutes * 60, rows)
     model.learn(total_timesteps=10**9, callback=curve)

@@ -249,3 +249,11 @@ def test_baselines_on_a_torus_match_bench_too():
     got = evaluate(env, "rules", 40, seed=5)
     bench = run(BenchSpec("rules", 8, 8, 10, "safe", None, 5, "torus"), 40, workers=1)
     assert got.wins == bench.wins > 0
+
+
+def test_docstring_example_runs():
+    import doctest
+
+    import sweeplab.rl.env
+    result = doctest.testmod(sweeplab.rl.env)
+    assert result.attempted > 0 and result.failed == 0

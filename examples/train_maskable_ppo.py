@@ -96,7 +96,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12.0, help="training budget in CPU minutes of this process (evaluations excluded)")
     ap.add_argument("--envs", type=int, default=8)
-    ap.add_argument("--eval-every", type=int, default=25_000)
+    ap.add_argument("--eval-every", type=int, default=20_000)
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--final-games", type=int, default=1000)
     ap.add_argument("--lr", type=float, default=1e-3)

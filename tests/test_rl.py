@@ -64,10 +64,12 @@ def test_general_id_takes_size_rule_generator_and_topology():
     env = gym.make("sweeplab/Minesweeper-v0", width=7, height=6, mines=8, first_click="opening", topology="torus")
     cfg = env.unwrapped.config
     assert (cfg.width, cfg.height, cfg.mines, cfg.first_click, cfg.topology) == (7, 6, 8, "opening", "torus")
-    env = gym.make("sweeplab/Minesweeper-v0", level="beginner", generator="winxp", first_click="shift")
+    env = gym.make("sweeplab/Minesweeper-v0", level="beginner", generator="winxp")  # its own rule: shift
     env.reset(seed=0)
     rule = env.unwrapped.game.rule
     assert rule.name == "shift" and rule.spec()["version"] == "winxp"
+    with pytest.raises(SweeplabError, match="supports first-click rules shift, none"):
+        gym.make("sweeplab/Minesweeper-v0", generator="winxp", first_click="safe")
 
 
 @pytest.mark.parametrize("bad, match", [

@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..errors import GameOverError
-from ..game import LOST, WON, Game
+from ..game import LOST, READY, WON, Game
 from ..stats import bbbv
 from ..view import FLAG, HIDDEN
 from .config import Config, RLConfigError
@@ -33,7 +33,7 @@ class MinesweeperEnv(gym.Env):
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
 
     def __init__(self, *, level: str | None = None, width: int | None = None, height: int | None = None,
-                 mines: int | None = None, first_click: str = "safe", generator: str | None = None,
+                 mines: int | None = None, first_click: str | None = None, generator: str | None = None,
                  topology: str = "bounded", flags: bool = False, one_hot: bool = False, rewards=None,
                  max_steps: int | None = None, analysis: bool = False, render_mode: str | None = None,
                  cell_pixels: int = 16, generator_options: dict | None = None):
@@ -91,9 +91,9 @@ class MinesweeperEnv(gym.Env):
             else:
                 if self._is_guess(i):
                     self._guesses += 1
-                first = self.game.board is None or self.game.status == "ready"
+                first = self.game.status == READY
                 opened = self.game.open(x, y)
-                if first and self.game.board is not None and self.game.status != "ready":
+                if first and self.game.status != READY:
                     self._bbbv = bbbv(self.game.board)
                 if self.game.status == LOST:
                     reward = r.loss
@@ -151,7 +151,7 @@ class MinesweeperEnv(gym.Env):
     def _is_guess(self, i: int) -> bool:
         """Whether opening cell i is a guess: not the first click (the rule makes it safe) and not
         proven safe by the exact analysis (or, past its budget, by the rules)."""
-        if not self.analysis or self.game.board is None or self.game.status == "ready":
+        if not self.analysis or self.game.status == READY:
             return False
         p = self._analyse().reshape(-1)[i]
         if np.isnan(p):

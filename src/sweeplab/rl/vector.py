@@ -154,7 +154,7 @@ class MinesweeperVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 16, *, level=None, width=None, height=None, mines=None, first_click="safe",
+    def __init__(self, num_envs: int = 16, *, level=None, width=None, height=None, mines=None, first_click=None,
                  generator=None, topology="bounded", flags=False, one_hot=False, rewards=None, max_steps=None,
                  bbbv: bool = False, generator_options=None, render_mode=None):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:

@@ -53,6 +53,7 @@ def test_vector_env_agrees_with_the_game_move_by_move(cfg, num_envs, seed, steps
             else:
                 o, r, te, tr, i = env.step(int(actions[k]))
             assert np.array_equal(obs[k], o)
+            assert np.array_equal(o, env.game.view().cells)  # the single env's observation is the View
             assert reward[k] == pytest.approx(r, abs=1e-12)
             assert (terminated[k], truncated[k]) == (te, tr)
             assert np.array_equal(info["action_mask"][k], i["action_mask"])

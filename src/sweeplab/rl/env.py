@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..errors import GameOverError
-from ..game import LOST, READY, WON, Game
+from ..game import LOST, PLAYING, READY, WON, Game
 from ..stats import bbbv
 from ..view import FLAG, HIDDEN
 from .config import Config, RLConfigError
@@ -70,7 +70,7 @@ class MinesweeperEnv(gym.Env):
         self._bbbv = 0
         self._cells = self.game.view().cells
         self._probability = None
-        return self.config.observe(self._cells), self._info()
+        return self.config.observe(self._cells.copy()), self._info()
 
     def step(self, action):
         if self.game is None:
@@ -91,25 +91,38 @@ class MinesweeperEnv(gym.Env):
             else:
                 if self._is_guess(i):
                     self._guesses += 1
-                first = self.game.status == READY
+                before = self.game.status
                 opened = self.game.open(x, y)
-                if first and self.game.status != READY:
+                if before == READY and self.game.status != READY:
                     self._bbbv = bbbv(self.game.board)
                 if self.game.status == LOST:
                     reward = r.loss
                 else:
                     reward = r.progress * opened / self._safe_cells + (r.win if self.game.status == WON else 0.0)
+                if self.game.status == PLAYING and opened <= 1:  # the common step: at most one number shows
+                    if opened:
+                        self._show(i, self.game.board.number(x, y))
+                else:  # a cascade, a win (mines get flagged), a loss: the view says what shows
+                    self._cells = self.game.view().cells
         elif code in (HIDDEN, FLAG):  # flag or take the flag away (no "?" marks)
             self.game.flag(x, y)
+            self._show(i, FLAG if code == HIDDEN else HIDDEN)
             reward = r.flag
         else:
             reward = r.invalid
         self._steps += 1
-        self._cells = self.game.view().cells
         self._probability = None
         terminated = self.game.over
         truncated = not terminated and self._steps >= cfg.step_limit
-        return self.config.observe(self._cells), float(reward), terminated, truncated, self._info()
+        return self.config.observe(self._cells.copy()), float(reward), terminated, truncated, self._info()
+
+    def _show(self, i: int, code: int) -> None:
+        """One cell of the view changes (what game.view() would show, without rebuilding the View:
+        the tests check the two agree every step)."""
+        cells = self._cells.copy()
+        cells.reshape(-1)[i] = code
+        cells.setflags(write=False)
+        self._cells = cells
 
     def action_masks(self) -> np.ndarray:
         """The legal actions (bool, one per action), in the form sb3-contrib's MaskablePPO asks for."""

@@ -95,7 +95,9 @@ def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps,
                     else:
                         opened[i] += got
                         reward[i] = rewards[PROGRESS] * got / safe_cells
-                        if got:
+                        if got == 1:  # a number: only the clicked cell opened
+                            obs[i, c] = numbers[i, c]
+                        elif got > 1:  # a cascade: copy every newly opened cell
                             ob, num = obs[i], numbers[i]
                             for j in range(n):
                                 if st[j] == OPEN and ob[j] == V_HIDDEN:

@@ -30,7 +30,7 @@ class RLConfigError(SweeplabError):
 @dataclass(frozen=True)
 class Rewards:
     """What a step pays. The defaults put a random agent's mean return (-0.32 on beginner with an
-    opening first click) well apart from a solver's (+1.84 to +1.91): see docs/rl.md.
+    opening first click) well apart from a solver's (+1.82 to +1.91): see docs/rl.md.
 
     win: once, on the move that opens the last safe cell. loss: once, on the move that opens a mine.
     progress: shared out over the safe cells, so opening k of the S safe cells pays progress * k / S

@@ -70,7 +70,7 @@ class Logits(torch.nn.Module):
 
 
 class Curve(BaseCallback):
-    """Evaluate every `every` steps; stop when the wall-clock budget is spent."""
+    """Evaluate every `every` steps; stop when the CPU budget (this process, evaluations excluded) is spent."""
 
     def __init__(self, every, games, budget_s, rows):
         super().__init__()

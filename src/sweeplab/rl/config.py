@@ -57,7 +57,8 @@ class Rewards:
         if isinstance(value, dict):
             unknown = set(value) - {f for f in cls.__dataclass_fields__}
             if unknown:
-                raise RLConfigError(f"unknown reward {sorted(unknown)[0]!r}; allowed: win, loss, progress, invalid, flag")
+                raise RLConfigError(f"unknown reward {sorted(unknown)[0]!r}; "
+                                    "allowed: win, loss, progress, invalid, flag")
             try:
                 return cls(**{k: float(v) for k, v in value.items()})
             except (TypeError, ValueError):

@@ -169,8 +169,8 @@ def test_rewards_win_loss_progress_and_invalid():
     assert env.game.status == "won"
     assert total == pytest.approx(2 + 5)  # all the progress, once, and the win
     env.reset(options={"board_seed": 9})
-    r0 = env.step(int(safe[0]))[1]
-    assert r0 == pytest.approx(2 * env.game._opened / 10)
+    obs0, r0, *_ = env.step(int(safe[0]))
+    assert r0 == pytest.approx(2 * np.count_nonzero(obs0 >= 0) / 10)  # progress: the share of the 10 safe cells
     assert env.step(int(safe[0]))[1] == -0.5  # opening an open cell changes nothing and costs
     mine = int(np.flatnonzero(board.flat_mines)[0])
     obs, r, terminated, truncated, info = env.step(mine)

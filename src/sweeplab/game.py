@@ -243,12 +243,11 @@ class Game:
         self.log.append(Action(kind, int(x), int(y), t - self._created, opened))
 
     def _check_win(self, t: float) -> None:
-        if self._opened == self.width * self.height - self.board.mine_count:
+        if K.settle_win(self._state, self.board.flat_mines, self._opened,
+                        self.width * self.height - self.board.mine_count):
             self.status = WON
             self._ended = t
-            mines = self.board.flat_mines
-            self._state[mines] = K.FLAG  # remaining mines get flagged; the counter reads 0
-            self._flags = int(np.count_nonzero(mines))
+            self._flags = self.board.mine_count
 
     def _lose(self, hits, t: float) -> None:
         self.status = LOST

@@ -1,4 +1,4 @@
-"""The rules as numba kernels over flat arrays: numbers, laying mines, opening with cascade, chord.
+"""The rules as numba kernels over flat arrays: numbers, laying mines, opening with cascade, chord, win.
 
 `Game` and every batched player call these same kernels, so the rules exist once.
 Cell states in a game: HIDDEN, OPEN, FLAG, QUESTION (a "?" mark, otherwise hidden).
@@ -95,6 +95,18 @@ def open_cell(state, numbers, mines, nbr, i, queue):
         state[i] = OPEN
         return 0, i
     return flood_open(state, numbers, nbr, i, queue), -1
+
+
+@nb.njit(cache=True)
+def settle_win(state, mines, opened, safe_cells):
+    """Whether `opened` cells of `safe_cells` win the game; on a win the mines left get flagged, so the
+    mine counter reads 0 (as Windows does)."""
+    if opened != safe_cells:
+        return False
+    for j in range(mines.shape[0]):
+        if mines[j]:
+            state[j] = FLAG
+    return True
 
 
 @nb.njit(cache=True)

@@ -20,12 +20,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import grid
-from ..kernels import FLAG, HIDDEN, OPEN, count_numbers, lay_uniform, open_cell
+from .. import grid, view
+from ..kernels import FLAG, HIDDEN, OPEN, count_numbers, lay_uniform, open_cell, settle_win
 from ..rng import below, next_u64
 from .config import Config, RLConfigError
 
-V_HIDDEN, V_FLAG = np.int8(-1), np.int8(-2)  # the View's codes (view.py)
+V_HIDDEN, V_FLAG = np.int8(view.HIDDEN), np.int8(view.FLAG)  # the View's codes, as int8 for the kernels
 WIN, LOSS, PROGRESS, INVALID, FLAG_R = range(5)  # indices into the rewards array (Rewards.array)
 LAY_NONE, LAY_SAFE, LAY_OPENING = 0, 1, 2  # who lays the board: Python (the rule), or the kernel
 
@@ -102,12 +102,11 @@ def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps,
                             for j in range(n):
                                 if st[j] == OPEN and ob[j] == V_HIDDEN:
                                     ob[j] = num[j]
-                        if check_win and opened[i] == n - mine_count:
+                        if check_win and settle_win(st, mines[i], opened[i], n - mine_count):
                             reward[i] += rewards[WIN]
                             terminated[i] = True
-                            for j in range(n):  # as Game does: the mines left get flagged
+                            for j in range(n):  # the view shows the mines settle_win flagged
                                 if mines[i, j]:
-                                    st[j] = FLAG
                                     obs[i, j] = V_FLAG
         elif flags:
             if st[c] == HIDDEN:

@@ -32,11 +32,14 @@ solves the board.)
 from __future__ import annotations
 
 import functools
+from collections import namedtuple
 
 import numba as nb
 import numpy as np
 
 from .. import grid
+from ..kernels import count_numbers
+from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, number_rule, place, subset_rule
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
@@ -115,25 +118,6 @@ def new_scratch(nbr):
     return si, sb, sm
 
 
-@nb.njit(cache=True, inline='always')
-def _fits(cell_cons, cell_ncons, need, nfree, pos, v):
-    """Can the cell at `pos` take value v, with every one of its constraints still satisfiable?"""
-    for t in range(cell_ncons[pos]):
-        c = cell_cons[pos, t]
-        if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
-            return False
-    return True
-
-
-@nb.njit(cache=True, inline='always')
-def _place(cell_cons, cell_ncons, need, nfree, pos, v, by):
-    """Assign (by=1) or unassign (by=-1) value v to the cell at `pos` in its constraints' counts."""
-    for t in range(cell_ncons[pos]):
-        c = cell_cons[pos, t]
-        nfree[c] -= by
-        need[c] -= by * v
-
-
 @kernel
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
     """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
@@ -168,7 +152,7 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             continue
         if assigned[pos]:
             v = cur[pos]
-            _place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
+            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
             placed -= v
             if v:
                 bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
@@ -178,9 +162,9 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             pos -= 1
             continue
         nxt[pos] = v + 1
-        if not _fits(cell_cons, cell_ncons, need, nfree, pos, v):
+        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
             continue
-        _place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
+        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
         cur[pos] = v
         placed += v
         if v:
@@ -209,7 +193,7 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
             return 1
         if assigned[pos]:
             v = cur[pos]
-            _place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
+            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
             assigned[pos] = False
         t = tried[pos]
         if t > 1 or (pos == fp and t > 0):
@@ -220,9 +204,9 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
         nodes += 1
         if nodes > budget:
             return -1
-        if not _fits(cell_cons, cell_ncons, need, nfree, pos, v):
+        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
             continue
-        _place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
+        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
         cur[pos] = v
         assigned[pos] = True
         pos += 1
@@ -230,14 +214,6 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
             tried[pos] = 0
             assigned[pos] = False
     return 0
-
-
-@kernel
-def _find(parent, a):
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
 
 
 @nb.njit(cache=True)
@@ -295,8 +271,8 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
                 fcons[f, fdeg[f]] = c
                 fdeg[f] += 1
         for v in range(con_start[c] + 1, u):
-            ra = _find(parent, con_front[con_start[c]])
-            rb = _find(parent, con_front[v])
+            ra = find_root(parent, con_front[con_start[c]])
+            rb = find_root(parent, con_front[v])
             if ra != rb:
                 parent[rb] = ra
     con_start[nc] = u
@@ -305,7 +281,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     root_comp = np.full(nf, -1, dtype=np.int32)
     ncomp = 0
     for f in range(nf):
-        r = _find(parent, f)
+        r = find_root(parent, f)
         if root_comp[r] < 0:
             root_comp[r] = ncomp
             ncomp += 1
@@ -694,11 +670,11 @@ def _slot_bit(k, shift):
 
 @nb.njit(cache=True, inline='always')
 def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """Set bits of a frame (x >= 0, below 2**56), without a branch per bit."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
 @nb.njit(cache=True, inline='always')
@@ -714,9 +690,9 @@ def _pair_rule(numbers, pi, a, b, shift):
     b_only = fb & ~fa
     rest_a = numbers[a] - pi[KNO, a]
     rest_b = numbers[b] - pi[KNO, b]
-    if rest_b - rest_a == _popcount(b_only):
+    if subset_rule(rest_a, rest_b, _popcount(b_only)):
         return b_only, a_only
-    if rest_a - rest_b == _popcount(a_only):
+    if subset_rule(rest_b, rest_a, _popcount(a_only)):
         return a_only, b_only
     return np.int64(0), np.int64(0)
 
@@ -1037,8 +1013,7 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
 @nb.njit(cache=True, inline='always')
 def _number_implies(numbers, pi, pb, a, mine):
     """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
-    rest = numbers[a] - pi[KNO, a]
-    return pb[ST, a] == _OPEN and (rest == pi[HID, a] if mine else rest == 0)
+    return pb[ST, a] == _OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
 
 
 @kernel
@@ -1056,13 +1031,13 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
         h = hid[i]
         if h == 0:
             continue
-        rest = numbers[i] - kno[i]
-        if rest != 0 and rest != h:
+        rule = number_rule(numbers[i] - kno[i], h)
+        if rule == UNDECIDED:
             continue
         for k in range(8):
             j = nbr[i, k]
             if j >= 0 and st[j] == _U:
-                _reveal(pi, pb, meta, nbr, j, rest != 0, WHY_NUMBER, i, -1)
+                _reveal(pi, pb, meta, nbr, j, rule == ALL_MINES, WHY_NUMBER, i, -1)
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
 
@@ -1229,14 +1204,14 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
         si[CHECKED, a] = meta[EVENTS]
         _sync(pi, st, nbr, a)
         h = pi[HID, a]
-        rest = numbers[a] - pi[KNO, a]
         if h == 0:
             continue
-        if rest == 0 or rest == h:
+        rule = number_rule(numbers[a] - pi[KNO, a], h)
+        if rule != UNDECIDED:
             for k in range(8):
                 j = nbr[a, k]
                 if j >= 0 and st[j] == _U:
-                    wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rest != 0, WHY_NUMBER, a, -1, wtop)
+                    wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rule == ALL_MINES, WHY_NUMBER, a, -1, wtop)
             continue
         if not pairs:
             continue
@@ -1500,6 +1475,77 @@ def set_mine(mines, numbers, nbr, cell, mine):
         j = nbr[cell, k]
         if j >= 0:
             numbers[j] += by
+
+
+# The generators' view of the certifier: a position that can be started, have a mine moved,
+# and give its verdict (SOLVED, STUCK or BUDGET). The play logs inside are the certifier's own.
+Position = namedtuple("Position", "mines numbers nbr click budget play spare scratch")
+Position.__doc__ = """A board being certified from its click: the flat mines and their numbers (changed in place by
+`try_move` and `undo`), the grid, the click, the leaf budget, the log of the board's last play, a
+spare log for a changed board's play until it is kept, and the grid's scratch. Made by
+`position`, played by `start`."""
+
+
+@nb.njit(cache=True, inline='always')
+def position(mines, nbr, click, budget, room):
+    """A Position for the board `mines` (its numbers counted here) in `room` (from `workspace`)."""
+    return Position(mines, count_numbers(mines, nbr), nbr, click, budget, room[0], room[1], room[2])
+
+
+@nb.njit(cache=True, inline='always')
+def start(p):
+    """Play the board from its click; the verdict."""
+    pi, pb, meta = p.play
+    si, sb, sm = p.scratch
+    return play_fresh(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, si, sb, sm)
+
+
+@nb.njit(cache=True, inline='always')
+def try_move(p, src, dst):
+    """Move the mine at `src` to the free cell `dst` (src < 0: lay a new mine at dst) and certify
+    the changed board from the last play's log; the verdict. Then `keep(p)` or `undo(p, src, dst)`."""
+    if src < 0:
+        set_mine(p.mines, p.numbers, p.nbr, dst, True)
+    else:
+        move_mine(p.mines, p.numbers, p.nbr, src, dst)
+    pi, pb, meta = p.play
+    qi, qb, qmeta = p.spare
+    si, sb, sm = p.scratch
+    return play_moved(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, qi, qb, qmeta, si, sb, sm,
+                      np.int32(src), np.int32(dst))
+
+
+@nb.njit(cache=True, inline='always')
+def keep(p):
+    """The position after its tried move: the changed board's play becomes its play."""
+    return Position(p.mines, p.numbers, p.nbr, p.click, p.budget, p.spare, p.play, p.scratch)
+
+
+@nb.njit(cache=True, inline='always')
+def undo(p, src, dst):
+    """Take back the tried move (the last play still stands for the board)."""
+    if src < 0:
+        set_mine(p.mines, p.numbers, p.nbr, dst, False)
+    else:
+        move_mine(p.mines, p.numbers, p.nbr, dst, src)
+
+
+@nb.njit(cache=True, inline='always')
+def hidden(p, i):
+    """Did the last play leave cell i hidden (neither opened nor known to be a mine)?"""
+    return p.play[1][ST, i] == _U
+
+
+@nb.njit(cache=True, inline='always')
+def revealed(p, i):
+    """Did the last play open cell i?"""
+    return p.play[1][ST, i] == _OPEN
+
+
+def workspace(width: int, height: int, topology: str = "bounded"):
+    """Room for a position on this grid: two play logs and the scratch."""
+    n = width * height
+    return new_play(n), new_play(n), scratch_for(width, height, topology)
 
 
 @functools.lru_cache(maxsize=4)  # a few grids: a 1000x1000 one holds about 130 MB

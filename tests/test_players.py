@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sweeplab import Game, View, make_rule
 from sweeplab.errors import SweeplabError
-from sweeplab.solver.autoplay import autoplay
+from sweeplab.lab.autoplay import autoplay
 from sweeplab.solver.players import PLAYERS, Move, Player, StrongPlayer, endgame_move, enumerate_layouts, make_player
 from sweeplab.view import HIDDEN
 

@@ -93,7 +93,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     """Play games start..stop-1 of a run and return their counts (the unit of work of a task)."""
     from ..firstclick import make_rule
     from ..game import Game
-    from ..solver.autoplay import autoplay
+    from .autoplay import autoplay
     from ..solver.players import make_player
     from ..stats import bbbv
 

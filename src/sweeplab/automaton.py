@@ -33,14 +33,13 @@ import numpy as np
 
 from . import grid
 from .errors import SweeplabError
-from .kernels import count_numbers
+from .kernels import FLAG, HIDDEN, OPEN, count_numbers
 from .rng import next_u64, seed_key, stream_key
 from .view import FLAG as VIEW_FLAG
 from .view import View
 
-CLOSED = np.int8(0)
-OPEN = np.int8(1)
-MARKED = np.int8(2)
+CLOSED = HIDDEN  # the paper's words for the game's cell states (kernels.py)
+MARKED = FLAG
 STATUS_NAMES = ("closed", "open", "marked")
 START_CELLS = 3
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53

@@ -38,7 +38,7 @@ import numba as nb
 import numpy as np
 
 from .. import grid
-from ..kernels import count_numbers
+from ..kernels import FLAG, HIDDEN, OPEN, count_numbers
 from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, number_rule, place, subset_rule
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
@@ -61,7 +61,7 @@ WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the comp
 QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
 SWEEP_STATES = 4096  # states a long component's sweep may hold in all; past it, witness searches instead
 
-_U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
+# A play's cells are in the game's states (kernels.py): HIDDEN, OPEN, or FLAG for a mine it knows.
 
 # Why a play revealed a cell (the event's reason).
 WHY_CLICK = np.int8(0)
@@ -80,7 +80,7 @@ HID = 4  # per cell: hidden neighbours
 KNO = 5  # per cell: neighbours known to be mines
 HMASK = 6  # per cell: which of its 8 neighbour slots are hidden (bit k: slot k of grid.neighbour_table)
 # int8 rows:
-ST = 0  # per cell: 0 hidden, 1 open, 2 known mine
+ST = 0  # per cell: HIDDEN, OPEN, or FLAG (a known mine)
 EV_WHY = 1  # event -> reason
 # int64 meta (STALE_NOW: play_moved's count of stale cells):
 EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
@@ -231,7 +231,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     con_cell = np.empty(n, dtype=np.int32)
     nc = 0
     for j in range(n):
-        if hmask[j] != 0 and st[j] == _OPEN:
+        if hmask[j] != 0 and st[j] == OPEN:
             con_cell[nc] = j
             nc += 1
             for k in range(8):
@@ -241,7 +241,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     nf = 0
     hidden = 0
     for i in range(n):
-        hidden += st[i] == _U
+        hidden += st[i] == HIDDEN
         if fidx[i] == -2:
             fidx[i] = nf
             front[nf] = i
@@ -460,13 +460,13 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
         new = 0
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == _U and not covered[fidx[q]]:
+            if q >= 0 and st[q] == HIDDEN and not covered[fidx[q]]:
                 new += 1
         if need[c] >= new:
             continue
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == _U:
+            if q >= 0 and st[q] == HIDDEN:
                 covered[fidx[q]] = True
         bound += need[c]
         left -= new
@@ -581,7 +581,7 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
                     cs = True
         if cm != cs:
             for i in range(st.shape[0]):
-                if st[i] == _U and fidx[i] < 0:
+                if st[i] == HIDDEN and fidx[i] < 0:
                     if cm:
                         mine_out[i] = True
                     else:
@@ -709,13 +709,13 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != _OPEN or hm[a] == 0:
+        if st[a] != OPEN or hm[a] == 0:
             continue
         for s in range(24):
             if hm[a] & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != _OPEN or hm[b] == 0:
+            if b < 0 or st[b] != OPEN or hm[b] == 0:
                 continue
             shift = NEAR_DY[s] * 7 + NEAR_DX[s]
             mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
@@ -743,7 +743,7 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
 @kernel
 def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
-    if pb[ST, a] != _OPEN or pb[ST, b] != _OPEN:
+    if pb[ST, a] != OPEN or pb[ST, b] != OPEN:
         return False
     for s in range(24):
         if si[NEAR + s, a] != b:
@@ -980,7 +980,7 @@ def _log(pi, pb, meta, cell, mine, why, a, b):
     else:
         meta[OPENED] += 1
     ev = meta[EVENTS]
-    pb[ST, cell] = _MINE if mine else _OPEN
+    pb[ST, cell] = FLAG if mine else OPEN
     pi[TM, cell] = ev
     pi[EV_CELL, ev] = cell
     pb[EV_WHY, ev] = why
@@ -1001,11 +1001,11 @@ def _push(si, sb, wtop, i):
 @nb.njit(cache=True, inline='always')
 def _push_around(pb, si, sb, nbr, cell, wtop):
     """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
-    if pb[ST, cell] == _OPEN:
+    if pb[ST, cell] == OPEN:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
-        if j >= 0 and pb[ST, j] == _OPEN:
+        if j >= 0 and pb[ST, j] == OPEN:
             wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1013,7 +1013,7 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
 @nb.njit(cache=True, inline='always')
 def _number_implies(numbers, pi, pb, a, mine):
     """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
-    return pb[ST, a] == _OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
+    return pb[ST, a] == OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
 
 
 @kernel
@@ -1036,7 +1036,7 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
             continue
         for k in range(8):
             j = nbr[i, k]
-            if j >= 0 and st[j] == _U:
+            if j >= 0 and st[j] == HIDDEN:
                 _reveal(pi, pb, meta, nbr, j, rule == ALL_MINES, WHY_NUMBER, i, -1)
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
@@ -1086,7 +1086,7 @@ def _reveal_found(nbr, pi, pb, meta, si, sb, why):
             continue
         sb[MINE_OUT, i] = False
         sb[SAFE_OUT, i] = False
-        if st[i] == _U:
+        if st[i] == HIDDEN:
             a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
             _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
             wtop = _push_around(pb, si, sb, nbr, i, wtop)
@@ -1108,7 +1108,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     _reset_scratch(sb, n)
     meta[:] = 0
     for i in range(n):
-        pb[ST, i] = _U
+        pb[ST, i] = HIDDEN
         pi[HID, i] = si[DEG, i]
         pi[HMASK, i] = si[FULL, i]
         pi[KNO, i] = 0
@@ -1127,11 +1127,11 @@ def first_touch(pi, pb, nbr, a, b):
     for c in (a, b):
         if c < 0:
             continue
-        if pb[ST, c] != _U and pi[TM, c] < t:
+        if pb[ST, c] != HIDDEN and pi[TM, c] < t:
             t = pi[TM, c]
         for k in range(8):
             j = nbr[c, k]
-            if j >= 0 and pb[ST, j] == _OPEN and pi[TM, j] < t:
+            if j >= 0 and pb[ST, j] == OPEN and pi[TM, j] < t:
                 t = pi[TM, j]
     return t
 
@@ -1156,8 +1156,8 @@ def _sync(pi, st, nbr, c):
         j = nbr[c, k]
         if j >= 0:  # counted without branching on the cell's state, which is unpredictable
             v = st[j]
-            m |= np.int32(v == _U) << k
-            kn += v == _MINE
+            m |= np.int32(v == HIDDEN) << k
+            kn += v == FLAG
     h = _popcount(m)
     pi[HID, c] = h
     pi[KNO, c] = kn
@@ -1167,12 +1167,12 @@ def _sync(pi, st, nbr, c):
 @nb.njit(cache=True, inline='always')
 def _push_near_stale(pb, si, sb, nbr, cell, wtop):
     """`cell` and its neighbours that are open numbers next to a stale cell go on the work list."""
-    if si[STALE1, cell] > 0 and pb[ST, cell] == _OPEN:
+    if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
         if j >= 0:
-            if (si[STALE1, j] > 0) & (pb[ST, j] == _OPEN):  # one branch, not two
+            if (si[STALE1, j] > 0) & (pb[ST, j] == OPEN):  # one branch, not two
                 wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1210,7 +1210,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
         if rule != UNDECIDED:
             for k in range(8):
                 j = nbr[a, k]
-                if j >= 0 and st[j] == _U:
+                if j >= 0 and st[j] == HIDDEN:
                     wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rule == ALL_MINES, WHY_NUMBER, a, -1, wtop)
             continue
         if not pairs:
@@ -1222,7 +1222,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
             if ha & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != _OPEN:
+            if b < 0 or st[b] != OPEN:
                 continue
             _sync(pi, st, nbr, b)
             if pi[HID, b] == 0:
@@ -1235,7 +1235,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                 c, sh = (a, 0) if side == 0 else (b, shift)
                 for k in range(8):
                     q = nbr[c, k]
-                    if q < 0 or st[q] != _U:
+                    if q < 0 or st[q] != HIDDEN:
                         continue
                     bit = _slot_bit(k, sh)
                     if mines_bits & bit or safe_bits & bit:
@@ -1265,14 +1265,14 @@ def _component_clean(pb, nbr, si, sb, x):
             break
         for k in range(8):
             c = nbr[u, k]
-            if c < 0 or st[c] != _OPEN:
+            if c < 0 or st[c] != OPEN:
                 continue
             if si[STALE1, c] > 0:
                 clean = False
                 break
             for k2 in range(8):
                 q = nbr[c, k2]
-                if q >= 0 and st[q] == _U and not seen[q]:
+                if q >= 0 and st[q] == HIDDEN and not seen[q]:
                     seen[q] = True
                     queue[size] = q
                     size += 1
@@ -1336,9 +1336,9 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
         si[CHECKED, i] = -1
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
-        known = s != _U and tm[i] < t
-        st[i] = s if known else _U
-        flagged += known and s == _MINE
+        known = s != HIDDEN and tm[i] < t
+        st[i] = s if known else HIDDEN
+        flagged += known and s == FLAG
     end = min(t, old_m[EVENTS])
     meta[FLAGGED] = flagged
     meta[OPENED] = end - flagged  # each event before t revealed one cell
@@ -1359,12 +1359,12 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
     # while dst's number spoke (from when it opened until its neighbours were all known), a
     # deduction over a whole component may have leaned on it
-    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == _OPEN else old_m[EVENTS]
+    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN else old_m[EVENTS]
     dst_quiet = dst_spoke
     for k in range(8):
         j = nbr[dst, k]
         if j >= 0:
-            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != _U else old_m[EVENTS])
+            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN else old_m[EVENTS])
     meta[STALE_NOW] = 1 if added else 2
     e = end
     last = old_m[EVENTS]
@@ -1373,7 +1373,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
             # nothing stale: the old events hold as logged, but for those that reasoned from dst
             while e < last:
                 x = old_i[EV_CELL, e]
-                if st[x] == _U:
+                if st[x] == HIDDEN:
                     a = old_i[EV_A, e]
                     b = old_i[EV_B, e]
                     why = old_b[EV_WHY, e]
@@ -1382,27 +1382,27 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                         break
                     if why == WHY_TOTAL:
                         meta[NEEDED_TOTAL] = 1
-                    _log(pi, pb, meta, x, old_b[ST, x] == _MINE, why, a, b)
+                    _log(pi, pb, meta, x, old_b[ST, x] == FLAG, why, a, b)
                 e += 1
             if e == last:
                 break
         ev = e
         e += 1
         x = old_i[EV_CELL, ev]
-        if st[x] != _U or x == src or x == dst:
+        if st[x] != HIDDEN or x == src or x == dst:
             continue
         why = old_b[EV_WHY, ev]
         a = old_i[EV_A, ev]
         b = old_i[EV_B, ev]
-        mine = old_b[ST, x] == _MINE
+        mine = old_b[ST, x] == FLAG
         if why == WHY_NUMBER:
             ok = near[a] == 0
-            if not ok and st[a] == _OPEN:
+            if not ok and st[a] == OPEN:
                 _sync(pi, st, nbr, a)
                 ok = _number_implies(numbers, pi, pb, a, mine)
         elif why == WHY_PAIR:
             ok = near[a] == 0 and near[b] == 0
-            if not ok and st[a] == _OPEN and st[b] == _OPEN:
+            if not ok and st[a] == OPEN and st[b] == OPEN:
                 _sync(pi, st, nbr, a)
                 _sync(pi, st, nbr, b)
                 ok = _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine)
@@ -1439,7 +1439,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     # queued for those rules; complete deduction decides the rest (all the rules would, too).
     wtop = 0
     for u in range(n):
-        if st[u] == _U:
+        if st[u] == HIDDEN:
             for k in range(8):
                 j = nbr[u, k]
                 if j >= 0:
@@ -1447,7 +1447,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                     hm[j] |= 1 << (7 - k)
                     if mines[u]:
                         kno[j] -= 1
-                    if not stale[u] and st[j] == _OPEN:
+                    if not stale[u] and st[j] == OPEN:
                         wtop = _push(si, sb, wtop, j)
     return PLAY_ON, wtop
 
@@ -1533,13 +1533,13 @@ def undo(p, src, dst):
 @nb.njit(cache=True, inline='always')
 def hidden(p, i):
     """Did the last play leave cell i hidden (neither opened nor known to be a mine)?"""
-    return p.play[1][ST, i] == _U
+    return p.play[1][ST, i] == HIDDEN
 
 
 @nb.njit(cache=True, inline='always')
 def revealed(p, i):
     """Did the last play open cell i?"""
-    return p.play[1][ST, i] == _OPEN
+    return p.play[1][ST, i] == OPEN
 
 
 def workspace(width: int, height: int, topology: str = "bounded"):

@@ -37,9 +37,9 @@ def build_constraints(cells, nbr, trust_flags):
     known = 0
     for i in range(n):
         c = cells[i]
-        if c == -1 or (c == -2 and not trust_flags):
+        if c == HIDDEN or (c == FLAG and not trust_flags):
             unknown[i] = True
-        elif c == -2:
+        elif c == FLAG:
             known += 1
     var_of = np.full(n, -1, dtype=np.int64)
     var_cell = np.empty(n, dtype=np.int64)
@@ -60,7 +60,7 @@ def build_constraints(cells, nbr, trust_flags):
                 continue
             if unknown[j]:
                 u += 1
-            elif cells[j] == -2:
+            elif cells[j] == FLAG:
                 t -= 1
         if t < 0 or t > u:
             return 1, i, var_cell[:0], con_vars[:0], con_target[:0], con_size[:0], unknown, known

@@ -44,8 +44,8 @@ def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
     hidden = view.hidden
     while not safe.any() and mines.any():
         cells = view.cells.copy()
-        cells[cells == -2] = -1  # the view's own flags stay unknown: only proven mines are trusted
-        cells[mines & hidden] = -2
+        cells[cells == FLAG] = HIDDEN  # the view's own flags stay unknown: only proven mines are trusted
+        cells[mines & hidden] = FLAG
         safe, more = deduce_rules(View(cells, view.mine_count, view.topology), trust_flags=True)
         more &= hidden & ~mines
         if not more.any():
@@ -264,12 +264,12 @@ class StrongPlayer(SafestPlayer):
         und = undecided.reshape(-1)
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
-        base[mines & (base == -1)] = -2
+        base[mines & (base == HIDDEN)] = FLAG
         cells_w = view.cells.reshape(-1)
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
-            known = int(np.count_nonzero(mines[ns] | (base[ns] == -2)))
+            known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
             unknown = ns[und[ns]]
             if self.lookahead == "progress":
                 try:
@@ -315,17 +315,17 @@ class StrongPlayer(SafestPlayer):
             if b.safe.any():
                 score += weight
             else:
-                q = np.where(b.safe | ~np.isfinite(b.probability) | (view.cells == -2), np.inf,
+                q = np.where(b.safe | ~np.isfinite(b.probability) | (view.cells == FLAG), np.inf,
                              b.probability).reshape(-1)
                 q[c] = np.inf
-                q = q[base == -1].min() if (base == -1).any() else np.inf
+                q = q[base == HIDDEN].min() if (base == HIDDEN).any() else np.inf
                 score += weight * (1.0 - q if np.isfinite(q) else 1.0)
         return score
 
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
         certain cell (progress), else the best safety then; plus a bonus for the chance of progress."""
-        hidden = base == -1
+        hidden = base == HIDDEN
         hidden[c] = False
         score = progress = 0.0
         shown = 0
@@ -486,7 +486,7 @@ def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: 
         raise SweeplabError(f"end game: enumerated {len(L)} layouts where the analysis counted {layouts}")
     var = np.flatnonzero(undecided.reshape(-1))
     nbr = view.neighbours
-    known = mines.reshape(-1) | (view.cells.reshape(-1) == -2)
+    known = mines.reshape(-1) | (view.cells.reshape(-1) == FLAG)
     adj = np.zeros((len(var), len(var)), dtype=np.int64)
     pos = {int(c): k for k, c in enumerate(var)}
     base = np.zeros(len(var), dtype=np.int64)

@@ -44,9 +44,9 @@ from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
 # taken of one, costs two atomic operations, and the play's inner loops do that per cell (12% of
-# the no-guess generator's time at 130 mines). Such a kernel cannot allocate, nor can anything
+# the no-guess generator's time at 130 mines; measured again in issue 17). Such a kernel cannot allocate, nor can anything
 # it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
-kernel = nb.njit(cache=True, _nrt=False)
+unrefcounted = nb.njit(cache=True, _nrt=False)
 
 # Outcome codes of a play.
 SOLVED = 0
@@ -118,7 +118,7 @@ def new_scratch(nbr):
     return si, sb, sm
 
 
-@kernel
+@unrefcounted
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
     """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
     backtracking.
@@ -177,7 +177,7 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
     return leaves
 
 
-@kernel
+@unrefcounted
 def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tried, assigned):
     """Is there an assignment of the m cells (positions 0..m-1, constraints as in _enumerate) with
     cell fp = fv (fp < 0: none held)? 1 yes (left in cur), 0 no, -1 past `budget` search nodes;
@@ -473,7 +473,7 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
     return bound + left
 
 
-@kernel
+@unrefcounted
 def _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons):
     """cell_cons[p] / cell_ncons[p]: the constraint ids of the p-th frontier cell in `order`."""
     for p in range(m):
@@ -483,7 +483,7 @@ def _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons):
             cell_cons[p, t] = fcons[f, t]
 
 
-@kernel
+@unrefcounted
 def _keep_slabs(m, order, km, ks, mine_slab, safe_slab):
     """Spread a component's per-count witnesses (bitsets over the m positions of `order`) over
     its frontier cells, for the total."""
@@ -493,7 +493,7 @@ def _keep_slabs(m, order, km, ks, mine_slab, safe_slab):
             safe_slab[order[p], kq] = _bit(ks[kq], p) != 0
 
 
-@kernel
+@unrefcounted
 def _shift_or(dst, src, sh):
     """dst |= src << sh, on bitsets held in uint64 words (bits past the end drop off)."""
     nw = dst.shape[0]
@@ -697,7 +697,7 @@ def _pair_rule(numbers, pi, a, b, shift):
     return np.int64(0), np.int64(0)
 
 
-@kernel
+@unrefcounted
 def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
     """The subset rule on pairs of numbers within two steps, for numbers whose surroundings
     changed since the last pass. Cheap, and it settles most of what would otherwise need a
@@ -740,7 +740,7 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
     return decided
 
 
-@kernel
+@unrefcounted
 def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
     if pb[ST, a] != OPEN or pb[ST, b] != OPEN:
@@ -1016,7 +1016,7 @@ def _number_implies(numbers, pi, pb, a, mine):
     return pb[ST, a] == OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
 
 
-@kernel
+@unrefcounted
 def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
     """The single-number rule on the `wtop` numbers waiting, and on those their deductions touch,
     until it stalls (a 0 opens its neighbours the same way: the cascade)."""
@@ -1074,7 +1074,7 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
         wtop = _reveal_found(nbr, pi, pb, meta, si, sb, why)
 
 
-@kernel
+@unrefcounted
 def _reveal_found(nbr, pi, pb, meta, si, sb, why):
     """Reveal the cells a round of deduction found (in SAFE_OUT / MINE_OUT), clearing those marks.
     Returns the work list: the numbers around them."""
@@ -1093,7 +1093,7 @@ def _reveal_found(nbr, pi, pb, meta, si, sb, why):
     return wtop
 
 
-@kernel
+@unrefcounted
 def _reset_scratch(sb, n):
     for r in range(5):
         for i in range(n):
@@ -1119,7 +1119,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
-@kernel
+@unrefcounted
 def first_touch(pi, pb, nbr, a, b):
     """The earliest event at which a play could have seen a change at cells a and b (their own
     state, or an open neighbour's number); a cell -1 is none."""
@@ -1243,7 +1243,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                                             wtop)
 
 
-@kernel
+@unrefcounted
 def _component_clean(pb, nbr, si, sb, x):
     """Does no stale cell touch hidden cell x's frontier component, as the position stands (nor
     the numbers around it)? Then a deduction over that component still holds: its numbers say
@@ -1294,7 +1294,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
-@kernel
+@unrefcounted
 def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
     BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
@@ -1452,7 +1452,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     return PLAY_ON, wtop
 
 
-@kernel
+@unrefcounted
 def move_mine(mines, numbers, nbr, src, dst):
     """Move the mine at `src` to the free cell `dst`, keeping `numbers` right."""
     mines[src] = False
@@ -1466,7 +1466,7 @@ def move_mine(mines, numbers, nbr, src, dst):
             numbers[j] += 1
 
 
-@kernel
+@unrefcounted
 def set_mine(mines, numbers, nbr, cell, mine):
     """Lay a mine at free `cell` (mine=True) or take the one there away, keeping `numbers` right."""
     mines[cell] = mine

@@ -19,7 +19,7 @@ from ..rng import seed_key, stream_key
 from ..solver import analyse
 from ..solver.players import make_player
 from .autoplay import autoplay
-from .stats import mean_ci, quantile_ci, wilson
+from .intervals import mean_ci, quantile_ci, wilson
 
 
 def summarise(evo: Evolution) -> dict:

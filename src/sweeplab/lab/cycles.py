@@ -302,6 +302,7 @@ def shift_demo(version_name: str, level, state: int, games: int = 20) -> tuple[d
     """The first-click shift moves a mine but leaves the rand() state alone: the next boards are the same.
 
     `level` is (width, height, mines), already checked against the version's limits."""
+    from ..game import Game
     from ..generators.winmine import WinMineSession
     from ..presets import Level
     a = WinMineSession(version_name, state=state)
@@ -309,7 +310,7 @@ def shift_demo(version_name: str, level, state: int, games: int = 20) -> tuple[d
     a.level = b.level = Level(*level)
     shifts, same, panels = 0, 0, []
     for g in range(games):
-        game = a.new_game()
+        game = Game(rule=a.next_rule())
         laid = game.laid
         x, y = laid.mine_positions()[0]  # click the first mine: always a shift
         game.open(x, y)

@@ -267,7 +267,7 @@ def append_row(path: str | os.PathLike, spec: BenchSpec, start: int, stop: int, 
 
 def summary(counts: Counts, *, wall: float | None = None) -> dict:
     """The figures a bench prints: win rate with its 95% Wilson interval, 3BV of wins, speed."""
-    from .stats import rate, wilson
+    from .intervals import rate, wilson
     lo, hi = wilson(counts.wins, counts.games)
     out = {
         "games": counts.games, "wins": counts.wins, "win_rate": rate(counts.wins, counts.games),

@@ -17,7 +17,9 @@ from ..errors import SweeplabError
 from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .deduction import fits, place
+from .complete import analyse
 from .frontier import InconsistentPositionError, TooComplexError
+from .local import deduce_rules
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
@@ -31,15 +33,9 @@ class Move(NamedTuple):
     note: str = ""  # BEYOND_EXACT when the exact analysis declined the position
 
 
-def _solver():
-    from . import analyse, deduce_rules  # the deduction core (solver/__init__); imported late: it imports us
-    return analyse, deduce_rules
-
-
 def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
     """(safe, mines) by the rules, applied again with the mines they found as trusted flags until
     they free a cell or find nothing new (the rules are one level; a solver repeats them)."""
-    _, deduce_rules = _solver()
     safe, mines = deduce_rules(view)
     hidden = view.hidden
     while not safe.any() and mines.any():
@@ -132,7 +128,6 @@ class SafestPlayer(Player):
 
         The rules go first because they find most certain moves cheaply; a position too complex
         for the exact count gets a local guess."""
-        analyse, _ = _solver()
         safe, rule_mines = rules_until_safe(view)
         if safe.any():
             return self._certain(safe), None
@@ -192,11 +187,17 @@ class StrongPlayer(SafestPlayer):
     endgame_cells = 24       # ... over at most this many undecided cells
     endgame_budget = 1500    # positions searched before giving up on the end game
     fifty_first = True
-    lookahead = "progress"   # exact odds of each number and complete deduction after it; "fast": the
-                             # odds as if independent and the rules only; "exact": "progress" without its knobs
-    progress_bonus = 0.0     # "progress": extra score per unit chance that the reveal frees a cell
     dead_penalty = 0.3       # "progress": relative score cut for a cell that can show only one number
-    off_frontier_penalty = 0.0  # "progress": relative score cut for a cell beside no open number
+    LOOKAHEADS = ("progress", "exact", "fast")
+
+    def __init__(self, seed, *, lookahead: str = "progress"):
+        """`lookahead`: "progress" (exact odds of each number and complete deduction after it),
+        "exact" (the same without the dead-cell cut) or "fast" (the odds as if independent and
+        the rules only)."""
+        super().__init__(seed)
+        if lookahead not in self.LOOKAHEADS:
+            raise SweeplabError(f"unknown look-ahead {lookahead!r}; allowed: {', '.join(self.LOOKAHEADS)}")
+        self.lookahead = lookahead
 
     def moves(self, view):
         certain, a = self._certain_or_analysis(view)
@@ -211,7 +212,7 @@ class StrongPlayer(SafestPlayer):
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
                 return [move]
-        return [self._lookahead(view, a, undecided, _solver()[0])]
+        return [self._lookahead(view, a, undecided, analyse)]
 
     # --- forced 50/50 ------------------------------------------------------------------------
     def _forced_fifty(self, view, mines, undecided) -> Move | None:
@@ -265,7 +266,6 @@ class StrongPlayer(SafestPlayer):
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
         base[mines & (base == HIDDEN)] = FLAG
-        cells_w = view.cells.reshape(-1)
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
@@ -276,8 +276,6 @@ class StrongPlayer(SafestPlayer):
                     score = self._score_progress(view, a, base, c, known, len(unknown))
                 except TooComplexError:
                     score = self._score_fast(view, a, base, c, known, unknown, p)
-                if not (cells_w[ns] >= 0).any():
-                    score *= 1.0 - self.off_frontier_penalty
             elif self.lookahead == "exact":
                 try:
                     score = self._score_exact(view, a, base, c, known, len(unknown))
@@ -297,7 +295,6 @@ class StrongPlayer(SafestPlayer):
 
     def _outcomes(self, view, a, base, c, known, unknown):
         """Each number cell c can show, as (its exact share of the layouts, the analysis after it)."""
-        analyse, _ = _solver()
         for v in range(known, known + unknown + 1):
             try:
                 b = analyse(self._trial(view, base, c, v), trust_flags=True)
@@ -324,28 +321,26 @@ class StrongPlayer(SafestPlayer):
 
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
-        certain cell (progress), else the best safety then; plus a bonus for the chance of progress."""
+        certain cell (progress), else the best safety then."""
         hidden = base == HIDDEN
         hidden[c] = False
-        score = progress = 0.0
+        score = 0.0
         shown = 0
         for weight, b in self._outcomes(view, a, base, c, known, unknown):
             shown += 1
             if b.safe.any():
                 score += weight
-                progress += weight
             elif hidden.any():
                 score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
             else:
                 score += weight
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
-        return score + self.progress_bonus * progress
+        return score
 
     def _score_fast(self, view, a, base, c, known, unknown, p) -> float:
         """The same score with the numbers' odds from the neighbours' own mine probabilities (as if
         independent) and progress judged by the rules alone: a few times cheaper."""
-        _, deduce_rules = _solver()
         dist = np.ones(1)
         for q in p[unknown]:  # Poisson-binomial: the chance of t mines among the unknown neighbours
             dist = np.append(dist * (1 - q), 0.0) + np.append(0.0, dist * q)
@@ -551,10 +546,6 @@ PlayerFactory = Callable[..., Player]
 PLAYERS: dict[str, PlayerFactory] = {
     p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, RandomPlayer)
 }
-
-
-def register_player(name: str, factory: PlayerFactory) -> None:
-    PLAYERS[name] = factory
 
 
 def make_player(name: str, seed) -> Player:

@@ -16,7 +16,7 @@ from .frontier import InconsistentPositionError, build_constraints, holds, numbe
 
 
 @nb.njit(cache=True)
-def rules_kernel(nv, con_vars, con_target, con_size):
+def local_rules(nv, con_vars, con_target, con_size):
     """Per frontier var: 1 safe, 2 mine, 0 unknown, by the single-number and pair rules."""
     out = np.zeros(nv, dtype=np.int8)
     m = con_vars.shape[0]
@@ -50,7 +50,7 @@ def rules_kernel(nv, con_vars, con_target, con_size):
 
 
 @nb.njit(cache=True)
-def rules_board(cells, nbr, trust_flags):
+def local_rules_board(cells, nbr, trust_flags):
     """(status, bad cell, safe, mines) over the flat board in one compiled call."""
     n = cells.shape[0]
     safe = np.zeros(n, dtype=np.bool_)
@@ -58,7 +58,7 @@ def rules_board(cells, nbr, trust_flags):
     status, bad, var_cell, con_vars, con_target, con_size, _, _ = build_constraints(cells, nbr, trust_flags)
     if status:
         return status, bad, safe, mines
-    out = rules_kernel(var_cell.shape[0], con_vars, con_target, con_size)
+    out = local_rules(var_cell.shape[0], con_vars, con_target, con_size)
     for v in range(var_cell.shape[0]):
         if out[v] == 1:
             safe[var_cell[v]] = True
@@ -75,7 +75,7 @@ def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, 
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
     cells = view.cells.reshape(-1)
-    status, bad, safe, mines = rules_board(cells, view.neighbours, bool(trust_flags))
+    status, bad, safe, mines = local_rules_board(cells, view.neighbours, bool(trust_flags))
     if status:
         x, y = bad % view.width, bad // view.width
         raise InconsistentPositionError(f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden "

@@ -14,7 +14,7 @@ import time
 import numba
 import numpy as np
 
-from sweeplab.solver import automaton as A
+from sweeplab.lab import automaton as A
 
 DENSITIES = A.parse_densities("0.02:0.30:0.01")
 TOPOLOGIES = ("bounded", "torus")

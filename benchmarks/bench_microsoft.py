@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import machine, median_us  # noqa: E402
 
 from sweeplab import cycles as C  # noqa: E402
+from sweeplab.lab import cycles as L  # noqa: E402
 from sweeplab.generators.win7 import Win7  # noqa: E402
 from sweeplab.generators.winmine import WinMineSession, winmine_board  # noqa: E402
 from sweeplab.msvc import jump  # noqa: E402
@@ -72,7 +73,7 @@ def main() -> None:
     (wall, cpu), (rep, _) = timed(lambda: C.analyse_space(C.Size(16, 16, 40)), repeat=1)
     rows.append(("  the same with distinct boards counted", f"{wall:.2f} s wall, {cpu:.2f} s cpu",
                  f"{rep.distinct_boards:,} distinct", ""))
-    (wall, cpu), sv = timed(lambda: C.survey(C.Size(16, 16, 40), rep.cycles[0].start, rep.cycles[0].length), repeat=1)
+    (wall, cpu), sv = timed(lambda: L.survey(C.Size(16, 16, 40), rep.cycles[0].start, rep.cycles[0].length), repeat=1)
     rows.append(("3BV + dream + one-click survey of the 12,096 cycle", f"{wall:.2f} s wall, {cpu:.2f} s cpu",
                  f"min 3BV {sv.dream[0]['bbbv']}", ""))
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from sweeplab.board import Board
 from sweeplab.errors import SweeplabError
 from sweeplab.game import LOST, WON, Game
-from sweeplab.solver import automaton as A
+from sweeplab import automaton as A
+from sweeplab.lab import automaton as L
 from sweeplab.view import View
 
 C, O, M = 0, 1, 2
@@ -172,10 +173,10 @@ def test_sound_and_at_a_fixed_point(topology):
         evo = A.run_batch(batch)
         assert not (batch.mines & (evo.status == A.OPEN)).any(), "opened a mine"
         assert not (~batch.mines & (evo.status == A.MARKED)).any(), "marked a safe cell"
-        assert A.soundness(batch, evo) == {"mines_opened": 0, "safe_marked": 0}
+        assert L.soundness(batch, evo) == {"mines_opened": 0, "safe_marked": 0}
         wrong = A.Evolution(evo.size, evo.topology, np.where(batch.mines, A.OPEN, evo.status), evo.changed_at,
                             evo.steps)  # the check itself must be able to fail
-        assert A.soundness(batch, wrong)["mines_opened"] == int(batch.mines.sum())
+        assert L.soundness(batch, wrong)["mines_opened"] == int(batch.mines.sum())
         for g in range(0, batch.games, 15):  # one more step of the rule changes nothing
             st_ = evo.status[g].reshape(16, 16).tolist()
             assert ref_step(st_, batch.nu[g].reshape(16, 16).tolist(), topology == "torus") == st_
@@ -275,7 +276,7 @@ def test_errors_say_what_is_allowed():
 def test_summary_matches_a_direct_count():
     batch = A.random_batch(20, 0.15, 8, 300)
     evo = A.run_batch(batch)
-    s = A.summarise(evo)
+    s = L.summarise(evo)
     share = [sum(1 for v in evo.status[g] if v != 0) / 400 for g in range(300)]
     assert s["solved_mean"] == pytest.approx(sum(share) / 300)
     assert s["half_closed"] == pytest.approx(sum(1 for v in share if 1 - v >= 0.5) / 300)
@@ -287,18 +288,18 @@ def test_summary_matches_a_direct_count():
 
 
 def test_densities_parse_and_refuse_nonsense():
-    assert A.parse_densities("0.02:0.30:0.01") == pytest.approx([0.02 + 0.01 * k for k in range(29)])
-    assert A.parse_densities("0.1,0.2") == [0.1, 0.2]
+    assert L.parse_densities("0.02:0.30:0.01") == pytest.approx([0.02 + 0.01 * k for k in range(29)])
+    assert L.parse_densities("0.1,0.2") == [0.1, 0.2]
     for bad in ("0.3:0.1:0.01", "a:b:c", "0.1:0.2:0", "1.5"):
         with pytest.raises(SweeplabError, match="allowed|write"):
-            A.parse_densities(bad)
+            L.parse_densities(bad)
 
 
 def test_complete_deduction_never_solves_less_than_the_automaton():
     # The automaton's two clauses are special cases of deduction, so from the same three cells
     # a complete solver ends with at least as much of the board open or known to be a mine.
     for topology in ("bounded", "torus"):
-        result = A.compare(10, 0.16, 25, topology, 4)
+        result = L.compare(10, 0.16, 25, topology, 4)
         assert (result["logic"] >= result["automaton"] - 1e-12).all()
         assert (result["logic"] > result["automaton"]).any()  # and it does gain somewhere
 
@@ -336,7 +337,7 @@ def test_cli_sweep_json_equals_the_library(tmp_path, capsys):
                            "--games", "50", "--topology", "torus", "--json")
     assert code == 0
     rows = json.loads(out)
-    want = A.sweep(10, [0.1, 0.2], 50, ["torus"], 0)
+    want = L.sweep(10, [0.1, 0.2], 50, ["torus"], 0)
     assert [r["solved_mean"] for r in rows] == pytest.approx([r["solved_mean"] for r in want])
     assert [r["half_closed"] for r in rows] == pytest.approx([r["half_closed"] for r in want])
     png = tmp_path / "s.png"
@@ -367,20 +368,20 @@ def test_stuck_at_start_exactly_when_no_starting_cell_is_a_zero():
     evo = A.run_batch(batch)
     no_zero = np.array([(batch.nu[g, batch.starts[g]] > 0).all() for g in range(400)])
     assert np.array_equal(evo.steps == 0, no_zero)
-    assert A.summarise(evo)["stuck_at_start"] == pytest.approx(no_zero.mean())
+    assert L.summarise(evo)["stuck_at_start"] == pytest.approx(no_zero.mean())
     started = ~no_zero
     failed = evo.closed_share >= 0.5
-    assert A.summarise(evo)["half_closed_given_started"] == pytest.approx(failed[started].mean())
+    assert L.summarise(evo)["half_closed_given_started"] == pytest.approx(failed[started].mean())
 
 
 def test_a_guessing_player_wins_every_game_deduction_alone_solves():
-    result = A.compare(9, 0.14, 12, "bounded", 6, ("safest",))
+    result = L.compare(9, 0.14, 12, "bounded", 6, ("safest",))
     solved = result["logic"] == 1.0
     assert solved.any() and (~solved).any()
     assert result["wins"]["safest"][solved].all()
-    summary = A.summarise_comparison(result)["players"]["safest"]
+    summary = L.summarise_comparison(result)["players"]["safest"]
     assert summary["wins"] == int(result["wins"]["safest"].sum()) and summary["games"] == 12
-    assert A.summarise_comparison(result)["automaton_mean_same_games"] == pytest.approx(result["automaton"].mean())
+    assert L.summarise_comparison(result)["automaton_mean_same_games"] == pytest.approx(result["automaton"].mean())
 
 
 def test_stuck_share_matches_the_formula_on_a_torus():
@@ -389,7 +390,7 @@ def test_stuck_share_matches_the_formula_on_a_torus():
     p, games = 0.15, 3000
     evo = A.run_batch(A.random_batch(24, p, 13, games, topology="torus"))
     want = (1 - (1 - p) ** 8) ** 3
-    got = A.summarise(evo)["stuck_at_start"]
+    got = L.summarise(evo)["stuck_at_start"]
     assert abs(got - want) < 4 * np.sqrt(want * (1 - want) / games)
 
 
@@ -400,5 +401,5 @@ def test_boards_with_fewer_than_three_safe_cells_open_what_there_is():
     got = (batch.starts >= 0).sum(axis=1)
     assert np.array_equal(got, np.minimum(free, 3))
     evo = A.run_batch(batch)
-    assert A.soundness(batch, evo) == {"mines_opened": 0, "safe_marked": 0}
+    assert L.soundness(batch, evo) == {"mines_opened": 0, "safe_marked": 0}
     assert ((evo.status == A.OPEN).sum(axis=1) >= got).all()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sweeplab import Game
 from sweeplab import cycles as C
+from sweeplab.lab import cycles as L
 from sweeplab.cli import cli
 from sweeplab.generators.winmine import Shift, WinMineSession, winmine_board
 from sweeplab.stats import bbbv
@@ -109,14 +110,14 @@ def test_parity_two_cycles_and_why(beginner):
         on = np.flatnonzero((arrays["tail"] == 0) & (arrays["cycle"] == arrays["cycle"][c.start]))
         assert set((on & 1).tolist()) == {c.parity}
     assert {c.parity for c in rep.cycles} == {0, 1}
-    out, panels = C.parity_demo(BEGINNER)
+    out, panels = L.parity_demo(BEGINNER)
     assert all(r["first_board_calls"] % 2 == 0 for r in out["cycles"]) and len(panels) == 2
 
 
 def test_survey_over_a_cycle(beginner):
     rep, _ = beginner
     c = rep.cycles[0]
-    sv = C.survey(BEGINNER, c.start, c.length, keep=4)
+    sv = L.survey(BEGINNER, c.start, c.length, keep=4)
     assert sum(sv.bbbv_histogram.values()) == c.length
     states = C.walk_states(np.uint32(c.start), c.length, *BEGINNER.args(), np.uint32(BEGINNER.mask))
     sample = np.random.default_rng(0).choice(c.length, 60, replace=False)
@@ -142,7 +143,7 @@ def test_survey_over_a_cycle(beginner):
 
 
 def test_convergence_blends_two_consecutive_cycle_boards():
-    out, panels = C.convergence_demo(INTERMEDIATE, 3, limit=4)
+    out, panels = L.convergence_demo(INTERMEDIATE, 3, limit=4)
     assert out["tail"] > 4
     for r in out["boards"]:
         a, b = r["between_cycle_boards"]
@@ -152,7 +153,7 @@ def test_convergence_blends_two_consecutive_cycle_boards():
 
 def test_order_of_mines():
     rep, _ = C.analyse_space(INTERMEDIATE, distinct=False)
-    out, _ = C.order_demo(INTERMEDIATE, rep.cycles[0].start, 20)
+    out, _ = L.order_demo(INTERMEDIATE, rep.cycles[0].start, 20)
     assert out["custom_is_first_mines"]
     o = out["next_full_board"]
     assert o["leftover_mines"] + o["first_mines_of_next"] == 40
@@ -166,12 +167,12 @@ def test_order_of_mines():
 
 @given(st.integers(0, 2**32 - 1))
 def test_quadrant_superposition(state):
-    out, _ = C.quadrant_demo(state)
+    out, _ = L.quadrant_demo(state)
     assert out["small_equals_folded_draws"]
 
 
 def test_shift_leaves_the_sequence_unchanged():
-    out, _ = C.shift_demo("win98", (8, 8, 10), 1234, games=15)
+    out, _ = L.shift_demo("win98", (8, 8, 10), 1234, games=15)
     assert out["shifts"] == 15 and out["laid_boards_equal"] == 15
     assert out["next_board_equal"] and out["state_after_equal"]
 

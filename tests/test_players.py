@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sweeplab import Game, View, make_rule
 from sweeplab.errors import SweeplabError
-from sweeplab.solver.autoplay import autoplay
+from sweeplab.lab.autoplay import autoplay
 from sweeplab.solver.players import PLAYERS, Move, Player, StrongPlayer, endgame_move, enumerate_layouts, make_player
 from sweeplab.view import HIDDEN
 
@@ -59,7 +59,7 @@ def test_player_sees_only_the_view():
         for name in PLAYED:
             a, b = make_player(name, 5), make_player(name, 5)
             assert a.moves(view) == b.moves(View.from_text(view.to_text()))
-            assert set(vars(a)) == {"rng"}
+            assert set(vars(a)) - {"lookahead"} == {"rng"}  # its seed, and strong's look-ahead chosen when made
         move = make_player("strong", 5).moves(view)[0]
         if not game.board.mines[move.y, move.x]:
             game.open(move.x, move.y)
@@ -218,13 +218,19 @@ def _stuck_views(count, seed):
 @pytest.mark.parametrize("mode", ["fast", "exact", "progress"])
 def test_strong_guesses_a_near_safest_undecided_cell(mode):
     for view, a in _stuck_views(12, 500):
-        player = make_player("strong", 1)
-        player.lookahead, player.endgame_layouts, player.fifty_first = mode, 0, False
+        player = StrongPlayer(1, lookahead=mode)
+        player.endgame_layouts, player.fifty_first = 0, False
         (move,) = player.moves(view)
         assert not move.certain
         assert view.hidden[move.y, move.x] and not a.mines[move.y, move.x]
         p = np.where(view.hidden & ~a.mines, a.probability, np.inf)
         assert 1 - p[move.y, move.x] >= (1 - p.min()) * (1 - player.near_tie) - 1e-12
+
+
+def test_strong_look_ahead_is_chosen_when_made():
+    with pytest.raises(SweeplabError, match="allowed: progress, exact, fast"):
+        StrongPlayer(0, lookahead="deep")
+    assert StrongPlayer(0, lookahead="fast").lookahead == "fast" and StrongPlayer(0).lookahead == "progress"
 
 
 def test_local_guess_when_the_exact_analysis_declines():
@@ -251,14 +257,14 @@ def test_rules_are_repeated_with_the_mines_they_found():
 
 @pytest.mark.parametrize("name", ["safest", "strong"])
 def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
-    import sweeplab.solver as solver
+    import sweeplab.solver.players as players
     from sweeplab.solver.frontier import TooComplexError
     from sweeplab.solver.players import BEYOND_EXACT
 
     def declined(view, **kw):
         raise TooComplexError("too complex (test)")
 
-    monkeypatch.setattr(solver, "analyse", declined)
+    monkeypatch.setattr(players, "analyse", declined)
     view = View.from_text("mines: 1\n1##\n###\n")  # the rules decide nothing here
     (move,) = make_player(name, 0).moves(view)
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
@@ -280,7 +286,6 @@ def test_progress_score_matches_brute_force(view):
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
     player = StrongPlayer(0)
-    player.progress_bonus = 0.25  # a value of its own, so the bonus term is checked too
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
         ns = nbr[c][nbr[c] >= 0]
         known = int(np.count_nonzero(mines[ns]))
@@ -291,15 +296,14 @@ def test_progress_score_matches_brute_force(view):
         for lay in layouts:
             if c not in lay:
                 parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
-        want = progress = 0.0
+        want = 0.0
         for group in parts.values():
             share = len(group) / len(layouts)
             risk = [sum(j in lay for lay in group) / len(group) for j in others]
             if not others or min(risk) == 0:
                 want += share
-                progress += share
             else:
                 want += share * (1 - min(risk))
         if len(parts) == 1:
             want *= 1 - player.dead_penalty
-        assert got == pytest.approx(want + 0.25 * progress, abs=1e-9)
+        assert got == pytest.approx(want, abs=1e-9)

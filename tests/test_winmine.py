@@ -199,9 +199,9 @@ def test_board_command_with_state():
     assert r.output.startswith(plain_winmine(0, 8, 8, 10)[0])
 
 
-def test_new_game_is_a_game_with_the_shift():
+def test_next_rule_makes_a_game_with_the_shift():
     s = WinMineSession("winxp", tick=9)
-    g = s.new_game()
+    g = Game(rule=s.next_rule())
     assert g.rule.name == "shift" and g.laid == WinMineSession("winxp", tick=9).next_board()
     assert g.rule.spec() == {"rule": "shift", "version": "winxp", "state": 9}
     assert np.count_nonzero(g.laid.mines) == 10

@@ -14,11 +14,12 @@ NUMBER_COLOURS = ("", "#0000ff", "#008000", "#ff0000", "#000080", "#800000", "#0
 
 
 def draw_cells(codes: np.ndarray, *, cell: int = 20, probabilities: np.ndarray | None = None,
-               highlight: np.ndarray | None = None) -> str:
+               highlight: np.ndarray | None = None, outlines: dict[str, np.ndarray] | None = None) -> str:
     """SVG text for a (height, width) array of cell codes.
 
     `probabilities` (same shape, NaN where not wanted) tints hidden cells from green (safe)
-    to red (mine) and prints the percentage; `highlight` (bool, same shape) outlines cells.
+    to red (mine) and prints the percentage; `highlight` (bool, same shape) outlines cells;
+    `outlines` maps an SVG colour to the cells (bool mask) to outline in it.
     """
     height, width = codes.shape
     w, h = width * cell, height * cell
@@ -64,6 +65,11 @@ def draw_cells(codes: np.ndarray, *, cell: int = 20, probabilities: np.ndarray |
             if highlight is not None and highlight[y, x]:
                 out.append(f'<rect x="{px + 1}" y="{py + 1}" width="{cell - 2}" height="{cell - 2}" fill="none" '
                            f'stroke="#ff00ff" stroke-width="2"/>')
+    for colour, mask in (outlines or {}).items():
+        ys, xs = np.nonzero(mask)
+        for y, x in zip(ys.tolist(), xs.tolist()):
+            out.append(f'<rect x="{x * cell + 1}" y="{y * cell + 1}" width="{cell - 2}" height="{cell - 2}" '
+                       f'fill="none" stroke="{colour}" stroke-width="2"/>')
     out.append("</svg>")
     return "".join(out)
 

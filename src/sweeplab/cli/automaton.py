@@ -10,11 +10,12 @@ import numpy as np
 
 from ..errors import SweeplabError
 from ..grid import TOPOLOGIES
-from ..solver import automaton as A
+from ..figures import evolution_png, evolution_svg
+from ..figures import pyplot as _pyplot
+from ..lab import automaton as A
 from .options import PLOT_FORMATS, OutputPath
 
 STATUS_CHARS = {A.CLOSED: "#", A.MARKED: "F"}
-COLOURS = {int(A.CLOSED): "#9a9a9a", int(A.OPEN): "#ffffff", int(A.MARKED): "#000000"}
 
 
 def _topologies(text: str) -> list[str]:
@@ -67,58 +68,6 @@ def status_text(status: np.ndarray, nu: np.ndarray) -> str:
     for srow, nrow in zip(status, nu):
         rows.append("".join(STATUS_CHARS.get(int(s), str(int(v))) for s, v in zip(srow, nrow)))
     return "\n".join(rows)
-
-
-def evolution_svg(evo: A.Evolution, steps: list[int], *, cell: int = 6, columns: int = 4) -> str:
-    """Snapshots side by side, as in the paper's figure: closed grey, marked black, open white."""
-    size = evo.size
-    gap, label = cell * 2, 14
-    panel = size * cell
-    rows = (len(steps) + columns - 1) // columns
-    cols = min(columns, len(steps))
-    width = cols * panel + (cols - 1) * gap + 2
-    height = rows * (panel + label + gap)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="11">',
-           f'<rect width="{width}" height="{height}" fill="#ffffff"/>']
-    for k, step in enumerate(steps):
-        ox = 1 + (k % columns) * (panel + gap)
-        oy = (k // columns) * (panel + label + gap) + label
-        st = evo.at(0, step)
-        out.append(f'<text x="{ox}" y="{oy - 3}">t = {step}</text>')
-        for y in range(size):  # one rectangle per run of equal cells keeps the file small
-            x = 0
-            while x < size:
-                s = int(st[y, x])
-                run = 1
-                while x + run < size and int(st[y, x + run]) == s:
-                    run += 1
-                out.append(f'<rect x="{ox + x * cell}" y="{oy + y * cell}" width="{run * cell}" '
-                           f'height="{cell}" fill="{COLOURS[s]}"/>')
-                x += run
-        out.append(f'<rect x="{ox}" y="{oy}" width="{panel}" height="{panel}" fill="none" stroke="#000000"/>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def evolution_png(evo: A.Evolution, steps: list[int], path: str, *, columns: int = 4) -> None:
-    plt = _pyplot()
-    from matplotlib.colors import ListedColormap
-    cmap = ListedColormap([COLOURS[0], COLOURS[1], COLOURS[2]])
-    rows = (len(steps) + columns - 1) // columns
-    cols = min(columns, len(steps))
-    fig, axes = plt.subplots(rows, cols, figsize=(2.2 * cols, 2.3 * rows), squeeze=False)
-    for ax in axes.flat:
-        ax.set_axis_off()
-    for ax, step in zip(axes.flat, steps):
-        ax.imshow(evo.at(0, step), cmap=cmap, vmin=0, vmax=2, interpolation="nearest")
-        ax.set_title(f"t = {step}", fontsize=9)
-        ax.set_axis_on()
-        ax.set_xticks([])
-        ax.set_yticks([])
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 @automaton.command()
@@ -198,16 +147,6 @@ def sweep_table(rows: list[dict]) -> str:
                          f"{_pct(pr['win_rate_ci'][0])}-{_pct(pr['win_rate_ci'][1]).strip():<6}")
         lines.append(line)
     return "\n".join(lines)
-
-
-def _pyplot():
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise SweeplabError("drawing plots needs matplotlib; install sweeplab[plot]") from None
-    return plt
 
 
 def plot_sweep(rows: list[dict], path: str) -> None:

@@ -12,7 +12,7 @@ import json
 
 import click
 
-from .. import cycles as C
+from ..lab import cycles as C
 from ..errors import InvalidBoardError
 from ..generators.winmine import VERSIONS, version as winmine_version
 from .options import OutputPath, check_level_options, given, positive

@@ -99,7 +99,7 @@ class OutputPath(click.ParamType):
         if not existed:
             os.remove(path)
         if self.needs and importlib.util.find_spec(self.needs) is None:
-            self.fail(f"writing {value!r} needs {self.needs}; install it with: pip install 'sweeplab[plots]'",
+            self.fail(f"writing {value!r} needs {self.needs}; install it with: pip install 'sweeplab[plot]'",
                       param, ctx)
         return value
 

@@ -32,18 +32,21 @@ solves the board.)
 from __future__ import annotations
 
 import functools
+from collections import namedtuple
 
 import numba as nb
 import numpy as np
 
 from .. import grid
+from ..kernels import FLAG, HIDDEN, OPEN, count_numbers
+from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, number_rule, place, subset_rule
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
 # taken of one, costs two atomic operations, and the play's inner loops do that per cell (12% of
-# the no-guess generator's time at 130 mines). Such a kernel cannot allocate, nor can anything
+# the no-guess generator's time at 130 mines; measured again in issue 17). Such a kernel cannot allocate, nor can anything
 # it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
-kernel = nb.njit(cache=True, _nrt=False)
+unrefcounted = nb.njit(cache=True, _nrt=False)
 
 # Outcome codes of a play.
 SOLVED = 0
@@ -58,7 +61,7 @@ WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the comp
 QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
 SWEEP_STATES = 4096  # states a long component's sweep may hold in all; past it, witness searches instead
 
-_U, _OPEN, _MINE = np.int8(0), np.int8(1), np.int8(2)
+# A play's cells are in the game's states (kernels.py): HIDDEN, OPEN, or FLAG for a mine it knows.
 
 # Why a play revealed a cell (the event's reason).
 WHY_CLICK = np.int8(0)
@@ -77,7 +80,7 @@ HID = 4  # per cell: hidden neighbours
 KNO = 5  # per cell: neighbours known to be mines
 HMASK = 6  # per cell: which of its 8 neighbour slots are hidden (bit k: slot k of grid.neighbour_table)
 # int8 rows:
-ST = 0  # per cell: 0 hidden, 1 open, 2 known mine
+ST = 0  # per cell: HIDDEN, OPEN, or FLAG (a known mine)
 EV_WHY = 1  # event -> reason
 # int64 meta (STALE_NOW: play_moved's count of stale cells):
 EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
@@ -115,26 +118,7 @@ def new_scratch(nbr):
     return si, sb, sm
 
 
-@nb.njit(cache=True, inline='always')
-def _fits(cell_cons, cell_ncons, need, nfree, pos, v):
-    """Can the cell at `pos` take value v, with every one of its constraints still satisfiable?"""
-    for t in range(cell_ncons[pos]):
-        c = cell_cons[pos, t]
-        if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
-            return False
-    return True
-
-
-@nb.njit(cache=True, inline='always')
-def _place(cell_cons, cell_ncons, need, nfree, pos, v, by):
-    """Assign (by=1) or unassign (by=-1) value v to the cell at `pos` in its constraints' counts."""
-    for t in range(cell_ncons[pos]):
-        c = cell_cons[pos, t]
-        nfree[c] -= by
-        need[c] -= by * v
-
-
-@kernel
+@unrefcounted
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
     """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
     backtracking.
@@ -168,7 +152,7 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             continue
         if assigned[pos]:
             v = cur[pos]
-            _place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
+            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
             placed -= v
             if v:
                 bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
@@ -178,9 +162,9 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
             pos -= 1
             continue
         nxt[pos] = v + 1
-        if not _fits(cell_cons, cell_ncons, need, nfree, pos, v):
+        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
             continue
-        _place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
+        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
         cur[pos] = v
         placed += v
         if v:
@@ -193,7 +177,7 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
     return leaves
 
 
-@kernel
+@unrefcounted
 def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tried, assigned):
     """Is there an assignment of the m cells (positions 0..m-1, constraints as in _enumerate) with
     cell fp = fv (fp < 0: none held)? 1 yes (left in cur), 0 no, -1 past `budget` search nodes;
@@ -209,7 +193,7 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
             return 1
         if assigned[pos]:
             v = cur[pos]
-            _place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
+            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
             assigned[pos] = False
         t = tried[pos]
         if t > 1 or (pos == fp and t > 0):
@@ -220,9 +204,9 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
         nodes += 1
         if nodes > budget:
             return -1
-        if not _fits(cell_cons, cell_ncons, need, nfree, pos, v):
+        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
             continue
-        _place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
+        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
         cur[pos] = v
         assigned[pos] = True
         pos += 1
@@ -230,14 +214,6 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
             tried[pos] = 0
             assigned[pos] = False
     return 0
-
-
-@kernel
-def _find(parent, a):
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
 
 
 @nb.njit(cache=True)
@@ -255,7 +231,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     con_cell = np.empty(n, dtype=np.int32)
     nc = 0
     for j in range(n):
-        if hmask[j] != 0 and st[j] == _OPEN:
+        if hmask[j] != 0 and st[j] == OPEN:
             con_cell[nc] = j
             nc += 1
             for k in range(8):
@@ -265,7 +241,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     nf = 0
     hidden = 0
     for i in range(n):
-        hidden += st[i] == _U
+        hidden += st[i] == HIDDEN
         if fidx[i] == -2:
             fidx[i] = nf
             front[nf] = i
@@ -295,8 +271,8 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
                 fcons[f, fdeg[f]] = c
                 fdeg[f] += 1
         for v in range(con_start[c] + 1, u):
-            ra = _find(parent, con_front[con_start[c]])
-            rb = _find(parent, con_front[v])
+            ra = find_root(parent, con_front[con_start[c]])
+            rb = find_root(parent, con_front[v])
             if ra != rb:
                 parent[rb] = ra
     con_start[nc] = u
@@ -305,7 +281,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     root_comp = np.full(nf, -1, dtype=np.int32)
     ncomp = 0
     for f in range(nf):
-        r = _find(parent, f)
+        r = find_root(parent, f)
         if root_comp[r] < 0:
             root_comp[r] = ncomp
             ncomp += 1
@@ -484,20 +460,20 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
         new = 0
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == _U and not covered[fidx[q]]:
+            if q >= 0 and st[q] == HIDDEN and not covered[fidx[q]]:
                 new += 1
         if need[c] >= new:
             continue
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == _U:
+            if q >= 0 and st[q] == HIDDEN:
                 covered[fidx[q]] = True
         bound += need[c]
         left -= new
     return bound + left
 
 
-@kernel
+@unrefcounted
 def _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons):
     """cell_cons[p] / cell_ncons[p]: the constraint ids of the p-th frontier cell in `order`."""
     for p in range(m):
@@ -507,7 +483,7 @@ def _constraints_of(order, m, fcons, fdeg, cell_cons, cell_ncons):
             cell_cons[p, t] = fcons[f, t]
 
 
-@kernel
+@unrefcounted
 def _keep_slabs(m, order, km, ks, mine_slab, safe_slab):
     """Spread a component's per-count witnesses (bitsets over the m positions of `order`) over
     its frontier cells, for the total."""
@@ -517,7 +493,7 @@ def _keep_slabs(m, order, km, ks, mine_slab, safe_slab):
             safe_slab[order[p], kq] = _bit(ks[kq], p) != 0
 
 
-@kernel
+@unrefcounted
 def _shift_or(dst, src, sh):
     """dst |= src << sh, on bitsets held in uint64 words (bits past the end drop off)."""
     nw = dst.shape[0]
@@ -605,7 +581,7 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
                     cs = True
         if cm != cs:
             for i in range(st.shape[0]):
-                if st[i] == _U and fidx[i] < 0:
+                if st[i] == HIDDEN and fidx[i] < 0:
                     if cm:
                         mine_out[i] = True
                     else:
@@ -694,11 +670,11 @@ def _slot_bit(k, shift):
 
 @nb.njit(cache=True, inline='always')
 def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """Set bits of a frame (x >= 0, below 2**56), without a branch per bit."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
 @nb.njit(cache=True, inline='always')
@@ -714,14 +690,14 @@ def _pair_rule(numbers, pi, a, b, shift):
     b_only = fb & ~fa
     rest_a = numbers[a] - pi[KNO, a]
     rest_b = numbers[b] - pi[KNO, b]
-    if rest_b - rest_a == _popcount(b_only):
+    if subset_rule(rest_a, rest_b, _popcount(b_only)):
         return b_only, a_only
-    if rest_a - rest_b == _popcount(a_only):
+    if subset_rule(rest_b, rest_a, _popcount(a_only)):
         return a_only, b_only
     return np.int64(0), np.int64(0)
 
 
-@kernel
+@unrefcounted
 def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
     """The subset rule on pairs of numbers within two steps, for numbers whose surroundings
     changed since the last pass. Cheap, and it settles most of what would otherwise need a
@@ -733,13 +709,13 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != _OPEN or hm[a] == 0:
+        if st[a] != OPEN or hm[a] == 0:
             continue
         for s in range(24):
             if hm[a] & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != _OPEN or hm[b] == 0:
+            if b < 0 or st[b] != OPEN or hm[b] == 0:
                 continue
             shift = NEAR_DY[s] * 7 + NEAR_DX[s]
             mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
@@ -764,10 +740,10 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
     return decided
 
 
-@kernel
+@unrefcounted
 def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
-    if pb[ST, a] != _OPEN or pb[ST, b] != _OPEN:
+    if pb[ST, a] != OPEN or pb[ST, b] != OPEN:
         return False
     for s in range(24):
         if si[NEAR + s, a] != b:
@@ -1004,7 +980,7 @@ def _log(pi, pb, meta, cell, mine, why, a, b):
     else:
         meta[OPENED] += 1
     ev = meta[EVENTS]
-    pb[ST, cell] = _MINE if mine else _OPEN
+    pb[ST, cell] = FLAG if mine else OPEN
     pi[TM, cell] = ev
     pi[EV_CELL, ev] = cell
     pb[EV_WHY, ev] = why
@@ -1025,11 +1001,11 @@ def _push(si, sb, wtop, i):
 @nb.njit(cache=True, inline='always')
 def _push_around(pb, si, sb, nbr, cell, wtop):
     """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
-    if pb[ST, cell] == _OPEN:
+    if pb[ST, cell] == OPEN:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
-        if j >= 0 and pb[ST, j] == _OPEN:
+        if j >= 0 and pb[ST, j] == OPEN:
             wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1037,11 +1013,10 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
 @nb.njit(cache=True, inline='always')
 def _number_implies(numbers, pi, pb, a, mine):
     """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
-    rest = numbers[a] - pi[KNO, a]
-    return pb[ST, a] == _OPEN and (rest == pi[HID, a] if mine else rest == 0)
+    return pb[ST, a] == OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
 
 
-@kernel
+@unrefcounted
 def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
     """The single-number rule on the `wtop` numbers waiting, and on those their deductions touch,
     until it stalls (a 0 opens its neighbours the same way: the cascade)."""
@@ -1056,13 +1031,13 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
         h = hid[i]
         if h == 0:
             continue
-        rest = numbers[i] - kno[i]
-        if rest != 0 and rest != h:
+        rule = number_rule(numbers[i] - kno[i], h)
+        if rule == UNDECIDED:
             continue
         for k in range(8):
             j = nbr[i, k]
-            if j >= 0 and st[j] == _U:
-                _reveal(pi, pb, meta, nbr, j, rest != 0, WHY_NUMBER, i, -1)
+            if j >= 0 and st[j] == HIDDEN:
+                _reveal(pi, pb, meta, nbr, j, rule == ALL_MINES, WHY_NUMBER, i, -1)
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
 
@@ -1099,7 +1074,7 @@ def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
         wtop = _reveal_found(nbr, pi, pb, meta, si, sb, why)
 
 
-@kernel
+@unrefcounted
 def _reveal_found(nbr, pi, pb, meta, si, sb, why):
     """Reveal the cells a round of deduction found (in SAFE_OUT / MINE_OUT), clearing those marks.
     Returns the work list: the numbers around them."""
@@ -1111,14 +1086,14 @@ def _reveal_found(nbr, pi, pb, meta, si, sb, why):
             continue
         sb[MINE_OUT, i] = False
         sb[SAFE_OUT, i] = False
-        if st[i] == _U:
+        if st[i] == HIDDEN:
             a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
             _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
             wtop = _push_around(pb, si, sb, nbr, i, wtop)
     return wtop
 
 
-@kernel
+@unrefcounted
 def _reset_scratch(sb, n):
     for r in range(5):
         for i in range(n):
@@ -1133,7 +1108,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     _reset_scratch(sb, n)
     meta[:] = 0
     for i in range(n):
-        pb[ST, i] = _U
+        pb[ST, i] = HIDDEN
         pi[HID, i] = si[DEG, i]
         pi[HMASK, i] = si[FULL, i]
         pi[KNO, i] = 0
@@ -1144,7 +1119,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
-@kernel
+@unrefcounted
 def first_touch(pi, pb, nbr, a, b):
     """The earliest event at which a play could have seen a change at cells a and b (their own
     state, or an open neighbour's number); a cell -1 is none."""
@@ -1152,11 +1127,11 @@ def first_touch(pi, pb, nbr, a, b):
     for c in (a, b):
         if c < 0:
             continue
-        if pb[ST, c] != _U and pi[TM, c] < t:
+        if pb[ST, c] != HIDDEN and pi[TM, c] < t:
             t = pi[TM, c]
         for k in range(8):
             j = nbr[c, k]
-            if j >= 0 and pb[ST, j] == _OPEN and pi[TM, j] < t:
+            if j >= 0 and pb[ST, j] == OPEN and pi[TM, j] < t:
                 t = pi[TM, j]
     return t
 
@@ -1181,8 +1156,8 @@ def _sync(pi, st, nbr, c):
         j = nbr[c, k]
         if j >= 0:  # counted without branching on the cell's state, which is unpredictable
             v = st[j]
-            m |= np.int32(v == _U) << k
-            kn += v == _MINE
+            m |= np.int32(v == HIDDEN) << k
+            kn += v == FLAG
     h = _popcount(m)
     pi[HID, c] = h
     pi[KNO, c] = kn
@@ -1192,12 +1167,12 @@ def _sync(pi, st, nbr, c):
 @nb.njit(cache=True, inline='always')
 def _push_near_stale(pb, si, sb, nbr, cell, wtop):
     """`cell` and its neighbours that are open numbers next to a stale cell go on the work list."""
-    if si[STALE1, cell] > 0 and pb[ST, cell] == _OPEN:
+    if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
         if j >= 0:
-            if (si[STALE1, j] > 0) & (pb[ST, j] == _OPEN):  # one branch, not two
+            if (si[STALE1, j] > 0) & (pb[ST, j] == OPEN):  # one branch, not two
                 wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1229,14 +1204,14 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
         si[CHECKED, a] = meta[EVENTS]
         _sync(pi, st, nbr, a)
         h = pi[HID, a]
-        rest = numbers[a] - pi[KNO, a]
         if h == 0:
             continue
-        if rest == 0 or rest == h:
+        rule = number_rule(numbers[a] - pi[KNO, a], h)
+        if rule != UNDECIDED:
             for k in range(8):
                 j = nbr[a, k]
-                if j >= 0 and st[j] == _U:
-                    wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rest != 0, WHY_NUMBER, a, -1, wtop)
+                if j >= 0 and st[j] == HIDDEN:
+                    wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rule == ALL_MINES, WHY_NUMBER, a, -1, wtop)
             continue
         if not pairs:
             continue
@@ -1247,7 +1222,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
             if ha & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != _OPEN:
+            if b < 0 or st[b] != OPEN:
                 continue
             _sync(pi, st, nbr, b)
             if pi[HID, b] == 0:
@@ -1260,7 +1235,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                 c, sh = (a, 0) if side == 0 else (b, shift)
                 for k in range(8):
                     q = nbr[c, k]
-                    if q < 0 or st[q] != _U:
+                    if q < 0 or st[q] != HIDDEN:
                         continue
                     bit = _slot_bit(k, sh)
                     if mines_bits & bit or safe_bits & bit:
@@ -1268,7 +1243,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                                             wtop)
 
 
-@kernel
+@unrefcounted
 def _component_clean(pb, nbr, si, sb, x):
     """Does no stale cell touch hidden cell x's frontier component, as the position stands (nor
     the numbers around it)? Then a deduction over that component still holds: its numbers say
@@ -1290,14 +1265,14 @@ def _component_clean(pb, nbr, si, sb, x):
             break
         for k in range(8):
             c = nbr[u, k]
-            if c < 0 or st[c] != _OPEN:
+            if c < 0 or st[c] != OPEN:
                 continue
             if si[STALE1, c] > 0:
                 clean = False
                 break
             for k2 in range(8):
                 q = nbr[c, k2]
-                if q >= 0 and st[q] == _U and not seen[q]:
+                if q >= 0 and st[q] == HIDDEN and not seen[q]:
                     seen[q] = True
                     queue[size] = q
                     size += 1
@@ -1319,7 +1294,7 @@ def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, 
     return _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
 
 
-@kernel
+@unrefcounted
 def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
     BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
@@ -1361,9 +1336,9 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
         si[CHECKED, i] = -1
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
-        known = s != _U and tm[i] < t
-        st[i] = s if known else _U
-        flagged += known and s == _MINE
+        known = s != HIDDEN and tm[i] < t
+        st[i] = s if known else HIDDEN
+        flagged += known and s == FLAG
     end = min(t, old_m[EVENTS])
     meta[FLAGGED] = flagged
     meta[OPENED] = end - flagged  # each event before t revealed one cell
@@ -1384,12 +1359,12 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
     # while dst's number spoke (from when it opened until its neighbours were all known), a
     # deduction over a whole component may have leaned on it
-    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == _OPEN else old_m[EVENTS]
+    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN else old_m[EVENTS]
     dst_quiet = dst_spoke
     for k in range(8):
         j = nbr[dst, k]
         if j >= 0:
-            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != _U else old_m[EVENTS])
+            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN else old_m[EVENTS])
     meta[STALE_NOW] = 1 if added else 2
     e = end
     last = old_m[EVENTS]
@@ -1398,7 +1373,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
             # nothing stale: the old events hold as logged, but for those that reasoned from dst
             while e < last:
                 x = old_i[EV_CELL, e]
-                if st[x] == _U:
+                if st[x] == HIDDEN:
                     a = old_i[EV_A, e]
                     b = old_i[EV_B, e]
                     why = old_b[EV_WHY, e]
@@ -1407,27 +1382,27 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                         break
                     if why == WHY_TOTAL:
                         meta[NEEDED_TOTAL] = 1
-                    _log(pi, pb, meta, x, old_b[ST, x] == _MINE, why, a, b)
+                    _log(pi, pb, meta, x, old_b[ST, x] == FLAG, why, a, b)
                 e += 1
             if e == last:
                 break
         ev = e
         e += 1
         x = old_i[EV_CELL, ev]
-        if st[x] != _U or x == src or x == dst:
+        if st[x] != HIDDEN or x == src or x == dst:
             continue
         why = old_b[EV_WHY, ev]
         a = old_i[EV_A, ev]
         b = old_i[EV_B, ev]
-        mine = old_b[ST, x] == _MINE
+        mine = old_b[ST, x] == FLAG
         if why == WHY_NUMBER:
             ok = near[a] == 0
-            if not ok and st[a] == _OPEN:
+            if not ok and st[a] == OPEN:
                 _sync(pi, st, nbr, a)
                 ok = _number_implies(numbers, pi, pb, a, mine)
         elif why == WHY_PAIR:
             ok = near[a] == 0 and near[b] == 0
-            if not ok and st[a] == _OPEN and st[b] == _OPEN:
+            if not ok and st[a] == OPEN and st[b] == OPEN:
                 _sync(pi, st, nbr, a)
                 _sync(pi, st, nbr, b)
                 ok = _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine)
@@ -1464,7 +1439,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     # queued for those rules; complete deduction decides the rest (all the rules would, too).
     wtop = 0
     for u in range(n):
-        if st[u] == _U:
+        if st[u] == HIDDEN:
             for k in range(8):
                 j = nbr[u, k]
                 if j >= 0:
@@ -1472,12 +1447,12 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                     hm[j] |= 1 << (7 - k)
                     if mines[u]:
                         kno[j] -= 1
-                    if not stale[u] and st[j] == _OPEN:
+                    if not stale[u] and st[j] == OPEN:
                         wtop = _push(si, sb, wtop, j)
     return PLAY_ON, wtop
 
 
-@kernel
+@unrefcounted
 def move_mine(mines, numbers, nbr, src, dst):
     """Move the mine at `src` to the free cell `dst`, keeping `numbers` right."""
     mines[src] = False
@@ -1491,7 +1466,7 @@ def move_mine(mines, numbers, nbr, src, dst):
             numbers[j] += 1
 
 
-@kernel
+@unrefcounted
 def set_mine(mines, numbers, nbr, cell, mine):
     """Lay a mine at free `cell` (mine=True) or take the one there away, keeping `numbers` right."""
     mines[cell] = mine
@@ -1500,6 +1475,77 @@ def set_mine(mines, numbers, nbr, cell, mine):
         j = nbr[cell, k]
         if j >= 0:
             numbers[j] += by
+
+
+# The generators' view of the certifier: a position that can be started, have a mine moved,
+# and give its verdict (SOLVED, STUCK or BUDGET). The play logs inside are the certifier's own.
+Position = namedtuple("Position", "mines numbers nbr click budget play spare scratch")
+Position.__doc__ = """A board being certified from its click: the flat mines and their numbers (changed in place by
+`try_move` and `undo`), the grid, the click, the leaf budget, the log of the board's last play, a
+spare log for a changed board's play until it is kept, and the grid's scratch. Made by
+`position`, played by `start`."""
+
+
+@nb.njit(cache=True, inline='always')
+def position(mines, nbr, click, budget, room):
+    """A Position for the board `mines` (its numbers counted here) in `room` (from `workspace`)."""
+    return Position(mines, count_numbers(mines, nbr), nbr, click, budget, room[0], room[1], room[2])
+
+
+@nb.njit(cache=True, inline='always')
+def start(p):
+    """Play the board from its click; the verdict."""
+    pi, pb, meta = p.play
+    si, sb, sm = p.scratch
+    return play_fresh(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, si, sb, sm)
+
+
+@nb.njit(cache=True, inline='always')
+def try_move(p, src, dst):
+    """Move the mine at `src` to the free cell `dst` (src < 0: lay a new mine at dst) and certify
+    the changed board from the last play's log; the verdict. Then `keep(p)` or `undo(p, src, dst)`."""
+    if src < 0:
+        set_mine(p.mines, p.numbers, p.nbr, dst, True)
+    else:
+        move_mine(p.mines, p.numbers, p.nbr, src, dst)
+    pi, pb, meta = p.play
+    qi, qb, qmeta = p.spare
+    si, sb, sm = p.scratch
+    return play_moved(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, qi, qb, qmeta, si, sb, sm,
+                      np.int32(src), np.int32(dst))
+
+
+@nb.njit(cache=True, inline='always')
+def keep(p):
+    """The position after its tried move: the changed board's play becomes its play."""
+    return Position(p.mines, p.numbers, p.nbr, p.click, p.budget, p.spare, p.play, p.scratch)
+
+
+@nb.njit(cache=True, inline='always')
+def undo(p, src, dst):
+    """Take back the tried move (the last play still stands for the board)."""
+    if src < 0:
+        set_mine(p.mines, p.numbers, p.nbr, dst, False)
+    else:
+        move_mine(p.mines, p.numbers, p.nbr, dst, src)
+
+
+@nb.njit(cache=True, inline='always')
+def hidden(p, i):
+    """Did the last play leave cell i hidden (neither opened nor known to be a mine)?"""
+    return p.play[1][ST, i] == HIDDEN
+
+
+@nb.njit(cache=True, inline='always')
+def revealed(p, i):
+    """Did the last play open cell i?"""
+    return p.play[1][ST, i] == OPEN
+
+
+def workspace(width: int, height: int, topology: str = "bounded"):
+    """Room for a position on this grid: two play logs and the scratch."""
+    n = width * height
+    return new_play(n), new_play(n), scratch_for(width, height, topology)
 
 
 @functools.lru_cache(maxsize=4)  # a few grids: a 1000x1000 one holds about 130 MB

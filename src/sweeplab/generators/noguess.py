@@ -15,12 +15,12 @@ Method, by density:
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
-  Each add and move is certified from the current board's play log (`certify.play_moved`).
+  Each add and move is certified from the current board's play log (`certify.try_move`).
   The number of chain moves is a parameter; by default three times the cells the ladder tried, or
   three per mine after a repair: `docs/benchmarks.md` measures the bias left against
   rejection references.
 
-Every board returned has been certified (`certify.play_fresh` / `play_moved`) from its click;
+Every board returned has been certified (`certify.start` / `try_move`) from its click;
 if none does within the budget, `GenerationError` (or, only when asked with
 `allow_uncertified=True`, the last board tried, marked `certified=False`). The same seed, size
 and click give the same board.
@@ -37,11 +37,10 @@ from .. import grid
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick, register_rule
-from ..kernels import count_numbers, lay_uniform
+from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, ST, move_mine, new_play, play_fresh, play_moved, scratch_for,
-                      set_mine)
+from .certify import DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, try_move, undo, workspace
 
 METHODS = ("auto", "rejection", "mcmc")
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
@@ -69,34 +68,28 @@ class NoGuessResult:
 
 
 @nb.njit(cache=True)
-def _rejection(n, count, excluded, nbr, click, state, tries, budget, play, scratch):
-    """Lay uniform boards until one certifies; its play is logged in `play`. Returns (mines,
-    state, boards laid, certified)."""
-    mines = np.zeros(n, dtype=np.bool_)
-    pi, pb, meta = play
-    si, sb, sm = scratch
+def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
+    """Lay uniform boards until one certifies. Returns (position, state, boards laid, certified)."""
+    p = position(np.zeros(n, dtype=np.bool_), nbr, click, budget, room)
     for t in range(tries):
         mines, state = lay_uniform(n, count, excluded, state)
-        if play_fresh(mines, count_numbers(mines, nbr), nbr, click, budget, pi, pb, meta, si, sb, sm) == SOLVED:
-            return mines, state, t + 1, True
-    return mines, state, tries, False
+        p = position(mines, nbr, click, budget, room)
+        if start(p) == SOLVED:
+            return p, state, t + 1, True
+    return p, state, tries, False
 
 
 @nb.njit(cache=True)
-def _ladder(mines, excluded, nbr, click, state, extra, tries_per_mine, budget, cur, nxt, scratch):
-    """Add `extra` mines to the certified board `mines` (its play logged in `cur`) one at a time,
-    each at a uniform free cell, kept iff the board still certifies (tried again elsewhere if
-    not). Returns (state, mines added, cells tried, play), where play is whichever of `cur` /
-    `nxt` holds the last certified board's log; it stops early when `tries_per_mine` cells in a
-    row fail.
+def _ladder(p, excluded, state, extra, tries_per_mine):
+    """Add `extra` mines to the certified position `p` one at a time, each at a uniform free
+    cell, kept iff the board still certifies (tried again elsewhere if not). Returns (state,
+    mines added, cells tried, position); it stops early when `tries_per_mine` cells in a row fail.
     """
-    n = mines.shape[0]
-    si, sb, sm = scratch
-    numbers = count_numbers(mines, nbr)
+    n = p.mines.shape[0]
     fpos = np.empty(n, dtype=np.int32)
     nfr = 0
     for i in range(n):
-        if not mines[i] and not excluded[i]:
+        if not p.mines[i] and not excluded[i]:
             fpos[nfr] = i
             nfr += 1
     tried = 0
@@ -106,24 +99,21 @@ def _ladder(mines, excluded, nbr, click, state, extra, tries_per_mine, budget, c
             tried += 1
             state, r = below(state, nfr)
             c = fpos[r]
-            set_mine(mines, numbers, nbr, c, True)
-            if play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1], nxt[2],
-                          si, sb, sm, np.int32(-1), c) == SOLVED:
+            if try_move(p, -1, c) == SOLVED:
                 nfr -= 1
                 fpos[r] = fpos[nfr]
-                cur, nxt = nxt, cur
+                p = keep(p)
                 placed = True
                 break
-            set_mine(mines, numbers, nbr, c, False)
+            undo(p, -1, c)
         if not placed:
-            return state, added, tried, cur
-    return state, extra, tried, cur
+            return state, added, tried, p
+    return state, extra, tried, p
 
 
 @nb.njit(cache=True)
-def _repair(mines, excluded, nbr, click, state, repairs, budget, cur, nxt, scratch):
-    """Move stuck frontier mines until the board certifies. Returns (state, moves, certified, play),
-    where play is whichever of `cur` / `nxt` holds the last play's log.
+def _repair(mines, excluded, nbr, click, state, repairs, budget, room):
+    """Move stuck frontier mines until the board certifies. Returns (state, moves, certified, position).
 
     Where the player gets stuck, one random hidden frontier mine moves to a random hidden
     cell off the frontier (or, now and then or when there is none, to any free cell): a cell
@@ -131,29 +121,27 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget, cur, nxt, scrat
     the old play's log.
     """
     n = mines.shape[0]
-    si, sb, sm = scratch
-    numbers = count_numbers(mines, nbr)
     cand = np.empty(n, dtype=np.int32)
-    status = play_fresh(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], si, sb, sm)
+    p = position(mines, nbr, click, budget, room)
+    status = start(p)
     for r in range(repairs + 1):
         if status == SOLVED:
-            return state, r, True, cur
+            return state, r, True, p
         if r == repairs:
             break
-        st = cur[1][ST]
         # a hidden mine the player touches (its neighbour is open)
         nc = 0
         for i in range(n):
-            if st[i] == 0 and mines[i]:
+            if hidden(p, i) and mines[i]:
                 for k in range(8):
                     j = nbr[i, k]
-                    if j >= 0 and st[j] == 1:
+                    if j >= 0 and revealed(p, j):
                         cand[nc] = i
                         nc += 1
                         break
         if nc == 0:  # a component over budget with no frontier mine: move any hidden mine
             for i in range(n):
-                if st[i] == 0 and mines[i]:
+                if hidden(p, i) and mines[i]:
                     cand[nc] = i
                     nc += 1
         if nc == 0:
@@ -165,11 +153,11 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget, cur, nxt, scrat
         state, coin = below(state, 4)
         nd = 0
         for i in range(n):
-            if coin > 0 and st[i] == 0 and not mines[i] and not excluded[i]:
+            if coin > 0 and hidden(p, i) and not mines[i] and not excluded[i]:
                 inner = True
                 for k in range(8):
                     j = nbr[i, k]
-                    if j >= 0 and st[j] == 1:
+                    if j >= 0 and revealed(p, j):
                         inner = False
                         break
                 if inner:
@@ -184,29 +172,25 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget, cur, nxt, scrat
             break
         state, r2 = below(state, nd)
         dst = cand[r2]
-        move_mine(mines, numbers, nbr, src, dst)
-        status = play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1], nxt[2],
-                            si, sb, sm, src, dst)
-        cur, nxt = nxt, cur
-    return state, repairs, False, cur
+        status = try_move(p, src, dst)
+        p = keep(p)
+    return state, repairs, False, p
 
 
 @nb.njit(cache=True)
-def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch):
+def _chain(p, excluded, state, steps):
     """Metropolis moves over certified boards: one mine to a uniform free cell, kept iff it certifies.
 
-    `mines` must be certified, with its play logged in `cur`; it stays certified. Each move is
-    certified from the current play's log. Returns (state, moves accepted).
+    The position `p` must be certified; it stays certified. Each move is certified from the
+    current play's log. Returns (state, moves accepted).
     """
-    n = mines.shape[0]
-    si, sb, sm = scratch
-    numbers = count_numbers(mines, nbr)
+    n = p.mines.shape[0]
     mpos = np.empty(n, dtype=np.int32)
     fpos = np.empty(n, dtype=np.int32)
     nm = 0
     nfr = 0
     for i in range(n):
-        if mines[i]:
+        if p.mines[i]:
             mpos[nm] = i
             nm += 1
         elif not excluded[i]:
@@ -220,16 +204,13 @@ def _chain(mines, excluded, nbr, click, state, steps, budget, cur, nxt, scratch)
         state, b = below(state, nfr)
         src = mpos[a]
         dst = fpos[b]
-        move_mine(mines, numbers, nbr, src, dst)
-        status = play_moved(mines, numbers, nbr, click, budget, cur[0], cur[1], cur[2], nxt[0], nxt[1], nxt[2],
-                            si, sb, sm, src, dst)
-        if status == SOLVED:
+        if try_move(p, src, dst) == SOLVED:
             mpos[a] = dst
             fpos[b] = src
             accepted += 1
-            cur, nxt = nxt, cur
+            p = keep(p)
         else:
-            move_mine(mines, numbers, nbr, dst, src)
+            undo(p, src, dst)
     return state, accepted
 
 
@@ -239,37 +220,34 @@ STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repa
 
 @dataclass(frozen=True)
 class _Start:
-    """A certified board for the chain to start from, with its play's log."""
+    """A certified board for the chain to start from, as a position with its play."""
 
-    mines: np.ndarray
+    position: tuple  # certify.Position
     state: int  # the RNG's, after the start
     certified: bool
-    play: tuple
     ladder: bool  # made by the ladder (else by the repair)
     ladder_tries: int  # cells the ladder tried
     repairs: int
 
 
-def _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch) -> _Start:
+def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start:
     """A rejection sample where rejection is cheap, with mines added one at a time (the ladder);
     where that stalls, a uniform board repaired."""
     base = min(mines, int(LADDER_BASE_DENSITY * n))
-    flat, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget,
-                                    plays[0], scratch)
+    p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
     if ok:
-        state, added, tried, cur = _ladder(flat, excluded, nbr, click, np.uint64(state), mines - base,
-                                           LADDER_TRIES_PER_MINE, budget, *plays, scratch)
+        state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE)
         if added == mines - base:
-            return _Start(flat, state, True, cur, True, tried, 0)
+            return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
     used = 0
     while True:
         flat, state = lay_uniform(n, mines, excluded, np.uint64(state))
         chunk = min(REPAIRS_PER_START, tries - used)
-        state, spent, ok, cur = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget, *plays, scratch)
+        state, spent, ok, p = _repair(flat, excluded, nbr, click, np.uint64(state), chunk, budget, room)
         used += spent
         if ok or used >= tries:
-            return _Start(flat, state, ok, cur, False, 0, used)
+            return _Start(p, state, ok, False, 0, used)
 
 
 def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
@@ -305,28 +283,26 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     state = np.uint64(seed_key(seed))
     accepted = ladder_tries = 0
     made_by = ""
-    plays, scratch = (new_play(n), new_play(n)), scratch_for(width, height, topology)
+    room = workspace(width, height, topology)
     if method == "rejection":
         limit = DEFAULT_TRIES if tries is None else tries
         if auto:
             limit = min(limit, AUTO_REJECTION_TRIES)
-        flat, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, limit, budget, plays[0], scratch)
+        p, state, used, ok = _rejection(n, mines, excluded, nbr, click, state, limit, budget, room)
+        flat = p.mines
         if ok or not auto:
             tries, steps = limit, 0
         else:  # a large board: rejection's success rate falls with the area as well as the density
             method = "mcmc"
     if method == "mcmc":
         tries = DEFAULT_REPAIRS if tries is None else tries
-        start = _start(n, mines, excluded, nbr, click, state, tries, budget, plays, scratch)
-        flat, state, ok, used, ladder_tries = (start.mines, start.state, start.certified, start.repairs,
-                                               start.ladder_tries)
-        made_by = "ladder" if start.ladder else "repair"
-        steps = default_steps(mines, start.ladder, ladder_tries) if steps is None else steps
+        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room)
+        flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
+                                               begun.ladder_tries)
+        made_by = "ladder" if begun.ladder else "repair"
+        steps = default_steps(mines, begun.ladder, ladder_tries) if steps is None else steps
         if ok and steps > 0:
-            cur = start.play
-            spare = plays[1] if cur[0].ctypes.data == plays[0][0].ctypes.data else plays[0]
-            state, accepted = _chain(flat, excluded, nbr, click, np.uint64(state), steps, budget, cur, spare,
-                                     scratch)
+            state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)
     if not ok and not allow_uncertified:
         raise GenerationError(
             f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "

@@ -280,12 +280,12 @@ class WinMineSession:
         self.games += 1
         return Board._from_flat(w, h, flat)
 
-    def new_game(self, preset: str | None = None, *, marks: bool = True, **custom):
-        """The next board as a Game with the first-click shift."""
-        from ..game import Game
+    def next_rule(self, preset: str | None = None, **custom) -> Shift:
+        """The next board with WinMine's first-click shift, as a first-click rule for a Game:
+        `Game(rule=session.next_rule())` (a generator makes boards; the Game plays them)."""
         state = self.state
         board = self.next_board(preset, **custom)
-        return Game(rule=Shift(board, origin={"version": self.version.name, "state": state}), marks=marks)
+        return Shift(board, origin={"version": self.version.name, "state": state})
 
     def boards(self, n: int) -> list[Board]:
         return [self.next_board() for _ in range(n)]

@@ -93,7 +93,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     """Play games start..stop-1 of a run and return their counts (the unit of work of a task)."""
     from ..firstclick import make_rule, rule_seed
     from ..game import Game
-    from ..solver.autoplay import autoplay
+    from .autoplay import autoplay
     from ..solver.players import make_player
     from ..stats import bbbv
 
@@ -267,7 +267,7 @@ def append_row(path: str | os.PathLike, spec: BenchSpec, start: int, stop: int, 
 
 def summary(counts: Counts, *, wall: float | None = None) -> dict:
     """The figures a bench prints: win rate with its 95% Wilson interval, 3BV of wins, speed."""
-    from .stats import rate, wilson
+    from .intervals import rate, wilson
     lo, hi = wilson(counts.wins, counts.games)
     out = {
         "games": counts.games, "wins": counts.wins, "win_rate": rate(counts.wins, counts.games),

@@ -79,7 +79,7 @@ class Evaluation:
         return self.total_return / self.games if self.games else float("nan")
 
     def wilson95(self) -> tuple[float, float]:
-        from ..lab.stats import wilson
+        from ..lab.intervals import wilson
         return wilson(self.wins, self.games)
 
 

@@ -9,6 +9,6 @@
 from .complete import Analysis, analyse
 from .frontier import InconsistentPositionError, TooComplexError
 from .hints import Hint, hint
-from .rules import deduce_rules
+from .local import deduce_rules
 
 __all__ = ["Analysis", "Hint", "InconsistentPositionError", "TooComplexError", "analyse", "deduce_rules", "hint"]

@@ -363,7 +363,7 @@ def _component_index(order, comp_start, con_comp, nv):
 
 
 @nb.njit(cache=True)
-def count_components(order, comp_start, con_vars, con_target, con_size, con_comp, nv):
+def count_layouts(order, comp_start, con_vars, con_target, con_size, con_comp, nv):
     """Count every component. Returns (counts (C, L), cellmine (nv, L), status per component)."""
     ncomp = comp_start.shape[0] - 1
     L, pos, cstart, clist = _component_index(order, comp_start, con_comp, nv)
@@ -521,17 +521,6 @@ def count_component_exact(vars_, cons):
         back = prev
         cellmine[vars_[i]] = cm
     return counts, cellmine
-
-
-@nb.njit(cache=True)
-def _convolve(a, b):
-    out = np.zeros(a.shape[0] + b.shape[0] - 1, dtype=a.dtype)
-    for i in range(a.shape[0]):
-        if a[i] == 0:
-            continue
-        for j in range(b.shape[0]):
-            out[i + j] += a[i] * b[j]
-    return out
 
 
 @nb.njit(cache=True)
@@ -835,7 +824,7 @@ def analyse_frontier(fr: Frontier, width: int, height: int, *, trust_flags: bool
                      force_exact: bool = False) -> Analysis:
     nv = len(fr.var_cell)
     ncomp = fr.components
-    counts, cellmine, status = count_components(fr.order, fr.comp_start, fr.con_vars, fr.con_target, fr.con_size,
+    counts, cellmine, status = count_layouts(fr.order, fr.comp_start, fr.con_vars, fr.con_target, fr.con_size,
                                                 fr.con_comp, nv)
     L = counts.shape[1]
     exact_polys: list = []

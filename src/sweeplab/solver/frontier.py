@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import SweeplabError
 from ..view import FLAG, HIDDEN, View
+from .deduction import ALL_MINES, UNDECIDED, find_root, number_rule, subset_rule
 
 
 class InconsistentPositionError(SweeplabError):
@@ -36,9 +37,9 @@ def build_constraints(cells, nbr, trust_flags):
     known = 0
     for i in range(n):
         c = cells[i]
-        if c == -1 or (c == -2 and not trust_flags):
+        if c == HIDDEN or (c == FLAG and not trust_flags):
             unknown[i] = True
-        elif c == -2:
+        elif c == FLAG:
             known += 1
     var_of = np.full(n, -1, dtype=np.int64)
     var_cell = np.empty(n, dtype=np.int64)
@@ -59,7 +60,7 @@ def build_constraints(cells, nbr, trust_flags):
                 continue
             if unknown[j]:
                 u += 1
-            elif cells[j] == -2:
+            elif cells[j] == FLAG:
                 t -= 1
         if t < 0 or t > u:
             return 1, i, var_cell[:0], con_vars[:0], con_target[:0], con_size[:0], unknown, known
@@ -88,6 +89,17 @@ def holds(con_vars, con_size, c, w):
         if con_vars[c, s] == w:
             return True
     return False
+
+
+@nb.njit(cache=True, inline='always')
+def own_cells(con_vars, con_size, c, d, fixed):
+    """How many undecided cells (fixed < 0) constraint d has that c has not."""
+    only = 0
+    for s in range(con_size[d]):
+        w = con_vars[d, s]
+        if fixed[w] < 0 and not holds(con_vars, con_size, c, w):
+            only += 1
+    return only
 
 
 @nb.njit(cache=True)
@@ -130,9 +142,12 @@ def propagate(nv, con_vars, con_target, con_size):
             u = u_left[c]
             if t < 0 or t > u:
                 return False, fixed, con_vars[:0], con_target[:0], con_size[:0]
-            if u == 0 or (t != 0 and t != u):
+            if u == 0:
                 continue
-            val = 1 if t == u else 0
+            rule = number_rule(t, u)
+            if rule == UNDECIDED:
+                continue
+            val = 1 if rule == ALL_MINES else 0
             for s in range(con_size[c]):
                 v = con_vars[c, s]
                 if fixed[v] < 0:
@@ -159,15 +174,9 @@ def propagate(nv, con_vars, con_target, con_size):
                     d = touch[v, e]
                     if d == c or u_left[d] == 0:
                         continue
-                    only_b = 0
-                    for s2 in range(con_size[d]):
-                        w = con_vars[d, s2]
-                        if fixed[w] >= 0:
-                            continue
-                        if not holds(con_vars, con_size, c, w):
-                            only_b += 1
-                    if t_left[d] - t_left[c] != only_b or (only_b == 0 and u_left[c] == u_left[d]):
-                        continue
+                    only_b = own_cells(con_vars, con_size, c, d, fixed)
+                    if not subset_rule(t_left[c], t_left[d], only_b) or (only_b == 0 and u_left[c] == u_left[d]):
+                        continue  # (the second: the same cells twice, nothing to gain)
                     queue[nq] = c
                     queue[nq + 1] = d
                     nq += 2
@@ -223,14 +232,6 @@ def propagate(nv, con_vars, con_target, con_size):
 
 
 @nb.njit(cache=True)
-def _find(parent, a):
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
-
-
-@nb.njit(cache=True)
 def split_components(nv, con_vars, con_size, skip):
     """Independent components and a narrow variable order in each (vars marked in `skip`,
     already decided, are left out).
@@ -241,9 +242,9 @@ def split_components(nv, con_vars, con_size, skip):
     m = con_vars.shape[0]
     parent = np.arange(nv)
     for c in range(m):
-        a = _find(parent, con_vars[c, 0])
+        a = find_root(parent, con_vars[c, 0])
         for s in range(1, con_size[c]):
-            b = _find(parent, con_vars[c, s])
+            b = find_root(parent, con_vars[c, s])
             if a != b:
                 parent[b] = a
     # var -> constraints (CSR)
@@ -261,7 +262,7 @@ def split_components(nv, con_vars, con_size, skip):
             fill[v] += 1
     root = np.empty(nv, dtype=np.int64)
     for v in range(nv):
-        root[v] = _find(parent, v)
+        root[v] = find_root(parent, v)
     dist = np.full(nv, -1, dtype=np.int64)
     queue = np.empty(nv, dtype=np.int64)
     order = np.empty(nv, dtype=np.int64)

@@ -10,12 +10,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Callable, NamedTuple
 
+import numba as nb
 import numpy as np
 
 from ..errors import SweeplabError
 from ..rng import seed_key
-from ..view import View
+from ..view import FLAG, HIDDEN, View
+from .deduction import fits, place
+from .complete import analyse
 from .frontier import InconsistentPositionError, TooComplexError
+from .local import deduce_rules
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
@@ -29,21 +33,15 @@ class Move(NamedTuple):
     note: str = ""  # BEYOND_EXACT when the exact analysis declined the position
 
 
-def _solver():
-    from . import analyse, deduce_rules  # the deduction core (solver/__init__); imported late: it imports us
-    return analyse, deduce_rules
-
-
 def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
     """(safe, mines) by the rules, applied again with the mines they found as trusted flags until
     they free a cell or find nothing new (the rules are one level; a solver repeats them)."""
-    _, deduce_rules = _solver()
     safe, mines = deduce_rules(view)
     hidden = view.hidden
     while not safe.any() and mines.any():
         cells = view.cells.copy()
-        cells[cells == -2] = -1  # the view's own flags stay unknown: only proven mines are trusted
-        cells[mines & hidden] = -2
+        cells[cells == FLAG] = HIDDEN  # the view's own flags stay unknown: only proven mines are trusted
+        cells[mines & hidden] = FLAG
         safe, more = deduce_rules(View(cells, view.mine_count, view.topology), trust_flags=True)
         more &= hidden & ~mines
         if not more.any():
@@ -130,7 +128,6 @@ class SafestPlayer(Player):
 
         The rules go first because they find most certain moves cheaply; a position too complex
         for the exact count gets a local guess."""
-        analyse, _ = _solver()
         safe, rule_mines = rules_until_safe(view)
         if safe.any():
             return self._certain(safe), None
@@ -190,11 +187,17 @@ class StrongPlayer(SafestPlayer):
     endgame_cells = 24       # ... over at most this many undecided cells
     endgame_budget = 1500    # positions searched before giving up on the end game
     fifty_first = True
-    lookahead = "progress"   # exact odds of each number and complete deduction after it; "fast": the
-                             # odds as if independent and the rules only; "exact": "progress" without its knobs
-    progress_bonus = 0.0     # "progress": extra score per unit chance that the reveal frees a cell
     dead_penalty = 0.3       # "progress": relative score cut for a cell that can show only one number
-    off_frontier_penalty = 0.0  # "progress": relative score cut for a cell beside no open number
+    LOOKAHEADS = ("progress", "exact", "fast")
+
+    def __init__(self, seed, *, lookahead: str = "progress"):
+        """`lookahead`: "progress" (exact odds of each number and complete deduction after it),
+        "exact" (the same without the dead-cell cut) or "fast" (the odds as if independent and
+        the rules only)."""
+        super().__init__(seed)
+        if lookahead not in self.LOOKAHEADS:
+            raise SweeplabError(f"unknown look-ahead {lookahead!r}; allowed: {', '.join(self.LOOKAHEADS)}")
+        self.lookahead = lookahead
 
     def moves(self, view):
         certain, a = self._certain_or_analysis(view)
@@ -209,7 +212,7 @@ class StrongPlayer(SafestPlayer):
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
                 return [move]
-        return [self._lookahead(view, a, undecided, _solver()[0])]
+        return [self._lookahead(view, a, undecided, analyse)]
 
     # --- forced 50/50 ------------------------------------------------------------------------
     def _forced_fifty(self, view, mines, undecided) -> Move | None:
@@ -262,20 +265,17 @@ class StrongPlayer(SafestPlayer):
         und = undecided.reshape(-1)
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
-        base[mines & (base == -1)] = -2
-        cells_w = view.cells.reshape(-1)
+        base[mines & (base == HIDDEN)] = FLAG
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
-            known = int(np.count_nonzero(mines[ns] | (base[ns] == -2)))
+            known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
             unknown = ns[und[ns]]
             if self.lookahead == "progress":
                 try:
                     score = self._score_progress(view, a, base, c, known, len(unknown))
                 except TooComplexError:
                     score = self._score_fast(view, a, base, c, known, unknown, p)
-                if not (cells_w[ns] >= 0).any():
-                    score *= 1.0 - self.off_frontier_penalty
             elif self.lookahead == "exact":
                 try:
                     score = self._score_exact(view, a, base, c, known, len(unknown))
@@ -295,7 +295,6 @@ class StrongPlayer(SafestPlayer):
 
     def _outcomes(self, view, a, base, c, known, unknown):
         """Each number cell c can show, as (its exact share of the layouts, the analysis after it)."""
-        analyse, _ = _solver()
         for v in range(known, known + unknown + 1):
             try:
                 b = analyse(self._trial(view, base, c, v), trust_flags=True)
@@ -313,37 +312,35 @@ class StrongPlayer(SafestPlayer):
             if b.safe.any():
                 score += weight
             else:
-                q = np.where(b.safe | ~np.isfinite(b.probability) | (view.cells == -2), np.inf,
+                q = np.where(b.safe | ~np.isfinite(b.probability) | (view.cells == FLAG), np.inf,
                              b.probability).reshape(-1)
                 q[c] = np.inf
-                q = q[base == -1].min() if (base == -1).any() else np.inf
+                q = q[base == HIDDEN].min() if (base == HIDDEN).any() else np.inf
                 score += weight * (1.0 - q if np.isfinite(q) else 1.0)
         return score
 
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
-        certain cell (progress), else the best safety then; plus a bonus for the chance of progress."""
-        hidden = base == -1
+        certain cell (progress), else the best safety then."""
+        hidden = base == HIDDEN
         hidden[c] = False
-        score = progress = 0.0
+        score = 0.0
         shown = 0
         for weight, b in self._outcomes(view, a, base, c, known, unknown):
             shown += 1
             if b.safe.any():
                 score += weight
-                progress += weight
             elif hidden.any():
                 score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
             else:
                 score += weight
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
-        return score + self.progress_bonus * progress
+        return score
 
     def _score_fast(self, view, a, base, c, known, unknown, p) -> float:
         """The same score with the numbers' odds from the neighbours' own mine probabilities (as if
         independent) and progress judged by the rules alone: a few times cheaper."""
-        _, deduce_rules = _solver()
         dist = np.ones(1)
         for q in p[unknown]:  # Poisson-binomial: the chance of t mines among the unknown neighbours
             dist = np.append(dist * (1 - q), 0.0) + np.append(0.0, dist * q)
@@ -387,62 +384,87 @@ class _OverBudget(Exception):
     pass
 
 
+@nb.njit(cache=True)
+def _layouts(order, cell_cons, cell_ncons, need, nfree, limit):
+    """Every assignment of the cells (visited in `order`, safe before mine) that keeps every
+    constraint satisfiable, as a bool (layouts, cells) array; stops after limit + 1 of them."""
+    m = order.shape[0]
+    out = np.zeros((16, m), dtype=np.bool_)
+    count = 0
+    cur = np.zeros(m + 1, dtype=np.int64)
+    nxt = np.zeros(m + 1, dtype=np.int64)
+    assigned = np.zeros(m + 1, dtype=np.bool_)
+    pos = 0
+    while pos >= 0:
+        if pos == m:
+            if count == out.shape[0]:
+                grown = np.zeros((2 * count, m), dtype=np.bool_)
+                grown[:count] = out
+                out = grown
+            for q in range(m):
+                out[count, order[q]] = cur[q] == 1
+            count += 1
+            if count > limit:
+                break
+            pos -= 1
+            continue
+        if assigned[pos]:
+            place(cell_cons, cell_ncons, need, nfree, order[pos], cur[pos], -1)
+            assigned[pos] = False
+        v = nxt[pos]
+        if v > 1:
+            pos -= 1
+            continue
+        nxt[pos] = v + 1
+        if not fits(cell_cons, cell_ncons, need, nfree, order[pos], v):
+            continue
+        place(cell_cons, cell_ncons, need, nfree, order[pos], v, 1)
+        cur[pos] = v
+        assigned[pos] = True
+        pos += 1
+        if pos < m:
+            nxt[pos] = 0
+            assigned[pos] = False
+    return out[:count]
+
+
 def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limit: int) -> np.ndarray | None:
     """Every assignment of mines to the undecided cells consistent with the view and the mine
     total, as a bool (layouts, cells) array in the order of np.flatnonzero(undecided); None
-    when there are more than `limit`. Known mines (`mines`) are taken as mines."""
+    when there are more than `limit`. Known mines (`mines`) are taken as mines.
+
+    The engine's count check (`deduction.fits`) enumerates them; the mine total is one more
+    constraint, over every undecided cell."""
     cells = view.cells.reshape(-1)
     nbr = view.neighbours
     var = np.flatnonzero(undecided.reshape(-1))
-    known = mines.reshape(-1) | (cells == -2)  # flags count as mines in the numbers
-    index = {int(c): k for k, c in enumerate(var)}
-    need, members = [], []
+    nv = len(var)
+    known = mines.reshape(-1) | (cells == FLAG)  # flags count as mines in the numbers
+    index = np.full(len(cells), -1, dtype=np.int64)
+    index[var] = np.arange(nv)
+    total = view.mines_left - int(np.count_nonzero(known & (cells == HIDDEN)))
+    if total < 0 or total > nv:
+        return np.zeros((0, nv), dtype=np.bool_)
+    cell_cons = np.full((nv, 9), -1, dtype=np.int64)
+    cell_ncons = np.zeros(nv, dtype=np.int64)
+    need, nfree = [], []
     for i in np.flatnonzero(cells >= 0):
         ns = nbr[i][nbr[i] >= 0]
-        vs = [index[int(j)] for j in ns if int(j) in index]
-        if vs:
+        vs = index[ns][index[ns] >= 0]
+        if len(vs):
+            cell_cons[vs, cell_ncons[vs]] = len(need)
+            cell_ncons[vs] += 1
             need.append(int(cells[i]) - int(np.count_nonzero(known[ns])))
-            members.append(vs)
-    of = [[] for _ in var]
-    for k, vs in enumerate(members):
-        for v in vs:
-            of[v].append(k)
+            nfree.append(len(vs))
     # frontier cells first (constrained), off-frontier last (only the total binds them)
-    order = sorted(range(len(var)), key=lambda v: (not of[v], -len(of[v])))
-    left = [len(vs) for vs in members]
-    total = view.mines_left - int(np.count_nonzero(known & (cells == -1)))
-    out: list[list[bool]] = []
-    assign = [False] * len(var)
-
-    def place(d, mines_left):
-        if mines_left < 0 or mines_left > len(order) - d:
-            return
-        if d == len(order):
-            out.append(assign.copy())
-            if len(out) > limit:
-                raise _OverBudget
-            return
-        v = order[d]
-        for mine in (False, True):
-            ok = True
-            for k in of[v]:
-                need[k] -= mine
-                left[k] -= 1
-                if need[k] < 0 or need[k] > left[k]:
-                    ok = False
-            if ok:
-                assign[v] = mine
-                place(d + 1, mines_left - mine)
-            for k in of[v]:
-                need[k] += mine
-                left[k] += 1
-        assign[v] = False
-
-    try:
-        place(0, total)
-    except _OverBudget:
-        return None
-    return np.array(out, dtype=np.bool_).reshape(len(out), len(var))
+    order = sorted(range(nv), key=lambda v: (not cell_ncons[v], -int(cell_ncons[v])))
+    cell_cons[np.arange(nv), cell_ncons] = len(need)  # the mine total
+    cell_ncons += 1
+    need.append(total)
+    nfree.append(nv)
+    L = _layouts(np.array(order, dtype=np.int64), cell_cons, cell_ncons, np.array(need, dtype=np.int64),
+                 np.array(nfree, dtype=np.int64), limit)
+    return None if len(L) > limit else L
 
 
 def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int,
@@ -459,7 +481,7 @@ def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: 
         raise SweeplabError(f"end game: enumerated {len(L)} layouts where the analysis counted {layouts}")
     var = np.flatnonzero(undecided.reshape(-1))
     nbr = view.neighbours
-    known = mines.reshape(-1) | (view.cells.reshape(-1) == -2)
+    known = mines.reshape(-1) | (view.cells.reshape(-1) == FLAG)
     adj = np.zeros((len(var), len(var)), dtype=np.int64)
     pos = {int(c): k for k, c in enumerate(var)}
     base = np.zeros(len(var), dtype=np.int64)
@@ -524,10 +546,6 @@ PlayerFactory = Callable[..., Player]
 PLAYERS: dict[str, PlayerFactory] = {
     p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, RandomPlayer)
 }
-
-
-def register_player(name: str, factory: PlayerFactory) -> None:
-    PLAYERS[name] = factory
 
 
 def make_player(name: str, seed) -> Player:

@@ -11,20 +11,22 @@ import numba as nb
 import numpy as np
 
 from ..view import View
-from .frontier import InconsistentPositionError, build_constraints, holds, numbers_touching
+from .deduction import ALL_SAFE, UNDECIDED, number_rule, subset_rule
+from .frontier import InconsistentPositionError, build_constraints, holds, numbers_touching, own_cells
 
 
 @nb.njit(cache=True)
-def rules_kernel(nv, con_vars, con_target, con_size):
+def local_rules(nv, con_vars, con_target, con_size):
     """Per frontier var: 1 safe, 2 mine, 0 unknown, by the single-number and pair rules."""
     out = np.zeros(nv, dtype=np.int8)
     m = con_vars.shape[0]
     for c in range(m):  # single number: all its mines found, or all its hidden cells needed
-        t = con_target[c]
-        if t == 0 or t == con_size[c]:
+        rule = number_rule(con_target[c], con_size[c])
+        if rule != UNDECIDED:
             for s in range(con_size[c]):
-                out[con_vars[c, s]] = 1 if t == 0 else 2
+                out[con_vars[c, s]] = 1 if rule == ALL_SAFE else 2
     touch, deg = numbers_touching(nv, con_vars, con_size)
+    undecided = np.full(nv, -1, dtype=np.int8)  # (one level: every cell counts)
     for c in range(m):
         for s in range(con_size[c]):
             v = con_vars[c, s]
@@ -34,11 +36,7 @@ def rules_kernel(nv, con_vars, con_target, con_size):
                     continue
                 # pair (A=c, B=d): if B's own cells must hold t_B - t_A = |B \ A| mines, they all
                 # are mines and A's own cells are all safe (a subset A of B is the case A \ B empty)
-                only_b = 0
-                for s2 in range(con_size[d]):
-                    if not holds(con_vars, con_size, c, con_vars[d, s2]):
-                        only_b += 1
-                if con_target[d] - con_target[c] != only_b:
+                if not subset_rule(con_target[c], con_target[d], own_cells(con_vars, con_size, c, d, undecided)):
                     continue
                 for s2 in range(con_size[d]):
                     w = con_vars[d, s2]
@@ -52,7 +50,7 @@ def rules_kernel(nv, con_vars, con_target, con_size):
 
 
 @nb.njit(cache=True)
-def rules_board(cells, nbr, trust_flags):
+def local_rules_board(cells, nbr, trust_flags):
     """(status, bad cell, safe, mines) over the flat board in one compiled call."""
     n = cells.shape[0]
     safe = np.zeros(n, dtype=np.bool_)
@@ -60,7 +58,7 @@ def rules_board(cells, nbr, trust_flags):
     status, bad, var_cell, con_vars, con_target, con_size, _, _ = build_constraints(cells, nbr, trust_flags)
     if status:
         return status, bad, safe, mines
-    out = rules_kernel(var_cell.shape[0], con_vars, con_target, con_size)
+    out = local_rules(var_cell.shape[0], con_vars, con_target, con_size)
     for v in range(var_cell.shape[0]):
         if out[v] == 1:
             safe[var_cell[v]] = True
@@ -77,7 +75,7 @@ def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, 
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
     cells = view.cells.reshape(-1)
-    status, bad, safe, mines = rules_board(cells, view.neighbours, bool(trust_flags))
+    status, bad, safe, mines = local_rules_board(cells, view.neighbours, bool(trust_flags))
     if status:
         x, y = bad % view.width, bad // view.width
         raise InconsistentPositionError(f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden "

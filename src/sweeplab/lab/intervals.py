@@ -1,8 +1,11 @@
-"""Win-rate statistics: the Wilson score interval and the summary of a batch of games."""
+"""Interval estimates for the lab's measures: the Wilson score interval for win rates, and intervals
+for a mean and a quantile of a sample."""
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from ..errors import SweeplabError
 
@@ -30,3 +33,21 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 def rate(successes: int, trials: int) -> float:
     return successes / trials if trials else float("nan")
+
+
+def mean_ci(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tuple[float, float, float]:
+    """Mean and its normal-approximation 95% interval, kept inside [low, high]."""
+    n = values.size
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+    return mean, float(max(low, mean - half)), float(min(high, mean + half))
+
+
+def quantile_ci(values: np.ndarray, q: float) -> tuple[float, float, float]:
+    """Quantile q and a distribution-free 95% interval from the order statistics."""
+    v = np.sort(values)
+    n = v.size
+    half = Z95 * np.sqrt(n * q * (1 - q))
+    lo = int(max(0, np.floor(n * q - half)))
+    hi = int(min(n - 1, np.ceil(n * q + half)))
+    return float(np.quantile(v, q)), float(v[lo]), float(v[hi])

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, SweeplabError
 from ..game import LOST, WON, Game
-from .players import BEYOND_EXACT, Move, Player
+from ..solver.players import BEYOND_EXACT, Move, Player
 
 
 @dataclass

@@ -1,0 +1,75 @@
+"""The deduction rules, each written once: every solver, hint, player and the no-guess certifier uses these.
+
+- the single-number rule (`number_rule`): a number whose unknown mines are 0 has only safe
+  hidden neighbours; one whose unknown mines equal its hidden neighbours has only mines;
+- the subset rule (`subset_rule`): for two numbers a and b, if b's mines beyond a's must fill
+  b's hidden cells outside a, those are mines and a's own are safe (a subset a of b is the case
+  "a's own cells: none");
+- the count check behind every enumeration (`fits`, `place`): can a cell take a value with each
+  of its numbers still satisfiable, and the bookkeeping when it does;
+- union-find (`find_root`), which splits a frontier into independent components.
+
+They are scalar kernels over counts, so each caller keeps its own representation of a position
+(constraint rows in `frontier`, neighbour bit masks in the certifier) and the rule itself lives
+here. All are inlined into their callers by numba.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+# What the single-number rule says about a number's hidden neighbours.
+UNDECIDED = -1
+ALL_SAFE = 0
+ALL_MINES = 1
+
+
+@nb.njit(cache=True, inline='always')
+def number_rule(rest, hidden):
+    """The single-number rule on a number with `hidden` (> 0) hidden neighbours of which `rest`
+    are mines: ALL_SAFE, ALL_MINES, or UNDECIDED."""
+    if rest == 0:
+        return ALL_SAFE
+    if rest == hidden:
+        return ALL_MINES
+    return UNDECIDED
+
+
+@nb.njit(cache=True, inline='always')
+def subset_rule(rest_a, rest_b, b_only):
+    """The subset rule on numbers a and b, needing rest_a / rest_b more mines, where b has
+    `b_only` hidden cells that a does not touch: True when those must all be mines (b's mines
+    beyond a's fill them), and then a's hidden cells that b does not touch are all safe. Ask
+    it both ways round for both conclusions."""
+    return rest_b - rest_a == b_only
+
+
+@nb.njit(cache=True, inline='always')
+def fits(cell_cons, cell_ncons, need, nfree, pos, v):
+    """Can the cell at `pos` take value v (1 mine, 0 safe), with every one of its constraints
+    (cell_cons[pos, :cell_ncons[pos]]; `need` mines among `nfree` unassigned cells) still
+    satisfiable?"""
+    for t in range(cell_ncons[pos]):
+        c = cell_cons[pos, t]
+        if need[c] - v < 0 or need[c] - v > nfree[c] - 1:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline='always')
+def place(cell_cons, cell_ncons, need, nfree, pos, v, by):
+    """Assign (by=1) or unassign (by=-1) value v to the cell at `pos` in its constraints' counts."""
+    for t in range(cell_ncons[pos]):
+        c = cell_cons[pos, t]
+        nfree[c] -= by
+        need[c] -= by * v
+
+
+@nb.njit(cache=True, inline='always')
+def find_root(parent, a):
+    """Union-find with path halving: the root of a's set in `parent`. Inlined: a call would cost
+    the certifier's reference-counted round two atomic operations per lookup."""
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a

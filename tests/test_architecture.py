@@ -1,0 +1,72 @@
+"""The rooms of docs/architecture.md: no import runs back up the floors, solver/ reads only the
+ground floor and itself, and nothing outside the certifier reaches into its play logs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sweeplab"
+
+# Bottom first, as drawn in docs/architecture.md; a room may import its own floor or lower.
+FLOORS = [
+    {"errors", "rng", "grid", "msvc", "_numba_cache", "presets", "svg", "kernels", "view"},
+    {"board", "stats", "solver"},
+    {"generators", "firstclick", "figures", "automaton"},
+    {"game", "cycles"},
+    {"lab", "replays", "rl"},
+    {"play", "cli", "__main__", "__init__"},
+]
+FLOOR = {room: k for k, rooms in enumerate(FLOORS) for room in rooms}
+
+# What the certifier offers other modules: a Position and its verdicts (see generators/certify.py).
+CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Position", "position", "start", "try_move",
+                     "keep", "undo", "hidden", "revealed", "workspace", "certify"}
+
+
+def imports():
+    """(importing module, imported module, names) for every sweeplab import in the package."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        package = parts if path.name == "__init__.py" else parts[:-1]
+        if path.name == "__init__.py":
+            parts = parts[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = package[:len(package) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                if target.startswith("sweeplab"):
+                    names = [a.name for a in node.names]
+                    if node.module or not node.level:
+                        yield ".".join(parts), target, names
+                    else:
+                        for name in names:  # `from . import x`: x is a module or a name of the package
+                            yield ".".join(parts), f"{target}.{name}", []
+
+
+def room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def test_every_room_has_a_floor():
+    rooms = {room(m) for m, _, _ in imports()} | {room(t) for _, t, _ in imports() if t != "sweeplab"}
+    assert rooms <= set(FLOOR), f"rooms without a floor in docs/architecture.md: {rooms - set(FLOOR)}"
+
+
+def test_no_import_runs_back_up_the_floors():
+    back = [f"{m} -> {t}" for m, t, _ in imports()
+            if t != "sweeplab" and FLOOR.get(room(t), 0) > FLOOR.get(room(m), 0)]
+    assert back == []
+
+
+def test_the_solver_reads_only_the_ground_floor_and_itself():
+    outside = {t for m, t, _ in imports() if room(m) == "solver" and room(t) != "solver"}
+    assert {room(t) for t in outside} <= FLOORS[0], outside
+
+
+def test_nothing_reaches_into_the_certifier():
+    reaching = [(m, sorted(set(names) - CERTIFY_INTERFACE)) for m, t, names in imports()
+                if t == "sweeplab.generators.certify" and m != t and set(names) - CERTIFY_INTERFACE]
+    assert reaching == []

@@ -20,7 +20,7 @@ from sweeplab.play.store import Store
 from sweeplab.replays import read_replay
 from sweeplab.replays.evf import game_to_evf
 from sweeplab.replays.judge import judge
-from sweeplab.replays.web import replay_view
+from sweeplab.play.replays import replay_view
 
 from .test_replays import play_random
 

@@ -27,7 +27,7 @@ def play(host, port, no_browser, db, tui, replay_file):
     if replay_file and tui:
         raise click.UsageError("--replay opens the browser's replay viewer; it does not go with --tui")
     if replay_file:
-        from ..replays.web import replay_view
+        from ..play.replays import replay_view
         from ..replays.read import read_replay
         view = replay_view(read_replay(replay_file))  # a bad file stops here, with one line
     from ..play.store import default_db_path

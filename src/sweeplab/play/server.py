@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
 from .games import GameBusyError, GameGoneError, Hub, UnknownGameError, replay_frames
+from .replays import replay_routes
 from .store import NotFoundError, Store
 
 STATIC = Path(__file__).parent / "static"
@@ -315,8 +316,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    from ..replays.web import replay_routes  # replay files: upload, or the one given to `play --replay`
-    routes[-1:-1] = replay_routes(replay)
+    routes[-1:-1] = replay_routes(replay)  # replay files: upload, or the one given to `play --replay`
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)

@@ -12,8 +12,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from .judge import judge
-from .read import Replay, ReplayError, read_replay
+from ..replays.judge import judge
+from ..replays.read import Replay, ReplayError, read_replay
+from .games import replay_frames
 
 MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
 
@@ -21,8 +22,6 @@ MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
 def replay_view(replay: Replay) -> dict:
     """What the viewer draws: frames as the records page takes them, the judged clicks by action index,
     the file's statistics and where sweeplab and ms-toollib disagree."""
-    from ..play.games import replay_frames
-
     game = replay.game
     record = {"width": game.width, "height": game.height, "mines": game.mine_count, "marks": game.marks,
               "played_board": replay.board.to_dict(), "actions": [a.to_list() for a in game.log]}

@@ -203,9 +203,10 @@ def test_unavailable_mode_is_shown_not_a_crash(client, monkeypatch):
 def test_hints_make_a_game_ineligible(client, monkeypatch):
     seen = []
 
-    def fake_hint(view):
+    def fake_hint(view, **wording):
         seen.append(view)
-        return type("Hint", (), {"kind": "safe", "cells": [(0, 0)], "probability": 0.0, "reason": "fake"})()
+        return type("Hint", (), {"kind": "safe", "cells": [(0, 0)], "named": [], "probability": 0.0,
+                                 "reason": "fake"})()
 
     monkeypatch.setattr(solver, "hint", fake_hint, raising=False)
     seed = 5

@@ -254,19 +254,13 @@ class Hub:
         with pg.lock:
             if pg.game.over:
                 raise IllegalMoveError(f"the game is over ({pg.game.status}); no hints for it")
-            h = solver_hint(pg.game.view())
+            h = solver_hint(pg.game.view(), name=lambda x, y: f"column {x + 1}, row {y + 1}")
             pg.hints_used += 1
             self.store.set_live_hints(pg.id, pg.hints_used)
-            named = CELL_IN_TEXT.sub(lambda mt: f"column {int(mt[1]) + 1}, row {int(mt[2]) + 1}", h.reason)
-            cells = [[int(x), int(y)] for x, y in h.cells]
-            why = []  # the other cells the reason names (the number that shows it), to mark on the board
-            for mt in CELL_IN_TEXT.finditer(h.reason):
-                c = [int(mt[1]), int(mt[2])]
-                if c not in cells and c not in why:
-                    why.append(c)
-            return {"kind": h.kind, "cells": cells, "why": why,
+            return {"kind": h.kind, "cells": [[int(x), int(y)] for x, y in h.cells],
+                    "why": [[int(x), int(y)] for x, y in h.named],  # marked on the board beside the advice
                     "probability": None if h.probability is None else float(h.probability),
-                    "reason": named, "hints_used": pg.hints_used}
+                    "reason": h.reason, "hints_used": pg.hints_used}
 
     def name_player(self, pg: PlayedGame, player) -> dict:
         """Put the player's name on a finished game (for the top-10 table)."""
@@ -317,7 +311,6 @@ class Hub:
         return len(self._games)
 
 
-CELL_IN_TEXT = re.compile(r"\((\d+), (\d+)\)")  # how the solver names a cell: (x, y) from 0
 
 
 def replay_frames(record: dict) -> list[dict]:

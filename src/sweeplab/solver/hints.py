@@ -19,7 +19,8 @@ class Hint:
 
     cells: (x, y) pairs. probability: the chance the advice is right (1.0 for certain moves; for
     a guess, the chance the cell is safe). reason: in words. progress: for a guess, the chance
-    that opening it is safe and then gives a new certain cell.
+    that opening it is safe and then gives a new certain cell. named: the other cells the reason
+    names (the number that shows it, the mines it touches, a wrong flag), for a front end to mark.
     """
 
     kind: str
@@ -27,24 +28,43 @@ class Hint:
     probability: float = 1.0
     reason: str = ""
     progress: float | None = None
+    named: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"kind": self.kind, "cells": [list(c) for c in self.cells], "probability": self.probability,
-                "reason": self.reason, "progress": self.progress}
+                "reason": self.reason, "progress": self.progress, "named": [list(c) for c in self.named]}
 
 
 def _xy(i: int, width: int) -> tuple[int, int]:
     return int(i % width), int(i // width)
 
 
-def _why_certain(view: View, a: Analysis, i: int, safe: bool) -> str:
+def coordinates(x: int, y: int) -> str:
+    """How a reason names a cell by default: (x, y) from 0, as in the API."""
+    return f"({x}, {y})"
+
+
+class _Namer:
+    """Names cells for a reason in the caller's words and remembers which it named."""
+
+    def __init__(self, width: int, name):
+        self.width, self.name, self.said = width, name, []
+
+    def __call__(self, i: int) -> str:
+        xy = _xy(i, self.width)
+        self.said.append(xy)
+        return self.name(*xy)
+
+    def others(self, cells) -> list:
+        return [c for c in dict.fromkeys(self.said) if c not in cells]
+
+
+def _why_certain(view: View, a: Analysis, i: int, safe: bool, cell: _Namer) -> str:
     """A one-number explanation where one exists, else the counting argument."""
-    w = view.width
     cells = view.cells.reshape(-1)
     nbr = view.neighbours
     known_mine = a.mines.reshape(-1)
     known_safe = a.safe.reshape(-1)
-    x, y = _xy(i, w)
     for p in nbr[i]:
         if p < 0 or cells[p] < 0:
             continue
@@ -52,17 +72,17 @@ def _why_certain(view: View, a: Analysis, i: int, safe: bool) -> str:
         around = [int(q) for q in nbr[p] if q >= 0 and cells[q] < 0]
         mines = [q for q in around if known_mine[q] and q != i]
         maybe = [q for q in around if not known_safe[q] or q == i]
-        px, py = _xy(p, w)
         if safe and len(mines) == n:
-            where = ", ".join(str(_xy(q, w)) for q in mines)
-            return (f"The {n} at ({px}, {py}) already touches {n} certain mine{'s' * (n != 1)}"
-                    + (f" ({where})" if mines else "") + f", so its other hidden neighbours, ({x}, {y}) among "
+            number = cell(p)
+            where = "; ".join(cell(q) for q in mines)
+            return (f"The {n} at {number} already touches {n} certain mine{'s' * (n != 1)}"
+                    + (f" ({where})" if mines else "") + f", so its other hidden neighbours, {cell(i)} among "
                     "them, are safe.")
         if not safe and len(maybe) == n:
-            return (f"The {n} at ({px}, {py}) has only {n} hidden neighbour{'s' * (n != 1)} that could hold a "
-                    f"mine, so each of them, ({x}, {y}) among them, is a mine.")
+            return (f"The {n} at {cell(p)} has only {n} hidden neighbour{'s' * (n != 1)} that could hold a "
+                    f"mine, so each of them, {cell(i)} among them, is a mine.")
     what = "safe" if safe else "a mine"
-    return (f"({x}, {y}) is {what} in every layout of mines that fits the numbers and the mine total "
+    return (f"{cell(i)} is {what} in every layout of mines that fits the numbers and the mine total "
             f"({view.mine_count}); no single number shows it, but counting all {a.layouts} layouts does.")
 
 
@@ -86,27 +106,32 @@ def guess_progress(view: View, a: Analysis, i: int, *, trust_flags: bool = False
     return progress / total, zero / total
 
 
-def hint(view: View, *, trust_flags: bool = False, candidates: int = 8) -> Hint:
+def hint(view: View, *, trust_flags: bool = False, candidates: int = 8, name=coordinates) -> Hint:
     """The certain safe cells; else the certain mines not yet flagged; else the best guess.
 
     A guess is the safest cell; among cells as safe as it, the one most likely to lead on to a
-    new certain cell (looking one move ahead at every number it could show).
+    new certain cell (looking one move ahead at every number it could show). `name(x, y)` words a
+    cell in the reason (default: `(x, y)` from 0).
     """
     a = analyse(view, trust_flags=trust_flags)
     w = view.width
+    cell = _Namer(w, name)
     cells = view.cells.reshape(-1)
     safe = np.flatnonzero(a.safe.reshape(-1))
     if len(safe):
         wrong_flags = [i for i in safe if cells[i] == FLAG]
-        reason = _why_certain(view, a, int(safe[0]), True)
+        reason = _why_certain(view, a, int(safe[0]), True, cell)
         if wrong_flags:
             reason += (" Your flag" + "s" * (len(wrong_flags) > 1) + " at "
-                       + ", ".join(str(_xy(i, w)) for i in wrong_flags) + " cover" + "s" * (len(wrong_flags) == 1)
+                       + "; ".join(cell(i) for i in wrong_flags) + " cover" + "s" * (len(wrong_flags) == 1)
                        + " a safe cell: remove it.")
-        return Hint("safe", [_xy(i, w) for i in safe], 1.0, reason)
+        found = [_xy(i, w) for i in safe]
+        return Hint("safe", found, 1.0, reason, named=cell.others(found))
     mines = np.flatnonzero(a.mines.reshape(-1) & (cells == HIDDEN))
     if len(mines):
-        return Hint("mine", [_xy(i, w) for i in mines], 1.0, _why_certain(view, a, int(mines[0]), False))
+        found = [_xy(i, w) for i in mines]
+        reason = _why_certain(view, a, int(mines[0]), False, cell)
+        return Hint("mine", found, 1.0, reason, named=cell.others(found))
     prob = a.probability.reshape(-1)
     open_to = np.flatnonzero(cells == HIDDEN)
     if not len(open_to):
@@ -130,14 +155,12 @@ def hint(view: View, *, trust_flags: bool = False, candidates: int = 8) -> Hint:
         scored.append((prog, zero, edge, -int(i), int(i)))
     scored.sort(reverse=True)
     prog, zero, _, _, i = scored[0]
-    x, y = _xy(i, w)
     safe_p = 1.0 - float(prob[i])
     tie = f", tied with {len(ties) - 1} other cell{'s' * (len(ties) != 2)}" if len(ties) > 1 else ""
-    reason = (f"No cell is certain. ({x}, {y}) is the safest cell{tie}: safe with probability {safe_p:.1%}. "
+    reason = (f"No cell is certain. {cell(i)} is the safest cell{tie}: safe with probability {safe_p:.1%}. "
               f"If you open it, the chance it is safe and gives a new certain cell is {prog:.1%}"
               + (f" (it shows a 0 and opens an area with probability {zero:.1%})" if zero else "") + ".")
     if len(scored) > 1:
-        rx, ry = _xy(scored[1][4], w)
-        reason += (f" Looking one move ahead at {len(scored)} of the safest cells, the next best, ({rx}, {ry}), "
-                   f"gives progress with probability {scored[1][0]:.1%}.")
-    return Hint("guess", [(x, y)], safe_p, reason, prog)
+        reason += (f" Looking one move ahead at {len(scored)} of the safest cells, the next best, "
+                   f"{cell(scored[1][4])}, gives progress with probability {scored[1][0]:.1%}.")
+    return Hint("guess", [_xy(i, w)], safe_p, reason, prog, named=cell.others([_xy(i, w)]))

@@ -36,10 +36,22 @@ def test_the_key_changes_with_any_source_file_and_only_then(tmp_path):
     assert _numba_cache.source_key(str(tmp_path)) not in (key, changed)
 
 
-def test_importing_sweeplab_points_numba_at_the_keyed_cache(tmp_path):
-    assert numba.config.CACHE_DIR.endswith("sweeplab-" + _numba_cache.source_key())
-    # a user's NUMBA_CACHE_DIR is the base; the key still separates source versions
-    out = subprocess.run([sys.executable, "-c", "import sweeplab, numba; print(numba.config.CACHE_DIR)"],
-                         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, capture_output=True, text=True,
-                         check=True).stdout.strip()
-    assert out == os.path.join(str(tmp_path), "sweeplab-" + _numba_cache.source_key())
+def test_sweeplab_caches_in_its_keyed_directory_and_leaves_numbas_setting_alone(tmp_path):
+    cache = tmp_path / "cache"
+    script = tmp_path / "user.py"  # a user's own kernel, compiled after importing sweeplab
+    script.write_text("import numba\n"
+                      "from sweeplab.generators.uniform import uniform_board\n"
+                      "uniform_board(9, 9, 10, 1)\n"
+                      "@numba.njit(cache=True)\n"
+                      "def theirs(x):\n"
+                      "    return x + 1\n"
+                      "theirs(1)\n"
+                      "print(numba.config.CACHE_DIR)\n")
+    out = subprocess.run([sys.executable, str(script)], env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == str(cache)  # the user's setting, as it was
+    keyed = cache / ("sweeplab-" + _numba_cache.source_key())
+    assert any("lay_uniform" in p.name for p in keyed.rglob("*.nbi"))  # sweeplab's kernels: keyed
+    users = [p for p in cache.rglob("*.nbi") if keyed not in p.parents]
+    assert users and all("theirs" in p.name for p in users)  # the user's: where numba puts them
+    assert numba.config.CACHE_DIR != _numba_cache.cache_dir()  # nor changed in this process

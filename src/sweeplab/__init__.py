@@ -1,9 +1,5 @@
 """sweeplab: Minesweeper, exactly. Engine, formats, statistics, generators, solvers and play."""
 
-from ._numba_cache import use_source_keyed_cache
-
-use_source_keyed_cache()  # before any kernel is compiled: see _numba_cache
-
 from .board import Board, load_board, parse_board
 from .errors import (FormatError, GameOverError, GenerationError, IllegalMoveError, InvalidBoardError,
                      SweeplabError)

@@ -5,9 +5,9 @@ carries the kernels it calls from other modules (the no-guess chain carries the 
 an edit or an upgrade that touches only the callee, the caller would run the old code. Keying the
 cache directory by every source file's size and change time makes any change start afresh.
 
-numba's cache directory is one setting for the whole process, so other packages' kernels compiled
-after sweeplab is imported are cached there too (they only recompile more often). A per-package
-choice would need numba's private locator classes, which change between releases.
+numba's cache directory is one setting for the whole process, read when a kernel is decorated;
+sweeplab's kernels are decorated through `njit` here, which sets it only for their decoration, so
+importing sweeplab leaves other packages' caches where they were.
 """
 
 from __future__ import annotations
@@ -33,16 +33,37 @@ def source_key(root: str = PACKAGE) -> str:
     return digest.hexdigest()[:16]
 
 
-def use_source_keyed_cache() -> str:
-    """Point numba's cache at <base>/sweeplab-<source key>, where <base> is NUMBA_CACHE_DIR if the
-    user set one, else the package's __pycache__ (where the caches of older sources are then
-    removed). Returns the directory."""
-    user_base = os.environ.get("NUMBA_CACHE_DIR")
-    base = user_base or os.path.join(PACKAGE, "__pycache__")
-    here = "sweeplab-" + source_key()
-    if not user_base and os.path.isdir(base):
-        for old in os.listdir(base):
-            if old.startswith("sweeplab-") and old != here:
-                shutil.rmtree(os.path.join(base, old), ignore_errors=True)
-    numba.config.CACHE_DIR = os.path.join(base, here)
-    return numba.config.CACHE_DIR
+def cache_dir() -> str:
+    """<base>/sweeplab-<source key>, where <base> is NUMBA_CACHE_DIR if the user set one, else the
+    package's __pycache__ (where the caches of older sources are then removed). Computed once."""
+    global _CACHE_DIR
+    if _CACHE_DIR is None:
+        user_base = os.environ.get("NUMBA_CACHE_DIR")
+        base = user_base or os.path.join(PACKAGE, "__pycache__")
+        here = "sweeplab-" + source_key()
+        if not user_base and os.path.isdir(base):
+            for old in os.listdir(base):
+                if old.startswith("sweeplab-") and old != here:
+                    shutil.rmtree(os.path.join(base, old), ignore_errors=True)
+        _CACHE_DIR = os.path.join(base, here)
+    return _CACHE_DIR
+
+
+_CACHE_DIR: str | None = None
+
+
+def njit(function=None, **options):
+    """`numba.njit(cache=True, **options)` whose cache lies in `cache_dir()`.
+
+    numba fixes a kernel's cache path when the kernel is decorated, from its one process-wide
+    setting; setting it only while sweeplab's kernels are decorated leaves everyone else's as it was.
+    """
+    def decorate(f):
+        saved = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = cache_dir()
+        try:
+            return numba.njit(cache=True, **options)(f)
+        finally:
+            numba.config.CACHE_DIR = saved
+
+    return decorate if function is None else decorate(function)

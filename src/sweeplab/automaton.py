@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from ._numba_cache import njit
 from . import grid
 from .errors import SweeplabError
 from .kernels import FLAG, HIDDEN, OPEN, count_numbers
@@ -51,7 +52,7 @@ class AutomatonError(SweeplabError):
 
 # --- random boards ----------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@njit
 def _lay_batch(keys, n, density, nbr, mines, nu, starts, start_count):
     """Board b: each site mined with probability `density` from its own splitmix64 stream
     `keys[b]`, then up to three distinct mine-free starting cells chosen uniformly from the same
@@ -149,7 +150,7 @@ def random_batch(size: int, density: float, seed, games: int, *, topology: str =
 
 # --- the automaton ------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@njit
 def _evolve_one(nu, nbr, starts, status, changed_at, closed, marked, dirty, changed, stamp, queued, to_open,
                 to_mark):
     """Run one board to its fixed point in place; returns the number of steps that changed something."""
@@ -240,7 +241,7 @@ def _evolve_one(nu, nbr, starts, status, changed_at, closed, marked, dirty, chan
     return step  # only reached with no starting cell: nothing ever changes
 
 
-@nb.njit(cache=True)
+@njit
 def _evolve_range(nu, nbr, starts, status, changed_at, steps, lo, hi):
     n = nu.shape[1]
     closed = np.empty(n, dtype=np.int16)
@@ -256,7 +257,7 @@ def _evolve_range(nu, nbr, starts, status, changed_at, steps, lo, hi):
                                stamp, queued, to_open, to_mark)
 
 
-@nb.njit(cache=True, parallel=True)
+@njit(parallel=True)
 def _evolve_batch(nu, nbr, starts, status, changed_at, steps, chunks):
     games = nu.shape[0]
     per = (games + chunks - 1) // chunks
@@ -356,7 +357,7 @@ def automaton_moves(view: View) -> tuple[list[tuple[int, int]], list[tuple[int, 
             [(int(i) % w, int(i) // w) for i in np.flatnonzero(marks)])
 
 
-@nb.njit(cache=True)
+@njit
 def _one_step(status, nu, nbr):
     n = status.shape[0]
     opens = np.zeros(n, dtype=np.bool_)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import numba as nb
 import numpy as np
 
+from ._numba_cache import njit
 from . import grid
 from .board import Board
 from .errors import InvalidBoardError
@@ -76,7 +76,7 @@ class Size:
 
 # --- kernels -----------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _next(state, width, height, mines, mw, mh, mask, occ, order):
     s = draw_board(state, width, height, mines, mw, mh, occ, order)
     for k in range(mines):
@@ -84,7 +84,7 @@ def _next(state, width, height, mines, mw, mh, mask, occ, order):
     return np.uint32(s & mask)
 
 
-@nb.njit(cache=True)
+@njit
 def successor_table(bits, width, height, mines, mw, mh):
     """next[s] = the reduced state after laying a board from reduced state s, for all 2**bits states."""
     n = 1 << bits
@@ -97,7 +97,7 @@ def successor_table(bits, width, height, mines, mw, mh):
     return nxt
 
 
-@nb.njit(cache=True)
+@njit
 def functional_graph(nxt):
     """Cycles of a map on 0..n-1: (cycle id of every state, boards before its cycle, cycle lengths,
     the smallest state of each cycle). Each state is walked once."""
@@ -140,7 +140,7 @@ def functional_graph(nxt):
     return cyc, dist, lengths[:ncyc].copy(), first[:ncyc].copy()
 
 
-@nb.njit(cache=True)
+@njit
 def walk_states(state, count, width, height, mines, mw, mh, mask):
     """The reduced states at the start of `count` consecutive boards from `state`."""
     out = np.empty(count, dtype=np.uint32)
@@ -153,7 +153,7 @@ def walk_states(state, count, width, height, mines, mw, mh, mask):
     return out
 
 
-@nb.njit(cache=True)
+@njit
 def packed_boards(states, width, height, mines, mw, mh):
     """The boards laid from `states`, one row of packed mine bits each (for counting distinct boards)."""
     n = width * height
@@ -170,7 +170,7 @@ def packed_boards(states, width, height, mines, mw, mh):
     return out
 
 
-@nb.njit(cache=True)
+@njit
 def brent_lambda(power, lam, tortoise, hare, budget, width, height, mines, mw, mh, mask):
     """Brent's first phase, resumable: run at most `budget` boards; the cycle length is `lam` once
     tortoise == hare. Returns (power, lam, tortoise, hare, boards run)."""
@@ -188,7 +188,7 @@ def brent_lambda(power, lam, tortoise, hare, budget, width, height, mines, mw, m
     return power, lam, tortoise, hare, done
 
 
-@nb.njit(cache=True)
+@njit
 def dp_run(state, index, ring, budget, dbits, width, height, mines, mw, mh, mask):
     """Walk until a distinguished state (its hash has `dbits` leading zero bits) or `budget` boards,
     writing every state into `ring` at its index mod len(ring). Returns (state, index, found)."""
@@ -206,7 +206,7 @@ def dp_run(state, index, ring, budget, dbits, width, height, mines, mw, mh, mask
     return s, index, False
 
 
-@nb.njit(cache=True)
+@njit
 def dp_mu(state, start, stop, lam, ring, width, height, mines, mw, mh, mask):
     """The first index m in [start, stop] whose state equals the state lam boards later (read from
     `ring`), walking from `state` at index `start`; -1 if none."""
@@ -221,7 +221,7 @@ def dp_mu(state, start, stop, lam, ring, width, height, mines, mw, mh, mask):
     return -1
 
 
-@nb.njit(cache=True)
+@njit
 def advance(state, count, width, height, mines, mw, mh, mask):
     """The reduced state `count` boards after `state`."""
     occ = np.zeros(width * height, dtype=np.bool_)
@@ -232,7 +232,7 @@ def advance(state, count, width, height, mines, mw, mh, mask):
     return s
 
 
-@nb.njit(cache=True)
+@njit
 def brent_mu(tortoise, hare, mu, budget, width, height, mines, mw, mh, mask):
     """Brent's second phase, resumable: step both (hare lam boards ahead) until they meet; mu counts."""
     occ = np.zeros(width * height, dtype=np.bool_)
@@ -302,12 +302,12 @@ class WalkReport:
         return dict(self.__dict__)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _distinguished(s, shift):
     return np.uint32(s * np.uint32(0x9E3779B1)) >> shift == 0
 
 
-@nb.njit(cache=True)
+@njit
 def cycle_marks(entry, length, dbits, width, height, mines, mw, mh, mask):
     """The marks of a cycle: its index-0 state and every distinguished state, with their indices."""
     occ = np.zeros(width * height, dtype=np.bool_)
@@ -324,7 +324,7 @@ def cycle_marks(entry, length, dbits, width, height, mines, mw, mh, mask):
     return np.array(states, dtype=np.uint32), np.array(index, dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@njit
 def assign_seeds(seeds, key_states, key_cycle, key_index, mark_states, mark_index, mark_start, lengths, dbits,
                  patience, cycle_out, tail_out, width, height, mines, mw, mh, mask):
     """For each seed, the known cycle its boards end in and the exact tail; -1 when none was met
@@ -595,7 +595,7 @@ def expected_calls(size: Size) -> float:
 _CIRCLE_POSITIONS: dict[int, np.ndarray] = {}
 
 
-@nb.njit(cache=True)
+@njit
 def _position_table(bits):
     n = 1 << bits
     out = np.empty(n, dtype=np.int64)

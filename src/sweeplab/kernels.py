@@ -6,9 +6,9 @@ Cell states in a game: HIDDEN, OPEN, FLAG, QUESTION (a "?" mark, otherwise hidde
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ._numba_cache import njit
 from .rng import below
 
 HIDDEN = np.int8(0)
@@ -17,7 +17,7 @@ FLAG = np.int8(2)
 QUESTION = np.int8(3)
 
 
-@nb.njit(cache=True)
+@njit
 def count_numbers(mines, nbr):
     """Mines among the 8 neighbours of each cell (int8); a mine cell gets its count too."""
     n = mines.shape[0]
@@ -31,7 +31,7 @@ def count_numbers(mines, nbr):
     return out
 
 
-@nb.njit(cache=True)
+@njit
 def lay_uniform(n, count, excluded, state):
     """Put `count` mines uniformly on the n cells not excluded (partial Fisher-Yates).
 
@@ -55,7 +55,7 @@ def lay_uniform(n, count, excluded, state):
     return mines, state
 
 
-@nb.njit(cache=True)
+@njit
 def flood_open(state, numbers, nbr, start, queue):
     """Open `start` (known safe, hidden or "?") and cascade breadth-first through zeros.
 
@@ -86,7 +86,7 @@ def flood_open(state, numbers, nbr, start, queue):
     return opened
 
 
-@nb.njit(cache=True)
+@njit
 def open_cell(state, numbers, mines, nbr, i, queue):
     """A left click on cell i. Returns (cells opened, exploded cell or -1)."""
     if state[i] == OPEN or state[i] == FLAG:
@@ -97,7 +97,7 @@ def open_cell(state, numbers, mines, nbr, i, queue):
     return flood_open(state, numbers, nbr, i, queue), -1
 
 
-@nb.njit(cache=True)
+@njit
 def settle_win(state, mines, opened, safe_cells):
     """Whether `opened` cells of `safe_cells` win the game; on a win the mines left get flagged, so the
     mine counter reads 0 (as Windows does)."""
@@ -109,7 +109,7 @@ def settle_win(state, mines, opened, safe_cells):
     return True
 
 
-@nb.njit(cache=True)
+@njit
 def chord_ready(state, numbers, nbr, i):
     """True when cell i is an open number whose adjacent flags equal it."""
     if state[i] != OPEN or numbers[i] == 0:
@@ -122,7 +122,7 @@ def chord_ready(state, numbers, nbr, i):
     return flags == numbers[i]
 
 
-@nb.njit(cache=True)
+@njit
 def chord(state, numbers, mines, nbr, i, exploded, queue):
     """Chord on cell i: open every unflagged neighbour ("?" included) if the flags match.
 

@@ -10,9 +10,9 @@ n steps compose to one LCG step (a**n, c * (a**n - 1) / (a - 1)), computed in O(
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ._numba_cache import njit
 from .errors import SweeplabError
 
 MULTIPLIER = 214013
@@ -97,14 +97,14 @@ class MsvcRand:
 
 # --- numba side ------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def step(state):
     """One rand() call on a uint32 state: returns (new state, rand())."""
     state = np.uint32(state * np.uint32(MULTIPLIER) + np.uint32(INCREMENT))
     return state, np.int64((state >> np.uint32(16)) & np.uint32(RAND_MAX))
 
 
-@nb.njit(cache=True)
+@njit
 def rand_many(state, n):
     """n rand() values from `state`; returns (values int32[n], new state)."""
     out = np.empty(n, dtype=np.int32)

@@ -6,9 +6,9 @@ same board on every machine and in every later version (golden vectors pin it).
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ._numba_cache import njit
 from .errors import SweeplabError
 
 MASK64 = (1 << 64) - 1
@@ -39,7 +39,7 @@ def mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def next_u64(state):
     """One splitmix64 step: returns (new state, output)."""
     state = (state + np.uint64(GOLDEN)) & np.uint64(MASK64)
@@ -49,7 +49,7 @@ def next_u64(state):
     return state, z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def below(state, n):
     """A uniform integer in [0, n) by rejection (no modulo bias); returns (state, value)."""
     n64 = np.uint64(n)

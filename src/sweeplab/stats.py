@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-import numba as nb
 import numpy as np
 
+from ._numba_cache import njit
 from .board import Board
 
 
-@nb.njit(cache=True)
+@njit
 def label_openings(mines, numbers, nbr):
     """Label each opening: zeros and their border get the opening's id (1..k); 0 elsewhere.
 
@@ -49,7 +49,7 @@ def label_openings(mines, numbers, nbr):
     return labels, k
 
 
-@nb.njit(cache=True)
+@njit
 def bbbv_kernel(mines, numbers, nbr):
     """3BV: openings plus numbered safe cells that border no zero."""
     n = mines.shape[0]
@@ -61,14 +61,14 @@ def bbbv_kernel(mines, numbers, nbr):
     return count
 
 
-@nb.njit(cache=True)
+@njit
 def islands_kernel(mines, numbers, nbr):
     """Islands: 8-connected groups of numbered safe cells outside every opening."""
     labels, _ = label_openings(mines, numbers, nbr)
     return count_components(~mines & (labels == 0), nbr)
 
 
-@nb.njit(cache=True)
+@njit
 def count_components(member, nbr):
     """Number of 8-connected groups of the cells where `member` is True."""
     n = member.shape[0]
@@ -94,7 +94,7 @@ def count_components(member, nbr):
     return count
 
 
-@nb.njit(cache=True)
+@njit
 def solved_bbbv_kernel(mines, numbers, nbr, opened):
     """3BV already done in a position: openings whose zeros are all open, plus open lone numbers."""
     n = mines.shape[0]
@@ -113,7 +113,7 @@ def solved_bbbv_kernel(mines, numbers, nbr, opened):
     return count
 
 
-@nb.njit(cache=True)
+@njit
 def _zini_premium(i, mines, numbers, labels, nbr, opened, flagged, seen):
     """(3BV units a chord at i would complete, clicks it costs: open i if closed, flags, chord)."""
     gain = 0
@@ -144,7 +144,7 @@ def _zini_premium(i, mines, numbers, labels, nbr, opened, flagged, seen):
     return gain, cost
 
 
-@nb.njit(cache=True)
+@njit
 def zini_kernel(mines, numbers, nbr):
     """Greedy ZiNi (Zimmermann and Nikolaus): while some number's chord completes at least as much
     3BV as it costs in clicks, take the best (first in row-major order on ties); otherwise left-click
@@ -192,7 +192,7 @@ def zini_kernel(mines, numbers, nbr):
     return clicks
 
 
-@nb.njit(cache=True)
+@njit
 def _zini_open(s, mines, numbers, nbr, opened, queue):
     opened[s] = True
     if numbers[s] != 0:

@@ -34,9 +34,9 @@ from __future__ import annotations
 import functools
 from collections import namedtuple
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from .. import grid
 from ..kernels import FLAG, HIDDEN, OPEN, count_numbers
 from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, number_rule, place, subset_rule
@@ -46,7 +46,7 @@ from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, 
 # taken of one, costs two atomic operations, and the play's inner loops do that per cell (12% of
 # the no-guess generator's time at 130 mines; measured again in issue 17). Such a kernel cannot allocate, nor can anything
 # it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
-unrefcounted = nb.njit(cache=True, _nrt=False)
+unrefcounted = njit(_nrt=False)
 
 # Outcome codes of a play.
 SOLVED = 0
@@ -94,13 +94,13 @@ INWORK, DIRTY, SAFE_OUT, MINE_OUT, STALE = range(5)
 PAIRS_OK = 0
 
 
-@nb.njit(cache=True)
+@njit
 def new_play(n):
     """Empty arrays (int32 rows, int8 rows, counters) for one play's log on n cells."""
     return np.zeros((7, n), dtype=np.int32), np.zeros((2, n), dtype=np.int8), np.zeros(5, dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@njit
 def new_scratch(nbr):
     """Scratch (int32 rows, bool rows, counters) for plays on the grid `nbr`."""
     n = nbr.shape[0]
@@ -216,7 +216,7 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
     return 0
 
 
-@nb.njit(cache=True)
+@njit
 def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
     """One round of complete deduction on the position `st`, with the play's counts of each
     cell's hidden neighbours (`hid`, and which slots: `hmask`) and known mines (`kno`).
@@ -447,7 +447,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     return decided, SOLVED, True
 
 
-@nb.njit(cache=True)
+@njit
 def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
     """An upper bound on the mines the nf frontier cells can hold: a number's hidden cells hold
     its `need` mines, so for numbers taken in turn that still cover more new cells than they
@@ -508,12 +508,12 @@ def _shift_or(dst, src, sh):
             dst[w + q + 1] |= v >> np.uint64(64 - r)
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _bit(bits, i):
     return (bits[i // 64] >> np.uint64(i % 64)) & np.uint64(1)
 
 
-@nb.njit(cache=True)
+@njit
 def _others(kslab, ncomp, maxm, nf):
     """others[c]: the frontier totals the components other than c reach together (bitsets),
     from prefix and suffix sums, so the cost grows with ncomp, not ncomp squared."""
@@ -538,7 +538,7 @@ def _others(kslab, ncomp, maxm, nf):
     return others, pre[ncomp]
 
 
-@nb.njit(cache=True)
+@njit
 def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab, off, mines_left, use_total,
             safe_out, mine_out):
     """Mark the cells no consistent layout leaves undecided; with or without the mine total."""
@@ -595,7 +595,7 @@ _DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
 _DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@njit
 def _pairs_safe(nbr):
     """The pair rule maps cells to offsets within +-3; that needs no wrap-around aliasing (a
     torus narrower than 5 would alias). Bounded grids are always fine."""
@@ -634,7 +634,7 @@ SHARED = np.array([sum(1 << k for k in range(8) if abs(_DX[k] - dx) <= 1 and abs
                    for dx, dy in zip(NEAR_DX, NEAR_DY)], dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@njit
 def _slot(dx, dy):
     """The neighbour slot of the step (dx, dy), each in -1..1 and not both 0."""
     for k in range(8):
@@ -643,7 +643,7 @@ def _slot(dx, dy):
     return -1
 
 
-@nb.njit(cache=True)
+@njit
 def _step(nbr, i, dx, dy):
     """The cell (dx, dy) away from i (each within +-2) by neighbour steps, or -1 off the grid."""
     sx = (dx > 0) - (dx < 0)
@@ -654,7 +654,7 @@ def _step(nbr, i, dx, dy):
     return nbr[j, _slot(dx - sx, dy - sy)]
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _frame(pi, c, shift):
     """c's hidden neighbours drawn in the 7x7 frame of a cell from which c is at (ox, oy), where
     shift = oy * 7 + ox (0: c's own frame)."""
@@ -662,13 +662,13 @@ def _frame(pi, c, shift):
     return f << shift if shift >= 0 else f >> -shift
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _slot_bit(k, shift):
     """Neighbour slot k of a cell whose frame is at `shift` (as in _frame), as a bit of the frame."""
     return np.int64(1) << ((_DY[k] + 3) * 7 + _DX[k] + 3 + shift)
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _popcount(x):
     """Set bits of a frame (x >= 0, below 2**56), without a branch per bit."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -677,7 +677,7 @@ def _popcount(x):
     return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _pair_rule(numbers, pi, a, b, shift):
     """The subset rule on numbers a and b (b at offset `shift` in a's frame): (mine bits, safe bits)
     in a's frame, both 0 when it decides nothing. If b's mines outside a must fill b's hidden
@@ -761,7 +761,7 @@ def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     return False
 
 
-@nb.njit(cache=True)
+@njit
 def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
     """Which of the m cells (constraints as in _enumerate, `need` before any is assigned) can be
     a mine, which safe, in some assignment meeting every constraint: exactly, by one pass forwards
@@ -842,7 +842,7 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
     return 1
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _lower_bound(keys, lo, hi, key):
     """The first position in the sorted keys[lo:hi] whose key is not below `key`."""
     while lo < hi:
@@ -854,7 +854,7 @@ def _lower_bound(keys, lo, hi, key):
     return lo
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _sweep_step(key, q, v, cell_cons, cell_ncons, need, shift, rest, last):
     """The state after the cell at position q takes value v in state `key`, or -1 if some
     constraint can no longer be met."""
@@ -870,7 +870,7 @@ def _sweep_step(key, q, v, cell_cons, cell_ncons, need, shift, rest, last):
     return key
 
 
-@nb.njit(cache=True)
+@njit
 def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget):
     """Which of the m cells can be a mine, which safe, in some assignment meeting the constraints?
 
@@ -959,7 +959,7 @@ def _backbone(m, cell_cons, cell_ncons, need, nfree, can_mine, can_safe, budget)
     return 1
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
     """Record that the play now knows `cell` (open, or a mine), and why."""
     _log(pi, pb, meta, cell, mine, why, a, b)
@@ -972,7 +972,7 @@ def _reveal(pi, pb, meta, nbr, cell, mine, why, a, b):
                 pi[KNO, j] += 1
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _log(pi, pb, meta, cell, mine, why, a, b):
     """Log `cell` as known (open, or a mine), and why, without its neighbours' counts."""
     if mine:
@@ -989,7 +989,7 @@ def _log(pi, pb, meta, cell, mine, why, a, b):
     meta[EVENTS] = ev + 1
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _push(si, sb, wtop, i):
     if not sb[INWORK, i]:
         sb[INWORK, i] = True
@@ -998,7 +998,7 @@ def _push(si, sb, wtop, i):
     return wtop
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _push_around(pb, si, sb, nbr, cell, wtop):
     """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
     if pb[ST, cell] == OPEN:
@@ -1010,7 +1010,7 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
     return wtop
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _number_implies(numbers, pi, pb, a, mine):
     """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
     return pb[ST, a] == OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
@@ -1041,7 +1041,7 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
 
-@nb.njit(cache=True)
+@njit
 def _run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
     """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
     until the board is open (SOLVED) or nothing more can be decided."""
@@ -1100,7 +1100,7 @@ def _reset_scratch(sb, n):
             sb[r, i] = False
 
 
-@nb.njit(cache=True)
+@njit
 def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     """Play `mines` (with `numbers`) from `click` without guessing, logging into (pi, pb, meta).
     Returns SOLVED, STUCK, BUDGET or BOOM; meta[NEEDED_TOTAL] says whether the total was needed."""
@@ -1136,7 +1136,7 @@ def first_touch(pi, pb, nbr, a, b):
     return t
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _mark_stale(si, nbr, x, by):
     """Count cell x as stale (by=1) or no longer (by=-1) in the STALE1 counts around it."""
     si[STALE1, x] += by
@@ -1146,7 +1146,7 @@ def _mark_stale(si, nbr, x, by):
             si[STALE1, j] += by
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _sync(pi, st, nbr, c):
     """Bring c's counts (HID, KNO, HMASK) up to date with the position `st` (play_moved keeps
     counts only where it looks)."""
@@ -1164,7 +1164,7 @@ def _sync(pi, st, nbr, c):
     pi[HMASK, c] = m
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _push_near_stale(pb, si, sb, nbr, cell, wtop):
     """`cell` and its neighbours that are open numbers next to a stale cell go on the work list."""
     if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN:
@@ -1177,7 +1177,7 @@ def _push_near_stale(pb, si, sb, nbr, cell, wtop):
     return wtop
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def _settle_cell(pi, pb, meta, si, sb, nbr, q, mine, why, a, b, wtop):
     """Log hidden cell q as decided (by numbers a, b); a stale q is stale no more. Returns the work
     list with what q's news may decide next."""
@@ -1189,7 +1189,7 @@ def _settle_cell(pi, pb, meta, si, sb, nbr, q, mine, why, a, b, wtop):
     return _push_near_stale(pb, si, sb, nbr, q, wtop)
 
 
-@nb.njit(cache=True, _nrt=False, inline='always')  # into the replay, its one caller
+@njit(_nrt=False, inline='always')  # into the replay, its one caller
 def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
     """The single-number rule, then (if `pairs`) the subset rule, on the waiting numbers next to
     stale cells, and on those next to stale cells that their deductions touch. Counts are taken
@@ -1281,7 +1281,7 @@ def _component_clean(pb, nbr, si, sb, x):
     return clean
 
 
-@nb.njit(cache=True)
+@njit
 def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
     """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
     mine moved from `src` to `dst` (or, with src = -1, by a mine added at `dst`), logging into
@@ -1486,13 +1486,13 @@ spare log for a changed board's play until it is kept, and the grid's scratch. M
 `position`, played by `start`."""
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def position(mines, nbr, click, budget, room):
     """A Position for the board `mines` (its numbers counted here) in `room` (from `workspace`)."""
     return Position(mines, count_numbers(mines, nbr), nbr, click, budget, room[0], room[1], room[2])
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def start(p):
     """Play the board from its click; the verdict."""
     pi, pb, meta = p.play
@@ -1500,7 +1500,7 @@ def start(p):
     return play_fresh(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, si, sb, sm)
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def try_move(p, src, dst):
     """Move the mine at `src` to the free cell `dst` (src < 0: lay a new mine at dst) and certify
     the changed board from the last play's log; the verdict. Then `keep(p)` or `undo(p, src, dst)`."""
@@ -1515,13 +1515,13 @@ def try_move(p, src, dst):
                       np.int32(src), np.int32(dst))
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def keep(p):
     """The position after its tried move: the changed board's play becomes its play."""
     return Position(p.mines, p.numbers, p.nbr, p.click, p.budget, p.spare, p.play, p.scratch)
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def undo(p, src, dst):
     """Take back the tried move (the last play still stands for the board)."""
     if src < 0:
@@ -1530,13 +1530,13 @@ def undo(p, src, dst):
         move_mine(p.mines, p.numbers, p.nbr, dst, src)
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def hidden(p, i):
     """Did the last play leave cell i hidden (neither opened nor known to be a mine)?"""
     return p.play[1][ST, i] == HIDDEN
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def revealed(p, i):
     """Did the last play open cell i?"""
     return p.play[1][ST, i] == OPEN

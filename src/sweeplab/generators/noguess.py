@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from .. import grid
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
@@ -67,7 +67,7 @@ class NoGuessResult:
     ladder_tries: int = 0  # mcmc: cells the ladder tried, mines added and not
 
 
-@nb.njit(cache=True)
+@njit
 def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
     """Lay uniform boards until one certifies. Returns (position, state, boards laid, certified)."""
     p = position(np.zeros(n, dtype=np.bool_), nbr, click, budget, room)
@@ -79,7 +79,7 @@ def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
     return p, state, tries, False
 
 
-@nb.njit(cache=True)
+@njit
 def _ladder(p, excluded, state, extra, tries_per_mine):
     """Add `extra` mines to the certified position `p` one at a time, each at a uniform free
     cell, kept iff the board still certifies (tried again elsewhere if not). Returns (state,
@@ -111,7 +111,7 @@ def _ladder(p, excluded, state, extra, tries_per_mine):
     return state, extra, tried, p
 
 
-@nb.njit(cache=True)
+@njit
 def _repair(mines, excluded, nbr, click, state, repairs, budget, room):
     """Move stuck frontier mines until the board certifies. Returns (state, moves, certified, position).
 
@@ -177,7 +177,7 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget, room):
     return state, repairs, False, p
 
 
-@nb.njit(cache=True)
+@njit
 def _chain(p, excluded, state, steps):
     """Metropolis moves over certified boards: one mine to a uniform free cell, kept iff it certifies.
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import warnings
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from .. import grid
 from ..board import Board
 from ..errors import InvalidBoardError
@@ -33,7 +33,7 @@ class Win7Notice(UserWarning):
     """Windows 7 changed what was asked for (and said so); sweeplab says so too."""
 
 
-@nb.njit(cache=True)
+@njit
 def lay_win7(seed, width, height, mines, cx, cy):
     """The Windows 7 board for time seed `seed` and first click (cx, cy): bool[width*height]."""
     n = width * height

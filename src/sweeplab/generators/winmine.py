@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from .. import grid
 from ..board import Board
 from ..errors import InvalidBoardError
@@ -103,7 +103,7 @@ _A2 = MULTIPLIER * MULTIPLIER & 0xFFFFFFFF          # two rand() steps at once
 _C2 = (INCREMENT * MULTIPLIER + INCREMENT) & 0xFFFFFFFF
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def draw_board(state, width, height, mines, magic_w, magic_h, occupied, order):
     """Lay one board from `state` into `occupied` (all False on entry) and `order` (cells in the
     order placed). Returns the state after the board. `magic_*` from msvc.divisor_magic.
@@ -132,7 +132,7 @@ def draw_board(state, width, height, mines, magic_w, magic_h, occupied, order):
     return s
 
 
-@nb.njit(cache=True)
+@njit
 def lay_winmine(state, width, height, mines, magic_w, magic_h):
     """One WinMine board from `state`: (mines as bool[width*height], state after it)."""
     occupied = np.zeros(width * height, dtype=np.bool_)
@@ -141,7 +141,7 @@ def lay_winmine(state, width, height, mines, magic_w, magic_h):
     return occupied, s
 
 
-@nb.njit(cache=True)
+@njit
 def trace_winmine(state, width, height, mines):
     """One board with its history: the cells in the order placed, and for each the number of
     rand() calls made before its x was drawn; also the total calls and the state after."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from ..cycles import (METHODS, Progress, Size, circle_positions, advance, analyse_space, board_at,  # noqa: F401 (the CLI's)
                       expected_calls, seed_map, walk, walk_states)
 from ..figures import Panel, panels_png, panels_svg  # noqa: F401 (the CLI's)
@@ -22,7 +22,7 @@ from ..msvc import check_state
 from ..stats import bbbv_kernel
 
 
-@nb.njit(cache=True)
+@njit
 def _one_click_shift(occ, numbers, width, height, mines, nbr, queue, seen):
     """A cell whose first click shifts its mine away and then opens the whole board, or -1."""
     n = width * height
@@ -74,7 +74,7 @@ def _one_click_shift(occ, numbers, width, height, mines, nbr, queue, seen):
     return -1
 
 
-@nb.njit(cache=True)
+@njit
 def survey_chunk(state, count, width, height, mines, mw, mh, mask, nbr, hist, best_b, best_i, best_s, start,
                  oneclick_i, oneclick_c, n_oneclick):
     """Walk `count` boards from `state`: add each 3BV to `hist`, keep the lowest-3BV boards in

@@ -15,11 +15,11 @@ by the kernel.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .._numba_cache import njit
 from .. import grid, view
 from ..kernels import FLAG, HIDDEN, OPEN, count_numbers, lay_uniform, open_cell, settle_win
 from ..rng import below, next_u64
@@ -30,7 +30,7 @@ WIN, LOSS, PROGRESS, INVALID, FLAG_R = range(5)  # indices into the rewards arra
 LAY_NONE, LAY_SAFE, LAY_OPENING = 0, 1, 2  # who lays the board: Python (the rule), or the kernel
 
 
-@nb.njit(cache=True)
+@njit
 def _reset_one(i, state, obs, laid, opened, steps, streams, board_seeds):
     state[i, :] = HIDDEN
     obs[i, :] = V_HIDDEN
@@ -40,14 +40,14 @@ def _reset_one(i, state, obs, laid, opened, steps, streams, board_seeds):
     streams[i], board_seeds[i] = next_u64(streams[i])
 
 
-@nb.njit(cache=True)
+@njit
 def reset_all(state, obs, laid, opened, steps, streams, board_seeds, needs_reset):
     for i in range(state.shape[0]):
         _reset_one(i, state, obs, laid, opened, steps, streams, board_seeds)
         needs_reset[i] = False
 
 
-@nb.njit(cache=True)
+@njit
 def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps, streams, board_seeds,
              needs_reset, nbr, mine_count, lay, flags, rewards, step_limit, reward, terminated, truncated,
              queue, excluded):
@@ -124,7 +124,7 @@ def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps,
         needs_reset[i] = terminated[i] or truncated[i]
 
 
-@nb.njit(cache=True)
+@njit
 def sample_masked(obs, flags, streams, out):
     """A uniformly random legal action per sub-environment (open a hidden cell; with flags, open or
     flag/unflag), by rejection; a sub-environment with none gets action 0 (it is about to reset)."""

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from ..view import View
 from .frontier import (Frontier, InconsistentPositionError, TooComplexError, build_constraints, frontier,
                        propagate, split_components)
@@ -38,7 +38,7 @@ MAX_CELLS = 4_000_000  # table entries per component (32 MB a table); past it, T
 OK, OVERFLOW, TOO_WIDE, TOO_BIG = 0, 1, 2, 3
 
 
-@nb.njit(cache=True)
+@njit
 def _grow_rows(a, need):
     if need <= a.shape[0]:
         return a
@@ -47,7 +47,7 @@ def _grow_rows(a, need):
     return b
 
 
-@nb.njit(cache=True)
+@njit
 def _grow(a, need):
     if need <= a.shape[0]:
         return a
@@ -56,7 +56,7 @@ def _grow(a, need):
     return b
 
 
-@nb.njit(cache=True)
+@njit
 def _forward(vars_, cons, con_vars, con_target, con_size, pos, F, modulus):
     """The forward sweep of one component. `vars_` in order; `cons` its constraints; pos: var ->
     local index. Layer i holds the distinct states (partial sums of the half-assigned numbers)
@@ -234,7 +234,7 @@ def _forward(vars_, cons, con_vars, con_target, con_size, pos, F, modulus):
     return OK, F, flo, fhi, child, layer
 
 
-@nb.njit(cache=True)
+@njit
 def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, cellmine):
     """Count one component exactly: counts[k] (layouts with k mines) and cellmine[var, k]
     (those with var a mine). Returns a status code."""
@@ -285,7 +285,7 @@ def _count_component(vars_, cons, con_vars, con_target, con_size, pos, counts, c
     return OK
 
 
-@nb.njit(cache=True)
+@njit
 def _weighted(F, flo, fhi, child, layer, n, wfin, feas, vars_, p_out, can_mine, can_safe):
     """The backward sweep under the whole board's weights, in time linear in the table.
 
@@ -336,7 +336,7 @@ def _weighted(F, flo, fhi, child, layer, n, wfin, feas, vars_, p_out, can_mine, 
         can_safe[v] = cs
 
 
-@nb.njit(cache=True)
+@njit
 def _component_index(order, comp_start, con_comp, nv):
     """Per-component bookkeeping: (longest mine-count axis L, each var's place in its component,
     start of each component's constraints in clist, the constraints grouped by component)."""
@@ -362,7 +362,7 @@ def _component_index(order, comp_start, con_comp, nv):
     return L, pos, cstart, clist
 
 
-@nb.njit(cache=True)
+@njit
 def count_layouts(order, comp_start, con_vars, con_target, con_size, con_comp, nv):
     """Count every component. Returns (counts (C, L), cellmine (nv, L), status per component)."""
     ncomp = comp_start.shape[0] - 1
@@ -376,7 +376,7 @@ def count_layouts(order, comp_start, con_vars, con_target, con_size, con_comp, n
     return counts, cellmine, status
 
 
-@nb.njit(cache=True)
+@njit
 def _count_mod(vars_, cons, con_vars, con_target, con_size, nv, modulus):
     """Layouts of one component by number of mines, modulo `modulus` (< 2**62)."""
     n = vars_.shape[0]
@@ -523,7 +523,7 @@ def count_component_exact(vars_, cons):
     return counts, cellmine
 
 
-@nb.njit(cache=True)
+@njit
 def combine(polys, supp, sizes, U, M):
     """Combine components under the mine total: C(U, M - j) weights for j frontier mines.
 
@@ -704,7 +704,7 @@ class Analysis:
                 f"components={self.components} mine_range={self.mine_range}>")
 
 
-@nb.njit(cache=True)
+@njit
 def analyse_kernel(cells, nbr, trust_flags, mine_count):
     """The whole analysis in one compiled call: constraints, components, counts, combination,
     decisions and probabilities. Status: 0 ok, 1 bad number, 2 too many trusted flags,

@@ -16,7 +16,7 @@ here. All are inlined into their callers by numba.
 
 from __future__ import annotations
 
-import numba as nb
+from .._numba_cache import njit
 
 # What the single-number rule says about a number's hidden neighbours.
 UNDECIDED = -1
@@ -24,7 +24,7 @@ ALL_SAFE = 0
 ALL_MINES = 1
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def number_rule(rest, hidden):
     """The single-number rule on a number with `hidden` (> 0) hidden neighbours of which `rest`
     are mines: ALL_SAFE, ALL_MINES, or UNDECIDED."""
@@ -35,7 +35,7 @@ def number_rule(rest, hidden):
     return UNDECIDED
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def subset_rule(rest_a, rest_b, b_only):
     """The subset rule on numbers a and b, needing rest_a / rest_b more mines, where b has
     `b_only` hidden cells that a does not touch: True when those must all be mines (b's mines
@@ -44,7 +44,7 @@ def subset_rule(rest_a, rest_b, b_only):
     return rest_b - rest_a == b_only
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def fits(cell_cons, cell_ncons, need, nfree, pos, v):
     """Can the cell at `pos` take value v (1 mine, 0 safe), with every one of its constraints
     (cell_cons[pos, :cell_ncons[pos]]; `need` mines among `nfree` unassigned cells) still
@@ -56,7 +56,7 @@ def fits(cell_cons, cell_ncons, need, nfree, pos, v):
     return True
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def place(cell_cons, cell_ncons, need, nfree, pos, v, by):
     """Assign (by=1) or unassign (by=-1) value v to the cell at `pos` in its constraints' counts."""
     for t in range(cell_ncons[pos]):
@@ -65,7 +65,7 @@ def place(cell_cons, cell_ncons, need, nfree, pos, v, by):
         need[c] -= by * v
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def find_root(parent, a):
     """Union-find with path halving: the root of a's set in `parent`. Inlined: a call would cost
     the certifier's reference-counted round two atomic operations per lookup."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from ..errors import SweeplabError
 from ..view import FLAG, HIDDEN, View
 from .deduction import ALL_MINES, UNDECIDED, find_root, number_rule, subset_rule
@@ -25,7 +25,7 @@ class TooComplexError(SweeplabError):
     """A position whose exact count is past sweeplab's stated bound (numbers packed densely in 2-D)."""
 
 
-@nb.njit(cache=True)
+@njit
 def build_constraints(cells, nbr, trust_flags):
     """Numbers as constraints over unknown cells.
 
@@ -82,7 +82,7 @@ def build_constraints(cells, nbr, trust_flags):
     return 0, -1, var_cell[:nv], con_vars[:m], con_target[:m], con_size[:m], unknown, known
 
 
-@nb.njit(cache=True)
+@njit
 def holds(con_vars, con_size, c, w):
     """Is variable w among constraint c's cells?"""
     for s in range(con_size[c]):
@@ -91,7 +91,7 @@ def holds(con_vars, con_size, c, w):
     return False
 
 
-@nb.njit(cache=True, inline='always')
+@njit(inline='always')
 def own_cells(con_vars, con_size, c, d, fixed):
     """How many undecided cells (fixed < 0) constraint d has that c has not."""
     only = 0
@@ -102,7 +102,7 @@ def own_cells(con_vars, con_size, c, d, fixed):
     return only
 
 
-@nb.njit(cache=True)
+@njit
 def numbers_touching(nv, con_vars, con_size):
     """For each hidden cell (variable): the numbers (constraints) around it, as (touch, deg):
     touch[v, :deg[v]]. A cell has at most 8 numbers around it."""
@@ -116,7 +116,7 @@ def numbers_touching(nv, con_vars, con_size):
     return touch, deg
 
 
-@nb.njit(cache=True)
+@njit
 def propagate(nv, con_vars, con_target, con_size):
     """Settle what the local rules (single number, and pairs of numbers) settle, to a fixpoint.
 
@@ -231,7 +231,7 @@ def propagate(nv, con_vars, con_target, con_size):
     return True, fixed, nvars, ntarget, nsize
 
 
-@nb.njit(cache=True)
+@njit
 def split_components(nv, con_vars, con_size, skip):
     """Independent components and a narrow variable order in each (vars marked in `skip`,
     already decided, are left out).

@@ -7,15 +7,15 @@ again after acting on what it found.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from ..view import View
 from .deduction import ALL_SAFE, UNDECIDED, number_rule, subset_rule
 from .frontier import InconsistentPositionError, build_constraints, holds, numbers_touching, own_cells
 
 
-@nb.njit(cache=True)
+@njit
 def local_rules(nv, con_vars, con_target, con_size):
     """Per frontier var: 1 safe, 2 mine, 0 unknown, by the single-number and pair rules."""
     out = np.zeros(nv, dtype=np.int8)
@@ -49,7 +49,7 @@ def local_rules(nv, con_vars, con_target, con_size):
     return out
 
 
-@nb.njit(cache=True)
+@njit
 def local_rules_board(cells, nbr, trust_flags):
     """(status, bad cell, safe, mines) over the flat board in one compiled call."""
     n = cells.shape[0]

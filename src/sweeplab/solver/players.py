@@ -10,9 +10,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Callable, NamedTuple
 
-import numba as nb
 import numpy as np
 
+from .._numba_cache import njit
 from ..errors import SweeplabError
 from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
@@ -384,7 +384,7 @@ class _OverBudget(Exception):
     pass
 
 
-@nb.njit(cache=True)
+@njit
 def _layouts(order, cell_cons, cell_ncons, need, nfree, limit):
     """Every assignment of the cells (visited in `order`, safe before mine) that keeps every
     constraint satisfiable, as a bool (layouts, cells) array; stops after limit + 1 of them."""

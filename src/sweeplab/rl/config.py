@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import grid
 from ..errors import SweeplabError
-from ..firstclick import FirstClick, make_rule
+from ..firstclick import FirstClick, make_rule, rule_seed
 from ..presets import preset
 from ..rng import MASK64
 from ..view import FLAG, HIDDEN
@@ -132,17 +132,8 @@ class Config:
         rand() state, Windows 7 a 32-bit time, a WinMine version's generator its 16-bit tick."""
         seed = int(board_seed) & MASK64
         if self.generator is None:
-            if self.first_click == "none":
-                from ..generators import make
-                return make("uniform", self.width, self.height, self.mines, seed, first_click="none",
-                            topology=self.topology)
-            if self.first_click in ("shift", "win7"):
-                seed &= 0xFFFF_FFFF
-            if self.first_click not in ("safe", "opening"):
-                from ..generators import lookup
-                lookup("uniform")  # loads the generator modules, which register the shift, win7 and noguess rules
-            return make_rule(self.first_click, self.width, self.height, self.mines, seed, self.topology,
-                             **self.generator_options)
+            return make_rule(self.first_click, self.width, self.height, self.mines,
+                             rule_seed(self.first_click, seed), self.topology, **self.generator_options)
         from ..generators import lookup, make
         info = lookup(self.generator)
         if info.name == "win7":

@@ -145,7 +145,7 @@ class Hub:
             seed_private = True
         elif seed is None:
             seed = self._unseen_seed(mode_)
-        rule, seed = M.make_rule(mode_, w, h, m, seed, session_state=state)
+        rule, seed = M.mode_rule(mode_, w, h, m, seed, session_state=state)
         pg = PlayedGame(secrets.token_urlsafe(12), Game(rule=rule, marks=marks, clock=self._clock), mode_.name,
                         level, seed, seed_private=seed_private, practice=practice, again=again,
                         first_click=first_click, player=player)
@@ -191,7 +191,7 @@ class Hub:
             mode_ = M.check_mode(spec["mode"])
             level, w, h, m = M.check_level(mode_, spec["level"], *((spec["width"], spec["height"], spec["mines"])
                                                                  if spec["level"] == "custom" else (None,) * 3))
-            rule, seed = M.make_rule(mode_, w, h, m, int(spec["seed"]))
+            rule, seed = M.mode_rule(mode_, w, h, m, int(spec["seed"]))
             game = replay(None, live["actions"], rule=rule, marks=spec["marks"], now=time.time() - live["created"])
         except Exception as e:  # a mode gone, a generator changed: the game cannot be made again
             rid = self._file_abandoned(game_id, spec, live, f"{type(e).__name__}: {e}")

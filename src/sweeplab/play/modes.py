@@ -243,7 +243,7 @@ def check_seed(mode: Mode, seed) -> int:
     return value
 
 
-def make_rule(mode: Mode, width: int, height: int, mines: int, seed: int | None = None, *,
+def mode_rule(mode: Mode, width: int, height: int, mines: int, seed: int | None = None, *,
               session_state=None) -> tuple[FirstClick, int]:
     """The first-click rule for one game of this mode (the board itself may come at the first click),
     and the seed that reproduces it: a given seed, the session's rand() state, or one drawn from the OS."""

@@ -359,7 +359,7 @@ def warm_up() -> None:
             continue
         for level in ("beginner", "expert"):
             w, h, m = mode.levels[level]
-            rule, _ = M.make_rule(mode, w, h, m, 0 if not mode.session else 1)
+            rule, _ = M.mode_rule(mode, w, h, m, 0 if not mode.session else 1)
             game = Game(rule=rule)
             game.open(w // 2, h // 2)
             game_stats(game)

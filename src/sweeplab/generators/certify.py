@@ -39,7 +39,9 @@ import numpy as np
 from .._numba_cache import njit
 from .. import grid
 from ..kernels import FLAG, HIDDEN, OPEN, count_numbers
-from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, number_rule, place, subset_rule
+from ..solver.deduction import (ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_COMPONENT, WHY_NUMBER, WHY_PAIR,
+                                WHY_TOTAL, find_root, fits, next_layout, number_rule, place, start_layouts,
+                                subset_rule)
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
@@ -63,12 +65,8 @@ SWEEP_STATES = 4096  # states a long component's sweep may hold in all; past it,
 
 # A play's cells are in the game's states (kernels.py): HIDDEN, OPEN, or FLAG for a mine it knows.
 
-# Why a play revealed a cell (the event's reason).
-WHY_CLICK = np.int8(0)
-WHY_NUMBER = np.int8(1)  # one number's rest is 0 (all safe) or its hidden count (all mines); a = the number
-WHY_PAIR = np.int8(2)  # the subset rule on numbers a and b
-WHY_COMPONENT = np.int8(3)  # complete deduction over its frontier component
-WHY_TOTAL = np.int8(4)  # complete deduction with the mine total
+# Why a play revealed a cell (the event's reason) is one of the engine's reasons (deduction.WHY_*):
+# WHY_NUMBER with a = the number, WHY_PAIR with the numbers a and b, WHY_COMPONENT, WHY_TOTAL.
 
 # A play's log lives in three arrays, so that two plays (before and after a move) can be swapped.
 # int32 rows:
@@ -120,8 +118,8 @@ def new_scratch(nbr):
 
 @unrefcounted
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
-    """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
-    backtracking.
+    """Walk every consistent assignment of the m cells of one component (positions 0..m-1; the
+    engine's walk, `deduction.next_layout`) and record which values each cell takes.
 
     cell_cons[p, :cell_ncons[p]] are the constraint ids of cell p; `need` is each constraint's
     remaining mines and `nfree` its unassigned cells (both updated in place). Writes kset[k]
@@ -129,51 +127,22 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
     assignment with k mines makes p a mine / safe) and returns how many assignments there are,
     or -1 past `budget` of them (then `need` and `nfree` are left changed; otherwise restored).
     A leaf costs a few word operations, not m: large components have many.
-    cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment (zeroed here).
+    cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment.
     """
     nw = (m + 63) // 64
-    bits[:nw] = 0
     tail = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64((64 - m % 64) % 64)
-    nxt[0] = 0
-    assigned[0] = False
-    placed = 0
+    start_layouts(m, nxt, assigned, bits)
     leaves = 0
-    pos = 0
-    while pos >= 0:
-        if pos == m:
-            leaves += 1
-            if leaves > budget:
-                return -1
-            kset[placed] = True
-            for w in range(nw):
-                can_mine[placed, w] |= bits[w]
-                can_safe[placed, w] |= ~bits[w] & (tail if w == nw - 1 else np.uint64(0xFFFFFFFFFFFFFFFF))
-            pos -= 1
-            continue
-        if assigned[pos]:
-            v = cur[pos]
-            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
-            placed -= v
-            if v:
-                bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
-            assigned[pos] = False
-        v = nxt[pos]
-        if v > 1:
-            pos -= 1
-            continue
-        nxt[pos] = v + 1
-        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
-            continue
-        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
-        cur[pos] = v
-        placed += v
-        if v:
-            bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
-        assigned[pos] = True
-        pos += 1
-        if pos < m:
-            nxt[pos] = 0
-            assigned[pos] = False
+    pos, placed = next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits, 0, 0)
+    while pos == m:
+        leaves += 1
+        if leaves > budget:
+            return -1
+        kset[placed] = True
+        for w in range(nw):
+            can_mine[placed, w] |= bits[w]
+            can_safe[placed, w] |= ~bits[w] & (tail if w == nw - 1 else np.uint64(0xFFFFFFFFFFFFFFFF))
+        pos, placed = next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits, pos - 1, placed)
     return leaves
 
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from .._numba_cache import njit
 from .. import grid
-from ..kernels import FLAG, HIDDEN, OPEN, count_numbers
+from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers
 from ..solver.deduction import (ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_COMPONENT, WHY_NUMBER, WHY_PAIR,
                                 WHY_TOTAL, find_root, fits, next_layout, number_rule, place, start_layouts,
                                 subset_rule)
@@ -63,7 +63,8 @@ WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the comp
 QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
 SWEEP_STATES = 4096  # states a long component's sweep may hold in all; past it, witness searches instead
 
-# A play's cells are in the game's states (kernels.py): HIDDEN, OPEN, or FLAG for a mine it knows.
+# A play's cells are in the game's states (kernels.py): HIDDEN_STATE, OPEN_STATE, or FLAG_STATE
+# for a mine it knows.
 
 # Why a play revealed a cell (the event's reason) is one of the engine's reasons (deduction.WHY_*):
 # WHY_NUMBER with a = the number, WHY_PAIR with the numbers a and b, WHY_COMPONENT, WHY_TOTAL.
@@ -78,7 +79,7 @@ HID = 4  # per cell: hidden neighbours
 KNO = 5  # per cell: neighbours known to be mines
 HMASK = 6  # per cell: which of its 8 neighbour slots are hidden (bit k: slot k of grid.neighbour_table)
 # int8 rows:
-ST = 0  # per cell: HIDDEN, OPEN, or FLAG (a known mine)
+ST = 0  # per cell: HIDDEN_STATE, OPEN_STATE, or FLAG_STATE (a known mine)
 EV_WHY = 1  # event -> reason
 # int64 meta (STALE_NOW: play_moved's count of stale cells):
 EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
@@ -200,7 +201,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     con_cell = np.empty(n, dtype=np.int32)
     nc = 0
     for j in range(n):
-        if hmask[j] != 0 and st[j] == OPEN:
+        if hmask[j] != 0 and st[j] == OPEN_STATE:
             con_cell[nc] = j
             nc += 1
             for k in range(8):
@@ -210,7 +211,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     nf = 0
     hidden = 0
     for i in range(n):
-        hidden += st[i] == HIDDEN
+        hidden += st[i] == HIDDEN_STATE
         if fidx[i] == -2:
             fidx[i] = nf
             front[nf] = i
@@ -429,13 +430,13 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
         new = 0
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == HIDDEN and not covered[fidx[q]]:
+            if q >= 0 and st[q] == HIDDEN_STATE and not covered[fidx[q]]:
                 new += 1
         if need[c] >= new:
             continue
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == HIDDEN:
+            if q >= 0 and st[q] == HIDDEN_STATE:
                 covered[fidx[q]] = True
         bound += need[c]
         left -= new
@@ -550,7 +551,7 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
                     cs = True
         if cm != cs:
             for i in range(st.shape[0]):
-                if st[i] == HIDDEN and fidx[i] < 0:
+                if st[i] == HIDDEN_STATE and fidx[i] < 0:
                     if cm:
                         mine_out[i] = True
                     else:
@@ -678,13 +679,13 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != OPEN or hm[a] == 0:
+        if st[a] != OPEN_STATE or hm[a] == 0:
             continue
         for s in range(24):
             if hm[a] & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != OPEN or hm[b] == 0:
+            if b < 0 or st[b] != OPEN_STATE or hm[b] == 0:
                 continue
             shift = NEAR_DY[s] * 7 + NEAR_DX[s]
             mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
@@ -712,7 +713,7 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
 @unrefcounted
 def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
-    if pb[ST, a] != OPEN or pb[ST, b] != OPEN:
+    if pb[ST, a] != OPEN_STATE or pb[ST, b] != OPEN_STATE:
         return False
     for s in range(24):
         if si[NEAR + s, a] != b:
@@ -949,7 +950,7 @@ def _log(pi, pb, meta, cell, mine, why, a, b):
     else:
         meta[OPENED] += 1
     ev = meta[EVENTS]
-    pb[ST, cell] = FLAG if mine else OPEN
+    pb[ST, cell] = FLAG_STATE if mine else OPEN_STATE
     pi[TM, cell] = ev
     pi[EV_CELL, ev] = cell
     pb[EV_WHY, ev] = why
@@ -970,11 +971,11 @@ def _push(si, sb, wtop, i):
 @njit(inline='always')
 def _push_around(pb, si, sb, nbr, cell, wtop):
     """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
-    if pb[ST, cell] == OPEN:
+    if pb[ST, cell] == OPEN_STATE:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
-        if j >= 0 and pb[ST, j] == OPEN:
+        if j >= 0 and pb[ST, j] == OPEN_STATE:
             wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -982,7 +983,7 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
 @njit(inline='always')
 def _number_implies(numbers, pi, pb, a, mine):
     """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
-    return pb[ST, a] == OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
+    return pb[ST, a] == OPEN_STATE and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
 
 
 @unrefcounted
@@ -1005,7 +1006,7 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
             continue
         for k in range(8):
             j = nbr[i, k]
-            if j >= 0 and st[j] == HIDDEN:
+            if j >= 0 and st[j] == HIDDEN_STATE:
                 _reveal(pi, pb, meta, nbr, j, rule == ALL_MINES, WHY_NUMBER, i, -1)
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
@@ -1055,7 +1056,7 @@ def _reveal_found(nbr, pi, pb, meta, si, sb, why):
             continue
         sb[MINE_OUT, i] = False
         sb[SAFE_OUT, i] = False
-        if st[i] == HIDDEN:
+        if st[i] == HIDDEN_STATE:
             a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
             _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
             wtop = _push_around(pb, si, sb, nbr, i, wtop)
@@ -1077,7 +1078,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     _reset_scratch(sb, n)
     meta[:] = 0
     for i in range(n):
-        pb[ST, i] = HIDDEN
+        pb[ST, i] = HIDDEN_STATE
         pi[HID, i] = si[DEG, i]
         pi[HMASK, i] = si[FULL, i]
         pi[KNO, i] = 0
@@ -1096,11 +1097,11 @@ def first_touch(pi, pb, nbr, a, b):
     for c in (a, b):
         if c < 0:
             continue
-        if pb[ST, c] != HIDDEN and pi[TM, c] < t:
+        if pb[ST, c] != HIDDEN_STATE and pi[TM, c] < t:
             t = pi[TM, c]
         for k in range(8):
             j = nbr[c, k]
-            if j >= 0 and pb[ST, j] == OPEN and pi[TM, j] < t:
+            if j >= 0 and pb[ST, j] == OPEN_STATE and pi[TM, j] < t:
                 t = pi[TM, j]
     return t
 
@@ -1125,8 +1126,8 @@ def _sync(pi, st, nbr, c):
         j = nbr[c, k]
         if j >= 0:  # counted without branching on the cell's state, which is unpredictable
             v = st[j]
-            m |= np.int32(v == HIDDEN) << k
-            kn += v == FLAG
+            m |= np.int32(v == HIDDEN_STATE) << k
+            kn += v == FLAG_STATE
     h = _popcount(m)
     pi[HID, c] = h
     pi[KNO, c] = kn
@@ -1136,12 +1137,12 @@ def _sync(pi, st, nbr, c):
 @njit(inline='always')
 def _push_near_stale(pb, si, sb, nbr, cell, wtop):
     """`cell` and its neighbours that are open numbers next to a stale cell go on the work list."""
-    if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN:
+    if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN_STATE:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
         if j >= 0:
-            if (si[STALE1, j] > 0) & (pb[ST, j] == OPEN):  # one branch, not two
+            if (si[STALE1, j] > 0) & (pb[ST, j] == OPEN_STATE):  # one branch, not two
                 wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1179,7 +1180,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
         if rule != UNDECIDED:
             for k in range(8):
                 j = nbr[a, k]
-                if j >= 0 and st[j] == HIDDEN:
+                if j >= 0 and st[j] == HIDDEN_STATE:
                     wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rule == ALL_MINES, WHY_NUMBER, a, -1, wtop)
             continue
         if not pairs:
@@ -1191,7 +1192,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
             if ha & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != OPEN:
+            if b < 0 or st[b] != OPEN_STATE:
                 continue
             _sync(pi, st, nbr, b)
             if pi[HID, b] == 0:
@@ -1204,7 +1205,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                 c, sh = (a, 0) if side == 0 else (b, shift)
                 for k in range(8):
                     q = nbr[c, k]
-                    if q < 0 or st[q] != HIDDEN:
+                    if q < 0 or st[q] != HIDDEN_STATE:
                         continue
                     bit = _slot_bit(k, sh)
                     if mines_bits & bit or safe_bits & bit:
@@ -1234,14 +1235,14 @@ def _component_clean(pb, nbr, si, sb, x):
             break
         for k in range(8):
             c = nbr[u, k]
-            if c < 0 or st[c] != OPEN:
+            if c < 0 or st[c] != OPEN_STATE:
                 continue
             if si[STALE1, c] > 0:
                 clean = False
                 break
             for k2 in range(8):
                 q = nbr[c, k2]
-                if q >= 0 and st[q] == HIDDEN and not seen[q]:
+                if q >= 0 and st[q] == HIDDEN_STATE and not seen[q]:
                     seen[q] = True
                     queue[size] = q
                     size += 1
@@ -1305,9 +1306,9 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
         si[CHECKED, i] = -1
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
-        known = s != HIDDEN and tm[i] < t
-        st[i] = s if known else HIDDEN
-        flagged += known and s == FLAG
+        known = s != HIDDEN_STATE and tm[i] < t
+        st[i] = s if known else HIDDEN_STATE
+        flagged += known and s == FLAG_STATE
     end = min(t, old_m[EVENTS])
     meta[FLAGGED] = flagged
     meta[OPENED] = end - flagged  # each event before t revealed one cell
@@ -1328,12 +1329,12 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
     # while dst's number spoke (from when it opened until its neighbours were all known), a
     # deduction over a whole component may have leaned on it
-    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN else old_m[EVENTS]
+    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN_STATE else old_m[EVENTS]
     dst_quiet = dst_spoke
     for k in range(8):
         j = nbr[dst, k]
         if j >= 0:
-            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN else old_m[EVENTS])
+            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN_STATE else old_m[EVENTS])
     meta[STALE_NOW] = 1 if added else 2
     e = end
     last = old_m[EVENTS]
@@ -1342,7 +1343,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
             # nothing stale: the old events hold as logged, but for those that reasoned from dst
             while e < last:
                 x = old_i[EV_CELL, e]
-                if st[x] == HIDDEN:
+                if st[x] == HIDDEN_STATE:
                     a = old_i[EV_A, e]
                     b = old_i[EV_B, e]
                     why = old_b[EV_WHY, e]
@@ -1351,27 +1352,27 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                         break
                     if why == WHY_TOTAL:
                         meta[NEEDED_TOTAL] = 1
-                    _log(pi, pb, meta, x, old_b[ST, x] == FLAG, why, a, b)
+                    _log(pi, pb, meta, x, old_b[ST, x] == FLAG_STATE, why, a, b)
                 e += 1
             if e == last:
                 break
         ev = e
         e += 1
         x = old_i[EV_CELL, ev]
-        if st[x] != HIDDEN or x == src or x == dst:
+        if st[x] != HIDDEN_STATE or x == src or x == dst:
             continue
         why = old_b[EV_WHY, ev]
         a = old_i[EV_A, ev]
         b = old_i[EV_B, ev]
-        mine = old_b[ST, x] == FLAG
+        mine = old_b[ST, x] == FLAG_STATE
         if why == WHY_NUMBER:
             ok = near[a] == 0
-            if not ok and st[a] == OPEN:
+            if not ok and st[a] == OPEN_STATE:
                 _sync(pi, st, nbr, a)
                 ok = _number_implies(numbers, pi, pb, a, mine)
         elif why == WHY_PAIR:
             ok = near[a] == 0 and near[b] == 0
-            if not ok and st[a] == OPEN and st[b] == OPEN:
+            if not ok and st[a] == OPEN_STATE and st[b] == OPEN_STATE:
                 _sync(pi, st, nbr, a)
                 _sync(pi, st, nbr, b)
                 ok = _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine)
@@ -1408,7 +1409,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     # queued for those rules; complete deduction decides the rest (all the rules would, too).
     wtop = 0
     for u in range(n):
-        if st[u] == HIDDEN:
+        if st[u] == HIDDEN_STATE:
             for k in range(8):
                 j = nbr[u, k]
                 if j >= 0:
@@ -1416,7 +1417,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                     hm[j] |= 1 << (7 - k)
                     if mines[u]:
                         kno[j] -= 1
-                    if not stale[u] and st[j] == OPEN:
+                    if not stale[u] and st[j] == OPEN_STATE:
                         wtop = _push(si, sb, wtop, j)
     return PLAY_ON, wtop
 
@@ -1502,13 +1503,13 @@ def undo(p, src, dst):
 @njit(inline='always')
 def hidden(p, i):
     """Did the last play leave cell i hidden (neither opened nor known to be a mine)?"""
-    return p.play[1][ST, i] == HIDDEN
+    return p.play[1][ST, i] == HIDDEN_STATE
 
 
 @njit(inline='always')
 def revealed(p, i):
     """Did the last play open cell i?"""
-    return p.play[1][ST, i] == OPEN
+    return p.play[1][ST, i] == OPEN_STATE
 
 
 def workspace(width: int, height: int, topology: str = "bounded"):

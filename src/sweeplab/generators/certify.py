@@ -186,14 +186,16 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
     return 0
 
 
-@njit
-def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
-    """One round of complete deduction on the position `st`, with the play's counts of each
-    cell's hidden neighbours (`hid`, and which slots: `hmask`) and known mines (`kno`).
+@njit(inline='always')  # into _complete_step, its one caller in a play
+def play_constraints(st, numbers, nbr, hid, kno, hmask):
+    """The constraints of the position `st` from the play's counts (`hid`, `hmask`, `kno`): the
+    certifier's own builder, beside `frontier.build_constraints` for a View (docs/architecture.md
+    says why there are two).
 
-    Fills safe_out / mine_out (flat bool) with decided cells; returns (how many decided, status,
-    whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
-    only when the constraints alone decide nothing.
+    Returns (fidx: frontier index of each cell or -1, front: the frontier cells in cell order, nf,
+    off: hidden cells off the frontier, con_cell: the numbers with hidden neighbours, nc, need0 /
+    nfree0: each one's mines still needed / hidden cells, con_start / con_front: each one's frontier
+    cells, fcons / fdeg: each frontier cell's numbers, parent: union-find over the frontier).
     """
     n = st.shape[0]
     # constraints: open numbers with hidden neighbours; the frontier: those neighbours, in cell order
@@ -246,6 +248,20 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
             if ra != rb:
                 parent[rb] = ra
     con_start[nc] = u
+    return fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent
+
+
+@njit
+def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
+    """One round of complete deduction on the position `st`, with the play's counts of each
+    cell's hidden neighbours (`hid`, and which slots: `hmask`) and known mines (`kno`).
+
+    Fills safe_out / mine_out (flat bool) with decided cells; returns (how many decided, status,
+    whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
+    only when the constraints alone decide nothing.
+    """
+    fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
+        play_constraints(st, numbers, nbr, hid, kno, hmask)
     # group frontier cells by component
     comp = np.empty(nf, dtype=np.int32)
     root_comp = np.full(nf, -1, dtype=np.int32)

@@ -45,9 +45,10 @@ from ..solver.deduction import (ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_C
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
-# taken of one, costs two atomic operations, and the play's inner loops do that per cell (12% of
-# the no-guess generator's time at 130 mines; measured again in issue 17). Such a kernel cannot allocate, nor can anything
-# it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
+# taken of one, costs two atomic operations, and the play's inner loops do that per cell. Plain
+# njit instead made the no-guess generator 25% slower at 99, 130 and 170 mines (issue 17,
+# docs/benchmarks.md). Such a kernel cannot allocate, nor can anything it calls (numba compiles
+# callees the same way), so the allocating ones stay plain njit.
 unrefcounted = njit(_nrt=False)
 
 # Outcome codes of a play.

@@ -837,6 +837,8 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
             reason[c, 4] = why[v, 4]
         elif safe[c] or mines[c]:
             reason[c, 0] = WHY_COMPONENT if alone[comp_of[v]] else WHY_TOTAL
+        else:
+            reason[c, 0] = -1  # (the cells off the frontier were marked above, this one too)
     return 0, -1, prob, safe, mines, counts, lo + forced, hi + forced, U, M, C, reason
 
 

@@ -94,20 +94,20 @@ def verify(n: int, mines: int = 99) -> None:
         board = generate(w, h, mines, x, y, stream_key(2024, i)).board
         gen_time += time.process_time() - t
         numbers, mine = board.flat_numbers, board.flat_mines
-        state[:] = K.HIDDEN
+        state[:] = K.HIDDEN_STATE
         K.flood_open(state, numbers, nbr, y * w + x, queue)
-        while np.count_nonzero(state == K.OPEN) < size - mines:
+        while np.count_nonzero(state == K.OPEN_STATE) < size - mines:
             cells = np.full(size, -1, dtype=np.int8)
-            cells[state == K.OPEN] = numbers[state == K.OPEN]
-            cells[state == K.FLAG] = -2
+            cells[state == K.OPEN_STATE] = numbers[state == K.OPEN_STATE]
+            cells[state == K.FLAG_STATE] = -2
             res = analyse_kernel(cells, nbr, True, mines)
-            hidden = state == K.HIDDEN
+            hidden = state == K.HIDDEN_STATE
             safe, sure = res[3] & hidden, res[4] & hidden
             if res[0] != 0 or (safe & mine).any() or not mine[sure].all() or not (safe.any() or sure.any()):
                 bad += 1
                 print(f"board {i} (seed stream_key(2024, {i})) is not certified by the project solver")
                 break
-            state[sure] = K.FLAG
+            state[sure] = K.FLAG_STATE
             for j in np.flatnonzero(safe):
                 K.flood_open(state, numbers, nbr, int(j), queue)
         if (i + 1) % 10000 == 0:

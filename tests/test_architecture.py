@@ -70,3 +70,43 @@ def test_nothing_reaches_into_the_certifier():
     reaching = [(m, sorted(set(names) - CERTIFY_INTERFACE)) for m, t, names in imports()
                 if t == "sweeplab.generators.certify" and m != t and set(names) - CERTIFY_INTERFACE]
     assert reaching == []
+
+
+def test_one_vocabulary_of_cell_codes():
+    """What a player sees of a cell has one code everywhere: a View's cells are the drawing codes,
+    and the play JSON and the View's text write each as the same character. The game's own states
+    (kernels) have names of their own, so no name means two things."""
+    import numpy as np
+
+    from sweeplab import View, kernels, svg, view
+    from sweeplab.play.games import cells_text
+
+    assert (view.HIDDEN, view.FLAG) == (svg.HIDDEN_CELL, svg.FLAG_CELL)
+    v = View.from_text("mines: 2\n#F1\n012\n")
+    assert np.array_equal(v.cell_codes(), v.cells)
+    assert cells_text(v.cell_codes()) == "".join(v.to_text().splitlines()[-2:])
+    assert not {"HIDDEN", "FLAG", "OPEN", "QUESTION"} & set(vars(kernels))
+    names = [n for n in vars(svg) if n.endswith("_CELL")]
+    assert len({getattr(svg, n) for n in names}) == len(names) and all(getattr(svg, n) < 0 for n in names)
+
+
+def _backtracking_functions():
+    """(module, function) for every function that takes a cell's value back with the engine's
+    count check (`place(..., -1)`): the walks over layouts."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                for call in ast.walk(node):
+                    if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "place" and call.args \
+                            and isinstance(call.args[-1], ast.UnaryOp) and isinstance(call.args[-1].op, ast.USub):
+                        yield module, node.name
+                        break
+
+
+def test_the_layout_walk_is_written_once():
+    """One walk over a component's layouts (deduction.next_layout) decides, counts and lists; the
+    certifier's witness search (one layout with a cell held, values in a preferred order) is the
+    only other backtracking on the count check."""
+    assert sorted(set(_backtracking_functions())) == [("sweeplab.generators.certify", "_search"),
+                                                      ("sweeplab.solver.deduction", "next_layout")]

@@ -82,18 +82,18 @@ def play_with_project_solver(board: Board, x: int, y: int) -> bool:
     state = np.zeros(n, dtype=np.int8)
     queue = np.empty(n, dtype=np.int32)
     K.flood_open(state, numbers, nbr, y * board.width + x, queue)
-    while np.count_nonzero(state == K.OPEN) < n - board.mine_count:
+    while np.count_nonzero(state == K.OPEN_STATE) < n - board.mine_count:
         cells = np.full(n, -1, dtype=np.int8)
-        cells[state == K.OPEN] = numbers[state == K.OPEN]
-        cells[state == K.FLAG] = -2
+        cells[state == K.OPEN_STATE] = numbers[state == K.OPEN_STATE]
+        cells[state == K.FLAG_STATE] = -2
         a = analyse(View(cells.reshape(board.height, board.width), board.mine_count), trust_flags=True)
-        hidden = state == K.HIDDEN
+        hidden = state == K.HIDDEN_STATE
         safe = a.safe.reshape(-1) & hidden
         sure = a.mines.reshape(-1) & hidden
         if not safe.any() and not sure.any():
             return False
         assert not (safe & mines).any() and (mines[sure]).all(), "the project solver decided a cell wrongly"
-        state[sure] = K.FLAG
+        state[sure] = K.FLAG_STATE
         for i in np.flatnonzero(safe):
             K.flood_open(state, numbers, nbr, int(i), queue)
     return True

@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import sweeplab.solver as solver
+from sweeplab import generators
 from sweeplab.board import Board
 from sweeplab.firstclick import Safe
 from sweeplab.game import Game, replay, replay_steps
@@ -220,6 +221,9 @@ def test_custom_limits_come_from_the_generators(store):
             r = c.post("/api/games", json={**body, "mines": top + 1})
             assert r.status_code == 400 and f"{v.min_mines}..{top}" in r.json()["error"]
         assert modes["safe"]["limits"]["mines_cap"] is None and "999" not in modes["safe"]["limits"]["text"]
+        for name, m in modes.items():  # every mode's limits are its generator's, from the registry
+            assert m["limits"] == generators.lookup(M.MODES[name].generator).limits.as_dict()
+        assert modes["win7"]["limits"]["mines"][0] == 10 and modes["win7"]["limits"]["width"] == [9, 30]
         assert all(m["about"] for m in modes.values())
         assert modes["winxp"]["best_times"] == "session" and modes["noguess"]["best_times"] == "best"
 

@@ -27,6 +27,7 @@ from sweeplab.replays.evf import game_events, game_to_evf, write_evf
 from sweeplab.replays.judge import judge
 from sweeplab.replays.mouse import MouseEvent, play_events
 from sweeplab.stats import bbbv
+from sweeplab.svg import FLAG_CELL
 from sweeplab.view import FLAG, HIDDEN
 
 CELL = 16
@@ -157,7 +158,7 @@ def test_click_rules_agree_with_ms_toollib(stream):
     problems = [c for c in r.check() if not c.startswith("zini (ties)")]
     assert problems == []
     if r.game.status == "playing":  # the flags too (a won game flags every mine in sweeplab only)
-        ours = r.game.cell_codes() == 10
+        ours = r.game.cell_codes() == FLAG_CELL
         theirs = np.array(r.toollib["game_board"]) == 11
         assert np.array_equal(ours, theirs)
 

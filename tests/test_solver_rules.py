@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from sweeplab import View
 from sweeplab.cli import main
 from sweeplab.solver import InconsistentPositionError, analyse, deduce_rules, hint
+from sweeplab.solver.deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR, WHY_TOTAL
 
 from .test_solver_complete import brute_force, small_views
 
@@ -99,6 +100,77 @@ def test_hint_mine_when_nothing_is_safe():
 def test_hint_tells_of_a_wrong_flag():
     h = hint(View.from_text("mines: 1\n1#F\n"))
     assert h.kind == "safe" and h.cells == [(2, 0)] and "flag" in h.reason
+
+
+def test_hint_gives_the_pair_that_decided_the_cell():
+    # the 1 at (3, 1) sees only cells the 1 at (2, 1) sees too: its mine is the other 1's, so the
+    # other 1's cell away from it, (1, 0), is safe (the subset rule on that pair, nothing else)
+    name = lambda x, y: f"C{x + 1}R{y + 1}"  # noqa: E731
+    v = View.from_text("mines: 2\n####\n#211\n")
+    r = analyse(v).reason(1, 0)
+    assert (r.why, r.a, r.b, r.rest_a, r.rest_b) == (WHY_PAIR, 6, 7, 1, 1)
+    h = hint(v, name=name)
+    assert h.kind == "safe" and h.cells[0] == (1, 0) and set(h.named) >= {(2, 1), (3, 1)}
+    assert "the 1 at C4R2 touches the 1 at C3R2 too" in h.reason and "C2R1 among them" in h.reason
+
+
+def test_hint_says_when_the_mine_total_decided():
+    h = hint(View.from_text("mines: 1\n#1##\n"))
+    assert h.cells == [(3, 0)] and "mine total (1)" in h.reason
+
+
+def _layouts_without_total(view):
+    """Every layout of the hidden cells that fits the numbers, whatever its mine count."""
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    u = np.flatnonzero(cells < 0)
+    masks = np.arange(1 << len(u), dtype=np.int64)
+    ok = np.ones(len(masks), dtype=bool)
+    for i in np.flatnonzero(cells >= 0):
+        cm = sum(1 << k for k, c in enumerate(u) if c in nbr[i])
+        ok &= np.bitwise_count(masks & cm) == int(cells[i])
+    return u, masks[ok]
+
+
+@settings(max_examples=200)
+@given(small_views())
+def test_engine_reasons_hold(view):
+    """Each decided cell's reason (Analysis.reason) is one that decides it: the number or pair
+    touches it on the right side, the mines they knew of were certain, and a component's count
+    decides it without the mine total."""
+    if view is None:
+        return
+    try:
+        a = analyse(view)
+    except InconsistentPositionError:
+        return
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    total, counts = brute_force(view)
+    certain_mine = {c for c, k in counts.items() if k == total}
+    u, free = _layouts_without_total(view)
+
+    def around(p):
+        return {int(q) for q in nbr[p] if q >= 0}
+
+    def knew(p, rest):  # the mines the number had found must be certain ones
+        return 0 <= rest <= cells[p] and cells[p] - rest <= len(around(p) & certain_mine)
+
+    for i in np.flatnonzero(a.decided.reshape(-1) & (cells < 0)):
+        safe = bool(a.safe.reshape(-1)[i])
+        r = a.reason(int(i) % view.width, int(i) // view.width)
+        if r.why == WHY_NUMBER:
+            assert i in around(r.a) and knew(r.a, r.rest_a) and (r.rest_a == 0) == safe
+        elif r.why == WHY_PAIR:
+            assert knew(r.a, r.rest_a) and knew(r.b, r.rest_b) and r.rest_b >= r.rest_a
+            own, other = (r.a, r.b) if safe else (r.b, r.a)
+            assert i in around(own) and i not in around(other)
+        elif r.why == WHY_COMPONENT:
+            k = list(u).index(i)
+            values = {int(m >> k & 1) for m in free}
+            assert values == {0 if safe else 1}
+        else:
+            assert r.why == WHY_TOTAL
 
 
 def test_hint_guess_is_the_safest_cell_with_its_chances():

@@ -34,13 +34,14 @@ import numpy as np
 from ._numba_cache import njit
 from . import grid
 from .errors import SweeplabError
-from .kernels import FLAG, HIDDEN, OPEN, count_numbers
+from .kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers
 from .rng import next_u64, seed_key, stream_key
-from .view import FLAG as VIEW_FLAG
+from .view import FLAG
 from .view import View
 
-CLOSED = HIDDEN  # the paper's words for the game's cell states (kernels.py)
-MARKED = FLAG
+CLOSED = HIDDEN_STATE  # the paper's words for the game's cell states (kernels.py)
+OPEN = OPEN_STATE
+MARKED = FLAG_STATE
 STATUS_NAMES = ("closed", "open", "marked")
 START_CELLS = 3
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
@@ -349,7 +350,7 @@ def automaton_moves(view: View) -> tuple[list[tuple[int, int]], list[tuple[int, 
     """
     cells = view.cells.reshape(-1)
     nbr = view.neighbours
-    status = np.where(cells >= 0, OPEN, np.where(cells == VIEW_FLAG, MARKED, CLOSED)).astype(np.int8)
+    status = np.where(cells >= 0, OPEN, np.where(cells == FLAG, MARKED, CLOSED)).astype(np.int8)
     nu = np.where(cells >= 0, cells, 0).astype(np.int8)
     opens, marks = _one_step(status, nu, nbr)
     w = view.width

@@ -20,9 +20,7 @@ from .errors import GameOverError, IllegalMoveError
 from .firstclick import Fixed, FirstClick
 from .grid import neighbour_table
 from .svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL, draw_cells
-from .view import FLAG as VIEW_FLAG
-from .view import HIDDEN as VIEW_HIDDEN
-from .view import View
+from .view import FLAG, HIDDEN, View
 
 ACTIONS = ("open", "flag", "chord")
 READY, PLAYING, WON, LOST = "ready", "playing", "won", "lost"
@@ -107,14 +105,14 @@ class Game:
         return self._clock() - self._created
 
     def view(self) -> View:
-        cells = np.full(self.width * self.height, VIEW_HIDDEN, dtype=np.int8)
+        cells = np.full(self.width * self.height, HIDDEN, dtype=np.int8)
         if self.board is not None:
-            open_ = self._state == K.OPEN
+            open_ = self._state == K.OPEN_STATE
             cells[open_] = self.board.flat_numbers[open_]
-        cells[self._state == K.FLAG] = VIEW_FLAG
+        cells[self._state == K.FLAG_STATE] = FLAG
         if self.status == LOST:  # exploded mines are not numbers; they stay hidden in the view
             for x, y in self.exploded:
-                cells[y * self.width + x] = VIEW_HIDDEN
+                cells[y * self.width + x] = HIDDEN
         return View(cells.reshape(self.height, self.width), self.mine_count, self.topology)
 
     def cell_state(self, x: int, y: int) -> str:
@@ -125,15 +123,15 @@ class Game:
         """Codes for drawing: as the player sees it while playing; with mines shown once it is over."""
         st = self._state
         codes = np.full(st.shape, HIDDEN_CELL, dtype=np.int16)
-        codes[st == K.FLAG] = FLAG_CELL
-        codes[st == K.QUESTION] = QUESTION_CELL
+        codes[st == K.FLAG_STATE] = FLAG_CELL
+        codes[st == K.QUESTION_STATE] = QUESTION_CELL
         if self.board is not None:
-            open_ = st == K.OPEN
+            open_ = st == K.OPEN_STATE
             codes[open_] = self.board.flat_numbers[open_]
             if self.status == LOST:
                 mines = self.board.flat_mines
-                codes[mines & (st != K.FLAG)] = MINE_CELL
-                codes[(st == K.FLAG) & ~mines] = WRONG_FLAG_CELL
+                codes[mines & (st != K.FLAG_STATE)] = MINE_CELL
+                codes[(st == K.FLAG_STATE) & ~mines] = WRONG_FLAG_CELL
                 for x, y in self.exploded:
                     codes[y * self.width + x] = EXPLODED_CELL
         return codes.reshape(self.height, self.width)
@@ -162,7 +160,7 @@ class Game:
         t = self._clock()
         check_win = True
         if self.board is None or self.status == READY:
-            if self._state[i] == K.FLAG:  # a flagged cell cannot be opened; not the first click yet
+            if self._state[i] == K.FLAG_STATE:  # a flagged cell cannot be opened; not the first click yet
                 self._log("open", x, y, t)
                 return 0
             placed = self.rule.board_for(x, y)
@@ -191,15 +189,15 @@ class Game:
         t = self._clock()
         s = self._state[i]
         placed = False
-        if s == K.HIDDEN:
-            self._state[i] = K.FLAG
+        if s == K.HIDDEN_STATE:
+            self._state[i] = K.FLAG_STATE
             self._flags += 1
             placed = True
-        elif s == K.FLAG:
-            self._state[i] = K.QUESTION if self.marks else K.HIDDEN
+        elif s == K.FLAG_STATE:
+            self._state[i] = K.QUESTION_STATE if self.marks else K.HIDDEN_STATE
             self._flags -= 1
-        elif s == K.QUESTION:
-            self._state[i] = K.HIDDEN
+        elif s == K.QUESTION_STATE:
+            self._state[i] = K.HIDDEN_STATE
         self.log.append(Action("flag", x, y, t - self._created, 0, placed))
         return self.cell_state(x, y)
 

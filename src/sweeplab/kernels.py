@@ -1,7 +1,9 @@
 """The rules as numba kernels over flat arrays: numbers, laying mines, opening with cascade, chord, win.
 
 `Game` and every batched player call these same kernels, so the rules exist once.
-Cell states in a game: HIDDEN, OPEN, FLAG, QUESTION (a "?" mark, otherwise hidden).
+A cell's state in a game: HIDDEN_STATE, OPEN_STATE, FLAG_STATE, QUESTION_STATE (a "?" mark,
+otherwise hidden). These are what the game knows of a cell; what a player sees of it is the
+View's code (view.py: a number, HIDDEN or FLAG), which is also the drawing code (svg.py).
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ import numpy as np
 from ._numba_cache import njit
 from .rng import below
 
-HIDDEN = np.int8(0)
-OPEN = np.int8(1)
-FLAG = np.int8(2)
-QUESTION = np.int8(3)
+HIDDEN_STATE = np.int8(0)
+OPEN_STATE = np.int8(1)
+FLAG_STATE = np.int8(2)
+QUESTION_STATE = np.int8(3)
 
 
 @njit
@@ -62,9 +64,9 @@ def flood_open(state, numbers, nbr, start, queue):
     Flagged cells are never opened; "?" cells are. Returns how many cells opened.
     `queue` is scratch space of length n.
     """
-    if state[start] == OPEN or state[start] == FLAG:
+    if state[start] == OPEN_STATE or state[start] == FLAG_STATE:
         return 0
-    state[start] = OPEN
+    state[start] = OPEN_STATE
     opened = 1
     if numbers[start] != 0:
         return opened
@@ -77,8 +79,8 @@ def flood_open(state, numbers, nbr, start, queue):
         head += 1
         for k in range(8):
             j = nbr[i, k]
-            if j >= 0 and (state[j] == HIDDEN or state[j] == QUESTION):
-                state[j] = OPEN
+            if j >= 0 and (state[j] == HIDDEN_STATE or state[j] == QUESTION_STATE):
+                state[j] = OPEN_STATE
                 opened += 1
                 if numbers[j] == 0:
                     queue[tail] = j
@@ -89,10 +91,10 @@ def flood_open(state, numbers, nbr, start, queue):
 @njit
 def open_cell(state, numbers, mines, nbr, i, queue):
     """A left click on cell i. Returns (cells opened, exploded cell or -1)."""
-    if state[i] == OPEN or state[i] == FLAG:
+    if state[i] == OPEN_STATE or state[i] == FLAG_STATE:
         return 0, -1
     if mines[i]:
-        state[i] = OPEN
+        state[i] = OPEN_STATE
         return 0, i
     return flood_open(state, numbers, nbr, i, queue), -1
 
@@ -105,19 +107,19 @@ def settle_win(state, mines, opened, safe_cells):
         return False
     for j in range(mines.shape[0]):
         if mines[j]:
-            state[j] = FLAG
+            state[j] = FLAG_STATE
     return True
 
 
 @njit
 def chord_ready(state, numbers, nbr, i):
     """True when cell i is an open number whose adjacent flags equal it."""
-    if state[i] != OPEN or numbers[i] == 0:
+    if state[i] != OPEN_STATE or numbers[i] == 0:
         return False
     flags = 0
     for k in range(8):
         j = nbr[i, k]
-        if j >= 0 and state[j] == FLAG:
+        if j >= 0 and state[j] == FLAG_STATE:
             flags += 1
     return flags == numbers[i]
 
@@ -134,10 +136,10 @@ def chord(state, numbers, mines, nbr, i, exploded, queue):
     hits = 0
     for k in range(8):
         j = nbr[i, k]
-        if j < 0 or state[j] == OPEN or state[j] == FLAG:
+        if j < 0 or state[j] == OPEN_STATE or state[j] == FLAG_STATE:
             continue
         if mines[j]:
-            state[j] = OPEN
+            state[j] = OPEN_STATE
             exploded[hits] = j
             hits += 1
         else:

@@ -1,13 +1,16 @@
 """One SVG renderer for boards, views, games and solver output (notebooks, docs, figures, the web).
 
-Cells are drawn from a code per cell: 0..8 an open number, then the constants below.
+Cells are drawn from a code per cell: 0..8 an open number, below 0 the constants below. A View's
+cells are such codes as they stand (view.HIDDEN is HIDDEN_CELL, view.FLAG is FLAG_CELL); the rest
+show what only a finished game or a board shows. The play JSON writes the same codes as one
+character each (play/games.py: "#", "F", "?", "*", "X", "W"), as the View's text does.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-HIDDEN_CELL, FLAG_CELL, QUESTION_CELL, MINE_CELL, EXPLODED_CELL, WRONG_FLAG_CELL = 9, 10, 11, 12, 13, 14
+HIDDEN_CELL, FLAG_CELL, QUESTION_CELL, MINE_CELL, EXPLODED_CELL, WRONG_FLAG_CELL = -1, -2, -3, -4, -5, -6
 
 # The classic number colours: 1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey.
 NUMBER_COLOURS = ("", "#0000ff", "#008000", "#ff0000", "#000080", "#800000", "#008080", "#000000", "#808080")
@@ -32,7 +35,7 @@ def draw_cells(codes: np.ndarray, *, cell: int = 20, probabilities: np.ndarray |
             c = int(codes[y, x])
             px, py = x * cell, y * cell
             cx, cy = px + cell / 2, py + cell / 2
-            if c >= HIDDEN_CELL and c not in (MINE_CELL, EXPLODED_CELL):
+            if c < 0 and c not in (MINE_CELL, EXPLODED_CELL):  # raised
                 out.append(_raised(px, py, cell))
             else:
                 fill = "#ff0000" if c == EXPLODED_CELL else "#c0c0c0"

@@ -16,8 +16,8 @@ from . import grid
 from .errors import FormatError, InvalidBoardError
 from .svg import FLAG_CELL, HIDDEN_CELL, draw_cells
 
-HIDDEN = -1
-FLAG = -2
+HIDDEN = HIDDEN_CELL  # -1: a View's cells are drawing codes (svg.py)
+FLAG = FLAG_CELL  # -2
 _CHARS = {"#": HIDDEN, "F": FLAG, **{str(k): k for k in range(9)}}
 _OUT = {v: k for k, v in _CHARS.items()}
 
@@ -130,10 +130,8 @@ class View:
             raise FormatError(str(e)) from None
 
     def cell_codes(self) -> np.ndarray:
-        codes = self._cells.astype(np.int16)
-        codes[self._cells == HIDDEN] = HIDDEN_CELL
-        codes[self._cells == FLAG] = FLAG_CELL
-        return codes
+        """Codes for svg.draw_cells: the View's own cells."""
+        return self._cells.astype(np.int16)
 
     def to_svg(self, *, cell: int = 20, probabilities: np.ndarray | None = None,
                highlight: np.ndarray | None = None) -> str:

@@ -1,7 +1,8 @@
 """Board generators found by name, with aliases and metadata.
 
 A generator is a factory of a first-click rule (see firstclick.py): it may lay the board at
-once or at the first click. `make(name, ...)` builds one; `GENERATORS` lists them.
+once or at the first click. `make(name, ...)` builds one; `GENERATORS` lists them. Each one
+carries the limits of its Custom dialog (`Limits`), which the play modes ask for.
 """
 
 from __future__ import annotations
@@ -14,12 +15,42 @@ from ..firstclick import FirstClick, make_rule
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What a generator's Custom dialog allows: sides and mines (at most (width-1)*(height-1), and
+    at most `mines_cap` where the game capped it)."""
+
+    min_side: int
+    max_width: int
+    max_height: int
+    min_mines: int
+    mines_cap: int | None = None
+
+    def max_mines(self, width: int, height: int) -> int:
+        room = (width - 1) * (height - 1)
+        return room if self.mines_cap is None else min(self.mines_cap, room)
+
+    def text(self) -> str:
+        room = "(width−1)×(height−1)"
+        top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
+        return (f"Width {self.min_side}–{self.max_width}, height {self.min_side}–{self.max_height}, "
+                f"mines {self.min_mines}–{top}.")
+
+    def as_dict(self) -> dict:
+        return {"width": [self.min_side, self.max_width], "height": [self.min_side, self.max_height],
+                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap, "text": self.text()}
+
+
+CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for generators of no game of their own
+
+
+@dataclass(frozen=True)
 class GeneratorInfo:
     name: str
     summary: str
     first_clicks: tuple[str, ...]  # the first-click rules it supports; the first is its default
     factory: Callable[..., FirstClick]
     aliases: tuple[str, ...] = field(default=())
+    limits: Limits = CLASSIC  # what its Custom dialog allows (the play modes ask here)
 
 
 GENERATORS: dict[str, GeneratorInfo] = {}
@@ -73,5 +104,5 @@ def _load_all() -> None:
         importlib.import_module(mod)
 
 
-# Modules that call register() when imported; later issues add theirs here.
+# Modules that call register() when imported.
 _PLUGINS: list[str] = ["sweeplab.generators.winmine", "sweeplab.generators.win7", "sweeplab.generators.noguess"]

@@ -38,14 +38,17 @@ import numpy as np
 
 from .._numba_cache import njit
 from .. import grid
-from ..kernels import FLAG, HIDDEN, OPEN, count_numbers
-from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, fits, find_root, number_rule, place, subset_rule
+from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers
+from ..solver.deduction import (ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_COMPONENT, WHY_NUMBER, WHY_PAIR,
+                                WHY_TOTAL, find_root, fits, next_layout, number_rule, place, start_layouts,
+                                subset_rule)
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
-# taken of one, costs two atomic operations, and the play's inner loops do that per cell (12% of
-# the no-guess generator's time at 130 mines; measured again in issue 17). Such a kernel cannot allocate, nor can anything
-# it calls (numba compiles callees the same way), so the allocating ones stay plain njit.
+# taken of one, costs two atomic operations, and the play's inner loops do that per cell. Plain
+# njit instead made the no-guess generator 25% slower at 99, 130 and 170 mines (issue 17,
+# docs/benchmarks.md). Such a kernel cannot allocate, nor can anything it calls (numba compiles
+# callees the same way), so the allocating ones stay plain njit.
 unrefcounted = njit(_nrt=False)
 
 # Outcome codes of a play.
@@ -61,14 +64,11 @@ WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the comp
 QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
 SWEEP_STATES = 4096  # states a long component's sweep may hold in all; past it, witness searches instead
 
-# A play's cells are in the game's states (kernels.py): HIDDEN, OPEN, or FLAG for a mine it knows.
+# A play's cells are in the game's states (kernels.py): HIDDEN_STATE, OPEN_STATE, or FLAG_STATE
+# for a mine it knows.
 
-# Why a play revealed a cell (the event's reason).
-WHY_CLICK = np.int8(0)
-WHY_NUMBER = np.int8(1)  # one number's rest is 0 (all safe) or its hidden count (all mines); a = the number
-WHY_PAIR = np.int8(2)  # the subset rule on numbers a and b
-WHY_COMPONENT = np.int8(3)  # complete deduction over its frontier component
-WHY_TOTAL = np.int8(4)  # complete deduction with the mine total
+# Why a play revealed a cell (the event's reason) is one of the engine's reasons (deduction.WHY_*):
+# WHY_NUMBER with a = the number, WHY_PAIR with the numbers a and b, WHY_COMPONENT, WHY_TOTAL.
 
 # A play's log lives in three arrays, so that two plays (before and after a move) can be swapped.
 # int32 rows:
@@ -80,7 +80,7 @@ HID = 4  # per cell: hidden neighbours
 KNO = 5  # per cell: neighbours known to be mines
 HMASK = 6  # per cell: which of its 8 neighbour slots are hidden (bit k: slot k of grid.neighbour_table)
 # int8 rows:
-ST = 0  # per cell: HIDDEN, OPEN, or FLAG (a known mine)
+ST = 0  # per cell: HIDDEN_STATE, OPEN_STATE, or FLAG_STATE (a known mine)
 EV_WHY = 1  # event -> reason
 # int64 meta (STALE_NOW: play_moved's count of stale cells):
 EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
@@ -120,8 +120,8 @@ def new_scratch(nbr):
 
 @unrefcounted
 def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, budget, cur, nxt, assigned, bits):
-    """Visit every consistent assignment of the m cells of one component (positions 0..m-1) by
-    backtracking.
+    """Walk every consistent assignment of the m cells of one component (positions 0..m-1; the
+    engine's walk, `deduction.next_layout`) and record which values each cell takes.
 
     cell_cons[p, :cell_ncons[p]] are the constraint ids of cell p; `need` is each constraint's
     remaining mines and `nfree` its unassigned cells (both updated in place). Writes kset[k]
@@ -129,51 +129,22 @@ def _enumerate(m, cell_cons, cell_ncons, need, nfree, kset, can_mine, can_safe, 
     assignment with k mines makes p a mine / safe) and returns how many assignments there are,
     or -1 past `budget` of them (then `need` and `nfree` are left changed; otherwise restored).
     A leaf costs a few word operations, not m: large components have many.
-    cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment (zeroed here).
+    cur, nxt, assigned: scratch of length >= m + 1; bits: the current assignment.
     """
     nw = (m + 63) // 64
-    bits[:nw] = 0
     tail = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64((64 - m % 64) % 64)
-    nxt[0] = 0
-    assigned[0] = False
-    placed = 0
+    start_layouts(m, nxt, assigned, bits)
     leaves = 0
-    pos = 0
-    while pos >= 0:
-        if pos == m:
-            leaves += 1
-            if leaves > budget:
-                return -1
-            kset[placed] = True
-            for w in range(nw):
-                can_mine[placed, w] |= bits[w]
-                can_safe[placed, w] |= ~bits[w] & (tail if w == nw - 1 else np.uint64(0xFFFFFFFFFFFFFFFF))
-            pos -= 1
-            continue
-        if assigned[pos]:
-            v = cur[pos]
-            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
-            placed -= v
-            if v:
-                bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
-            assigned[pos] = False
-        v = nxt[pos]
-        if v > 1:
-            pos -= 1
-            continue
-        nxt[pos] = v + 1
-        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
-            continue
-        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
-        cur[pos] = v
-        placed += v
-        if v:
-            bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
-        assigned[pos] = True
-        pos += 1
-        if pos < m:
-            nxt[pos] = 0
-            assigned[pos] = False
+    pos, placed = next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits, 0, 0)
+    while pos == m:
+        leaves += 1
+        if leaves > budget:
+            return -1
+        kset[placed] = True
+        for w in range(nw):
+            can_mine[placed, w] |= bits[w]
+            can_safe[placed, w] |= ~bits[w] & (tail if w == nw - 1 else np.uint64(0xFFFFFFFFFFFFFFFF))
+        pos, placed = next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits, pos - 1, placed)
     return leaves
 
 
@@ -216,14 +187,16 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
     return 0
 
 
-@njit
-def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
-    """One round of complete deduction on the position `st`, with the play's counts of each
-    cell's hidden neighbours (`hid`, and which slots: `hmask`) and known mines (`kno`).
+@njit(inline='always')  # into _complete_step, its one caller in a play
+def play_constraints(st, numbers, nbr, hid, kno, hmask):
+    """The constraints of the position `st` from the play's counts (`hid`, `hmask`, `kno`): the
+    certifier's own builder, beside `frontier.build_constraints` for a View (docs/architecture.md
+    says why there are two).
 
-    Fills safe_out / mine_out (flat bool) with decided cells; returns (how many decided, status,
-    whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
-    only when the constraints alone decide nothing.
+    Returns (fidx: frontier index of each cell or -1, front: the frontier cells in cell order, nf,
+    off: hidden cells off the frontier, con_cell: the numbers with hidden neighbours, nc, need0 /
+    nfree0: each one's mines still needed / hidden cells, con_start / con_front: each one's frontier
+    cells, fcons / fdeg: each frontier cell's numbers, parent: union-find over the frontier).
     """
     n = st.shape[0]
     # constraints: open numbers with hidden neighbours; the frontier: those neighbours, in cell order
@@ -231,7 +204,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     con_cell = np.empty(n, dtype=np.int32)
     nc = 0
     for j in range(n):
-        if hmask[j] != 0 and st[j] == OPEN:
+        if hmask[j] != 0 and st[j] == OPEN_STATE:
             con_cell[nc] = j
             nc += 1
             for k in range(8):
@@ -241,7 +214,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     nf = 0
     hidden = 0
     for i in range(n):
-        hidden += st[i] == HIDDEN
+        hidden += st[i] == HIDDEN_STATE
         if fidx[i] == -2:
             fidx[i] = nf
             front[nf] = i
@@ -276,6 +249,20 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
             if ra != rb:
                 parent[rb] = ra
     con_start[nc] = u
+    return fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent
+
+
+@njit
+def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
+    """One round of complete deduction on the position `st`, with the play's counts of each
+    cell's hidden neighbours (`hid`, and which slots: `hmask`) and known mines (`kno`).
+
+    Fills safe_out / mine_out (flat bool) with decided cells; returns (how many decided, status,
+    whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
+    only when the constraints alone decide nothing.
+    """
+    fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
+        play_constraints(st, numbers, nbr, hid, kno, hmask)
     # group frontier cells by component
     comp = np.empty(nf, dtype=np.int32)
     root_comp = np.full(nf, -1, dtype=np.int32)
@@ -460,13 +447,13 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
         new = 0
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == HIDDEN and not covered[fidx[q]]:
+            if q >= 0 and st[q] == HIDDEN_STATE and not covered[fidx[q]]:
                 new += 1
         if need[c] >= new:
             continue
         for k in range(8):
             q = nbr[j, k]
-            if q >= 0 and st[q] == HIDDEN:
+            if q >= 0 and st[q] == HIDDEN_STATE:
                 covered[fidx[q]] = True
         bound += need[c]
         left -= new
@@ -581,7 +568,7 @@ def _decide(st, fidx, front, nf, comp, ncomp, maxm, kslab, mine_slab, safe_slab,
                     cs = True
         if cm != cs:
             for i in range(st.shape[0]):
-                if st[i] == HIDDEN and fidx[i] < 0:
+                if st[i] == HIDDEN_STATE and fidx[i] < 0:
                     if cm:
                         mine_out[i] = True
                     else:
@@ -709,13 +696,13 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != OPEN or hm[a] == 0:
+        if st[a] != OPEN_STATE or hm[a] == 0:
             continue
         for s in range(24):
             if hm[a] & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != OPEN or hm[b] == 0:
+            if b < 0 or st[b] != OPEN_STATE or hm[b] == 0:
                 continue
             shift = NEAR_DY[s] * 7 + NEAR_DX[s]
             mines_bits, safe_bits = _pair_rule(numbers, pi, a, b, shift)
@@ -743,7 +730,7 @@ def _pair_pass(st, numbers, nbr, pi, dirty, si, safe_out, mine_out, ra, rb):
 @unrefcounted
 def _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine):
     """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
-    if pb[ST, a] != OPEN or pb[ST, b] != OPEN:
+    if pb[ST, a] != OPEN_STATE or pb[ST, b] != OPEN_STATE:
         return False
     for s in range(24):
         if si[NEAR + s, a] != b:
@@ -980,7 +967,7 @@ def _log(pi, pb, meta, cell, mine, why, a, b):
     else:
         meta[OPENED] += 1
     ev = meta[EVENTS]
-    pb[ST, cell] = FLAG if mine else OPEN
+    pb[ST, cell] = FLAG_STATE if mine else OPEN_STATE
     pi[TM, cell] = ev
     pi[EV_CELL, ev] = cell
     pb[EV_WHY, ev] = why
@@ -1001,11 +988,11 @@ def _push(si, sb, wtop, i):
 @njit(inline='always')
 def _push_around(pb, si, sb, nbr, cell, wtop):
     """After `cell` is revealed: it (if open) and the open numbers around it may now decide more."""
-    if pb[ST, cell] == OPEN:
+    if pb[ST, cell] == OPEN_STATE:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
-        if j >= 0 and pb[ST, j] == OPEN:
+        if j >= 0 and pb[ST, j] == OPEN_STATE:
             wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1013,7 +1000,7 @@ def _push_around(pb, si, sb, nbr, cell, wtop):
 @njit(inline='always')
 def _number_implies(numbers, pi, pb, a, mine):
     """Does the single-number rule on number a decide its hidden neighbours as `mine`, now?"""
-    return pb[ST, a] == OPEN and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
+    return pb[ST, a] == OPEN_STATE and number_rule(numbers[a] - pi[KNO, a], pi[HID, a]) == (ALL_MINES if mine else ALL_SAFE)
 
 
 @unrefcounted
@@ -1036,7 +1023,7 @@ def _single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
             continue
         for k in range(8):
             j = nbr[i, k]
-            if j >= 0 and st[j] == HIDDEN:
+            if j >= 0 and st[j] == HIDDEN_STATE:
                 _reveal(pi, pb, meta, nbr, j, rule == ALL_MINES, WHY_NUMBER, i, -1)
                 wtop = _push_around(pb, si, sb, nbr, j, wtop)
 
@@ -1086,7 +1073,7 @@ def _reveal_found(nbr, pi, pb, meta, si, sb, why):
             continue
         sb[MINE_OUT, i] = False
         sb[SAFE_OUT, i] = False
-        if st[i] == HIDDEN:
+        if st[i] == HIDDEN_STATE:
             a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
             _reveal(pi, pb, meta, nbr, i, mine, why, a, b)
             wtop = _push_around(pb, si, sb, nbr, i, wtop)
@@ -1108,7 +1095,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
     _reset_scratch(sb, n)
     meta[:] = 0
     for i in range(n):
-        pb[ST, i] = HIDDEN
+        pb[ST, i] = HIDDEN_STATE
         pi[HID, i] = si[DEG, i]
         pi[HMASK, i] = si[FULL, i]
         pi[KNO, i] = 0
@@ -1127,11 +1114,11 @@ def first_touch(pi, pb, nbr, a, b):
     for c in (a, b):
         if c < 0:
             continue
-        if pb[ST, c] != HIDDEN and pi[TM, c] < t:
+        if pb[ST, c] != HIDDEN_STATE and pi[TM, c] < t:
             t = pi[TM, c]
         for k in range(8):
             j = nbr[c, k]
-            if j >= 0 and pb[ST, j] == OPEN and pi[TM, j] < t:
+            if j >= 0 and pb[ST, j] == OPEN_STATE and pi[TM, j] < t:
                 t = pi[TM, j]
     return t
 
@@ -1156,8 +1143,8 @@ def _sync(pi, st, nbr, c):
         j = nbr[c, k]
         if j >= 0:  # counted without branching on the cell's state, which is unpredictable
             v = st[j]
-            m |= np.int32(v == HIDDEN) << k
-            kn += v == FLAG
+            m |= np.int32(v == HIDDEN_STATE) << k
+            kn += v == FLAG_STATE
     h = _popcount(m)
     pi[HID, c] = h
     pi[KNO, c] = kn
@@ -1167,12 +1154,12 @@ def _sync(pi, st, nbr, c):
 @njit(inline='always')
 def _push_near_stale(pb, si, sb, nbr, cell, wtop):
     """`cell` and its neighbours that are open numbers next to a stale cell go on the work list."""
-    if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN:
+    if si[STALE1, cell] > 0 and pb[ST, cell] == OPEN_STATE:
         wtop = _push(si, sb, wtop, cell)
     for k in range(8):
         j = nbr[cell, k]
         if j >= 0:
-            if (si[STALE1, j] > 0) & (pb[ST, j] == OPEN):  # one branch, not two
+            if (si[STALE1, j] > 0) & (pb[ST, j] == OPEN_STATE):  # one branch, not two
                 wtop = _push(si, sb, wtop, j)
     return wtop
 
@@ -1210,7 +1197,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
         if rule != UNDECIDED:
             for k in range(8):
                 j = nbr[a, k]
-                if j >= 0 and st[j] == HIDDEN:
+                if j >= 0 and st[j] == HIDDEN_STATE:
                     wtop = _settle_cell(pi, pb, meta, si, sb, nbr, j, rule == ALL_MINES, WHY_NUMBER, a, -1, wtop)
             continue
         if not pairs:
@@ -1222,7 +1209,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
             if ha & SHARED[s] == 0:
                 continue
             b = si[NEAR + s, a]
-            if b < 0 or st[b] != OPEN:
+            if b < 0 or st[b] != OPEN_STATE:
                 continue
             _sync(pi, st, nbr, b)
             if pi[HID, b] == 0:
@@ -1235,7 +1222,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, wtop, pairs):
                 c, sh = (a, 0) if side == 0 else (b, shift)
                 for k in range(8):
                     q = nbr[c, k]
-                    if q < 0 or st[q] != HIDDEN:
+                    if q < 0 or st[q] != HIDDEN_STATE:
                         continue
                     bit = _slot_bit(k, sh)
                     if mines_bits & bit or safe_bits & bit:
@@ -1265,14 +1252,14 @@ def _component_clean(pb, nbr, si, sb, x):
             break
         for k in range(8):
             c = nbr[u, k]
-            if c < 0 or st[c] != OPEN:
+            if c < 0 or st[c] != OPEN_STATE:
                 continue
             if si[STALE1, c] > 0:
                 clean = False
                 break
             for k2 in range(8):
                 q = nbr[c, k2]
-                if q >= 0 and st[q] == HIDDEN and not seen[q]:
+                if q >= 0 and st[q] == HIDDEN_STATE and not seen[q]:
                     seen[q] = True
                     queue[size] = q
                     size += 1
@@ -1336,9 +1323,9 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
         si[CHECKED, i] = -1
         s = old_b[ST, i]
         tm[i] = old_i[TM, i]
-        known = s != HIDDEN and tm[i] < t
-        st[i] = s if known else HIDDEN
-        flagged += known and s == FLAG
+        known = s != HIDDEN_STATE and tm[i] < t
+        st[i] = s if known else HIDDEN_STATE
+        flagged += known and s == FLAG_STATE
     end = min(t, old_m[EVENTS])
     meta[FLAGGED] = flagged
     meta[OPENED] = end - flagged  # each event before t revealed one cell
@@ -1359,12 +1346,12 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
     # while dst's number spoke (from when it opened until its neighbours were all known), a
     # deduction over a whole component may have leaned on it
-    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN else old_m[EVENTS]
+    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN_STATE else old_m[EVENTS]
     dst_quiet = dst_spoke
     for k in range(8):
         j = nbr[dst, k]
         if j >= 0:
-            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN else old_m[EVENTS])
+            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN_STATE else old_m[EVENTS])
     meta[STALE_NOW] = 1 if added else 2
     e = end
     last = old_m[EVENTS]
@@ -1373,7 +1360,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
             # nothing stale: the old events hold as logged, but for those that reasoned from dst
             while e < last:
                 x = old_i[EV_CELL, e]
-                if st[x] == HIDDEN:
+                if st[x] == HIDDEN_STATE:
                     a = old_i[EV_A, e]
                     b = old_i[EV_B, e]
                     why = old_b[EV_WHY, e]
@@ -1382,27 +1369,27 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                         break
                     if why == WHY_TOTAL:
                         meta[NEEDED_TOTAL] = 1
-                    _log(pi, pb, meta, x, old_b[ST, x] == FLAG, why, a, b)
+                    _log(pi, pb, meta, x, old_b[ST, x] == FLAG_STATE, why, a, b)
                 e += 1
             if e == last:
                 break
         ev = e
         e += 1
         x = old_i[EV_CELL, ev]
-        if st[x] != HIDDEN or x == src or x == dst:
+        if st[x] != HIDDEN_STATE or x == src or x == dst:
             continue
         why = old_b[EV_WHY, ev]
         a = old_i[EV_A, ev]
         b = old_i[EV_B, ev]
-        mine = old_b[ST, x] == FLAG
+        mine = old_b[ST, x] == FLAG_STATE
         if why == WHY_NUMBER:
             ok = near[a] == 0
-            if not ok and st[a] == OPEN:
+            if not ok and st[a] == OPEN_STATE:
                 _sync(pi, st, nbr, a)
                 ok = _number_implies(numbers, pi, pb, a, mine)
         elif why == WHY_PAIR:
             ok = near[a] == 0 and near[b] == 0
-            if not ok and st[a] == OPEN and st[b] == OPEN:
+            if not ok and st[a] == OPEN_STATE and st[b] == OPEN_STATE:
                 _sync(pi, st, nbr, a)
                 _sync(pi, st, nbr, b)
                 ok = _pair_implies(numbers, nbr, pi, pb, si, a, b, x, mine)
@@ -1439,7 +1426,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     # queued for those rules; complete deduction decides the rest (all the rules would, too).
     wtop = 0
     for u in range(n):
-        if st[u] == HIDDEN:
+        if st[u] == HIDDEN_STATE:
             for k in range(8):
                 j = nbr[u, k]
                 if j >= 0:
@@ -1447,7 +1434,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                     hm[j] |= 1 << (7 - k)
                     if mines[u]:
                         kno[j] -= 1
-                    if not stale[u] and st[j] == OPEN:
+                    if not stale[u] and st[j] == OPEN_STATE:
                         wtop = _push(si, sb, wtop, j)
     return PLAY_ON, wtop
 
@@ -1533,13 +1520,13 @@ def undo(p, src, dst):
 @njit(inline='always')
 def hidden(p, i):
     """Did the last play leave cell i hidden (neither opened nor known to be a mine)?"""
-    return p.play[1][ST, i] == HIDDEN
+    return p.play[1][ST, i] == HIDDEN_STATE
 
 
 @njit(inline='always')
 def revealed(p, i):
     """Did the last play open cell i?"""
-    return p.play[1][ST, i] == OPEN
+    return p.play[1][ST, i] == OPEN_STATE
 
 
 def workspace(width: int, height: int, topology: str = "bounded"):

@@ -23,7 +23,7 @@ from ..board import Board
 from ..errors import InvalidBoardError
 from ..firstclick import FirstClick, register_rule
 from ..msvc import INCREMENT, MULTIPLIER, RAND_MAX
-from . import GeneratorInfo, register
+from . import GeneratorInfo, Limits, register
 
 CLAMP_MESSAGE = "Too many mines for tile count"
 MIN_SIDE, MAX_WIDTH, MAX_HEIGHT = 9, 30, 24
@@ -112,5 +112,7 @@ def _factory(width, height, mines, seed, *, first_click="win7", topology="bounde
 
 register_rule("win7", lambda width, height, mines, seed, topology="bounded", **_: Win7(width, height, mines, seed,
                                                                                         topology), seed_bits=32)
+# Windows 7's Custom dialog, like XP's, asks for at least 10 mines (the generator lays any count)
 register(GeneratorInfo("win7", "Windows Vista/7: a time(0) seed per board, mines laid at the first click "
-                               "outside its 3x3 block", ("win7",), _factory, aliases=("vista", "windows7")))
+                               "outside its 3x3 block", ("win7",), _factory, aliases=("vista", "windows7"),
+                       limits=Limits(MIN_SIDE, MAX_WIDTH, MAX_HEIGHT, 10)))

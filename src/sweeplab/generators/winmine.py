@@ -21,7 +21,7 @@ from ..errors import InvalidBoardError
 from ..firstclick import FirstClick, Fixed, register_rule
 from ..msvc import INCREMENT, MULTIPLIER, RAND_MAX, check_state, divisor_magic
 from ..presets import Level
-from . import GeneratorInfo, register
+from . import GeneratorInfo, Limits, register
 
 TICK_SEEDS = 1 << 16  # the start-up seed is the low 16 bits of the tick count
 
@@ -328,4 +328,5 @@ for _v in VERSIONS.values():
                 "winme": ("me",), "winnt": ("nt", "nt4"), "win31": ("win3.1", "31")}[_v.name]
     register(GeneratorInfo(_v.name, f"WinMine as in {_v.title}: one rand() stream per session, "
                                     f"mines laid before the first click, which shifts a mine away",
-                           ("shift", "none"), _factory(_v.name), aliases=_aliases))
+                           ("shift", "none"), _factory(_v.name), aliases=_aliases,
+                           limits=Limits(_v.min_side, _v.max_width, _v.max_height, _v.min_mines, _v.max_mines_cap)))

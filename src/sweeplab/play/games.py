@@ -37,7 +37,7 @@ CODE_CHARS = {**{k: str(k) for k in range(9)}, HIDDEN_CELL: "#", FLAG_CELL: "F",
               EXPLODED_CELL: "X", WRONG_FLAG_CELL: "W"}
 _TABLE = bytearray(range(256))
 for _code, _ch in CODE_CHARS.items():
-    _TABLE[_code] = ord(_ch)
+    _TABLE[_code % 256] = ord(_ch)  # the codes as the bytes of uint8 (negative codes wrap)
 _TABLE = bytes(_TABLE)
 
 

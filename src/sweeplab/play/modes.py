@@ -1,7 +1,7 @@
 """Generation modes of `sweeplab play`: each names a generator and first-click rule, with its levels.
 
-A mode whose generator is not installed yet shows as unavailable (with the reason) instead of
-crashing the server; the default is no guess, and when no guess is unavailable the default is
+A mode whose generator cannot load shows as unavailable (with the reason) instead of crashing
+the server; the default is no guess, and when no guess is unavailable the default is
 the safe-first-click uniform mode and `default_note` says so (never a silent fallback).
 """
 
@@ -13,39 +13,10 @@ import threading
 from dataclasses import dataclass
 
 from .. import generators
+from ..generators import Limits
 from ..errors import InvalidBoardError, SweeplabError
 from ..firstclick import FirstClick
 from ..presets import PRESETS
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What the Custom dialog of a mode allows. WinMine modes take theirs from the generator's own
-    `Version` (which also does the checking); the others share the classic dialog's sizes."""
-
-    min_side: int
-    max_width: int
-    max_height: int
-    min_mines: int
-    mines_cap: int | None = None  # WinMine: at most 999 mines as well as (width-1)*(height-1)
-
-    def max_mines(self, width: int, height: int) -> int:
-        room = (width - 1) * (height - 1)
-        return room if self.mines_cap is None else min(self.mines_cap, room)
-
-    def text(self) -> str:
-        room = "(width−1)×(height−1)"
-        top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
-        return (f"Width {self.min_side}–{self.max_width}, height {self.min_side}–{self.max_height}, "
-                f"mines {self.min_mines}–{top}.")
-
-    def as_dict(self) -> dict:
-        return {"width": [self.min_side, self.max_width], "height": [self.min_side, self.max_height],
-                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap, "text": self.text()}
-
-
-CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for the modes that are not WinMine
-WIN7_MIN_MINES = 10  # Windows 7's Custom dialog, like XP's, asks for at least 10 (win7.py lays any count)
 
 
 @dataclass(frozen=True)
@@ -72,13 +43,8 @@ class Mode:
 
     @property
     def custom(self) -> Limits:
-        v = self.winmine()
-        if v is not None:
-            return Limits(v.min_side, v.max_width, v.max_height, v.min_mines, v.max_mines_cap)
-        if self.generator == "win7":
-            from ..generators import win7
-            return Limits(win7.MIN_SIDE, win7.MAX_WIDTH, win7.MAX_HEIGHT, WIN7_MIN_MINES)
-        return CLASSIC
+        """What the Custom dialog allows: the generator's own limits, from the registry."""
+        return generators.lookup(self.generator).limits
 
     def limits(self) -> dict:
         return self.custom.as_dict()

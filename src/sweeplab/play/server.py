@@ -229,11 +229,6 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     async def hint(request):
         pg = hub.get(request.path_params["gid"])
         await _body(request, set(), empty_ok=True)
-        try:
-            import sweeplab.solver as solver
-            solver.hint  # noqa: B018  (the solver issue adds it)
-        except (ImportError, AttributeError):
-            return _error(503, "hints are not available yet: the solver (sweeplab.solver.hint) is not installed")
         return JSONResponse(hub.hint(pg))
 
     def _table(rows):

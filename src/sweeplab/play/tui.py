@@ -420,9 +420,6 @@ class MinesweeperApp(App):
             return
         try:
             h = self.hub.hint(self.pg)
-        except (ImportError, AttributeError):
-            self.say("hints are not available yet: the solver (sweeplab.solver.hint) is not installed")
-            return
         except SweeplabError as e:
             self.say(str(e))
             return

@@ -180,7 +180,7 @@ class Replay:
         for name, ours, theirs in pairs:
             if ours != theirs:
                 out.append(f"{name}: sweeplab {ours}, ms-toollib {theirs}")
-        ours = np.array(self.game.cell_codes()) < 9  # open cells
+        ours = np.array(self.game.cell_codes()) >= 0  # open cells (numbers)
         theirs = np.array(t["game_board"]) < 10
         if not np.array_equal(ours, theirs):
             out.append(f"open cells: {int((ours != theirs).sum())} differ")

@@ -43,13 +43,14 @@ def _disc(tile: np.ndarray, colour, radius: float) -> None:
 
 @lru_cache(maxsize=8)
 def tiles(cell: int) -> np.ndarray:
-    """(15, cell, cell, 3) uint8: the tile of each cell code."""
-    out = np.zeros((WRONG_FLAG_CELL + 1, cell, cell, 3), dtype=np.uint8)
+    """(15, cell, cell, 3) uint8: the tile of each cell code (-6..8; a negative code indexes from
+    the end, as numpy does)."""
+    out = np.zeros((9 - WRONG_FLAG_CELL, cell, cell, 3), dtype=np.uint8)
     b = max(1, cell // 8)
-    for code in range(WRONG_FLAG_CELL + 1):
+    for code in range(WRONG_FLAG_CELL, 9):
         t = out[code]
         t[:] = GREY
-        if code >= HIDDEN_CELL and code not in (MINE_CELL, EXPLODED_CELL):  # raised
+        if code < 0 and code not in (MINE_CELL, EXPLODED_CELL):  # raised
             t[:b, :] = LIGHT
             t[:, :b] = LIGHT
             t[-b:, :] = DARK

@@ -21,7 +21,7 @@ from gymnasium.vector.utils import batch_space
 
 from .._numba_cache import njit
 from .. import grid, view
-from ..kernels import FLAG, HIDDEN, OPEN, count_numbers, lay_uniform, open_cell, settle_win
+from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers, lay_uniform, open_cell, settle_win
 from ..rng import below, next_u64
 from .config import Config, RLConfigError
 
@@ -32,7 +32,7 @@ LAY_NONE, LAY_SAFE, LAY_OPENING = 0, 1, 2  # who lays the board: Python (the rul
 
 @njit
 def _reset_one(i, state, obs, laid, opened, steps, streams, board_seeds):
-    state[i, :] = HIDDEN
+    state[i, :] = HIDDEN_STATE
     obs[i, :] = V_HIDDEN
     laid[i] = False
     opened[i] = 0
@@ -68,7 +68,7 @@ def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps,
         c = a % n
         st = state[i]
         if a < n:  # open
-            if st[c] == OPEN or st[c] == FLAG:
+            if st[c] == OPEN_STATE or st[c] == FLAG_STATE:
                 reward[i] = rewards[INVALID]
             else:
                 check_win = True
@@ -100,7 +100,7 @@ def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps,
                         elif got > 1:  # a cascade: copy every newly opened cell
                             ob, num = obs[i], numbers[i]
                             for j in range(n):
-                                if st[j] == OPEN and ob[j] == V_HIDDEN:
+                                if st[j] == OPEN_STATE and ob[j] == V_HIDDEN:
                                     ob[j] = num[j]
                         if check_win and settle_win(st, mines[i], opened[i], n - mine_count):
                             reward[i] += rewards[WIN]
@@ -109,12 +109,12 @@ def step_all(actions, state, obs, mines, numbers, laid, skip_win, opened, steps,
                                 if mines[i, j]:
                                     obs[i, j] = V_FLAG
         elif flags:
-            if st[c] == HIDDEN:
-                st[c] = FLAG
+            if st[c] == HIDDEN_STATE:
+                st[c] = FLAG_STATE
                 obs[i, c] = V_FLAG
                 reward[i] = rewards[FLAG_R]
-            elif st[c] == FLAG:
-                st[c] = HIDDEN
+            elif st[c] == FLAG_STATE:
+                st[c] = HIDDEN_STATE
                 obs[i, c] = V_HIDDEN
                 reward[i] = rewards[FLAG_R]
             else:
@@ -261,7 +261,7 @@ class MinesweeperVectorEnv(VectorEnv):
         n, cfg = self.config.cells, self.config
         for i in np.flatnonzero(fresh):
             a = int(self._actions[i])
-            if a >= n or self._state[i, a] == FLAG:
+            if a >= n or self._state[i, a] == FLAG_STATE:
                 continue
             placed = cfg.rule(int(self._board_seeds[i])).board_for(a % cfg.width, a // cfg.width)
             if placed is None:  # WinMine with no free cell to shift to: the click does nothing

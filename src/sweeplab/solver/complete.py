@@ -23,11 +23,13 @@ dimensions; never seen in real games) raises TooComplexError rather than run for
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from .._numba_cache import njit
 from ..view import View
+from .deduction import WHY_COMPONENT, WHY_TOTAL
 from .frontier import (Frontier, InconsistentPositionError, TooComplexError, build_constraints, frontier,
                        propagate, split_components)
 
@@ -631,12 +633,27 @@ def reduced_frontier(view: View, trust_flags: bool = False) -> Frontier:
     """The constraint system `analyse_kernel` counts: after the local rules, split as it splits."""
     fr = frontier(view, trust_flags=trust_flags)
     nv = len(fr.var_cell)
-    ok, fixed, con_vars, con_target, con_size = propagate(nv, fr.con_vars, fr.con_target, fr.con_size)
+    ok, fixed, con_vars, con_target, con_size, _ = propagate(nv, fr.con_vars, fr.con_target, fr.con_size)
     if not ok:
         raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them")
     order, comp_start, con_comp = split_components(nv, con_vars, con_size, fixed >= 0)
     return Frontier(fr.width, fr.height, fr.var_cell, con_vars, con_target, con_size, order, comp_start, con_comp,
                     fr.unknown, fr.off_cells, fr.mines_left - int(np.count_nonzero(fixed == 1)))
+
+
+class Reason(NamedTuple):
+    """Why the engine decided a cell (`Analysis.reason`): `why` one of deduction's WHY_NUMBER (the
+    number at flat cell a, needing rest_a more mines then, settled all its hidden neighbours),
+    WHY_PAIR (the subset rule on the numbers at a and b, needing rest_a and rest_b: b's hidden
+    cells away from a were mines, a's away from b safe), WHY_COMPONENT (counting the layouts of
+    the cell's frontier component) or WHY_TOTAL (counting them under the mine total); a, b -1
+    where not used."""
+
+    why: int
+    a: int
+    b: int
+    rest_a: int
+    rest_b: int
 
 
 class Analysis:
@@ -651,12 +668,22 @@ class Analysis:
     """
 
     __slots__ = ("safe", "mines", "probability", "mine_range", "components", "trust_flags", "_polys", "_U", "_M",
-                 "_layouts", "_view")
+                 "_layouts", "_view", "_reasons")
 
-    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, polys, U, M, view=None):
+    def __init__(self, safe, mines, probability, mine_range, components, trust_flags, polys, U, M, view=None,
+                 reasons=None):
         self.safe, self.mines, self.probability = safe, mines, probability
         self.mine_range, self.components, self.trust_flags = mine_range, components, trust_flags
         self._polys, self._U, self._M, self._layouts, self._view = polys, U, M, None, view
+        self._reasons = reasons
+
+    def reason(self, x: int, y: int) -> Reason | None:
+        """Why the engine decided cell (x, y), as it decided it; None for a cell it did not decide
+        (or an analysis made without reasons: `analyse_frontier`)."""
+        if self._reasons is None or not self.decided[y, x]:
+            return None
+        why, a, b, rest_a, rest_b = (int(v) for v in self._reasons[y * self.safe.shape[1] + x])
+        return Reason(why, a, b, rest_a, rest_b)
 
     @property
     def layouts(self) -> int:
@@ -713,25 +740,27 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
     prob = np.full(n, np.nan)
     safe = np.zeros(n, dtype=np.bool_)
     mines = np.zeros(n, dtype=np.bool_)
-    status, bad, var_cell, con_vars, con_target, con_size, unknown, known = build_constraints(cells, nbr, trust_flags)
+    status, bad, var_cell, con_vars, con_target, con_size, unknown, known, con_cell = build_constraints(
+        cells, nbr, trust_flags)
     counts = np.zeros((0, 1))
+    reason = np.full((n, 5), -1, dtype=np.int64)
     if status:
-        return 1, bad, prob, safe, mines, counts, 0, 0, 0, 0, 0
+        return 1, bad, prob, safe, mines, counts, 0, 0, 0, 0, 0, reason
     M = mine_count - known
     if M < 0:
-        return 2, known, prob, safe, mines, counts, 0, 0, 0, 0, 0
+        return 2, known, prob, safe, mines, counts, 0, 0, 0, 0, 0, reason
     nv = var_cell.shape[0]
     # settle what local rules settle first: sound, and it splits and shrinks the components
-    ok, fixed, con_vars, con_target, con_size = propagate(nv, con_vars, con_target, con_size)
+    ok, fixed, con_vars, con_target, con_size, why = propagate(nv, con_vars, con_target, con_size)
     if not ok:
-        return 3, 0, prob, safe, mines, counts, 0, 0, 0, 0, 0
+        return 3, 0, prob, safe, mines, counts, 0, 0, 0, 0, 0, reason
     forced = 0
     for v in range(nv):
         if fixed[v] == 1:
             forced += 1
     M -= forced
     if M < 0:
-        return 4, M + forced, prob, safe, mines, counts, 0, 0, 0, M + forced, 0
+        return 4, M + forced, prob, safe, mines, counts, 0, 0, 0, M + forced, 0, reason
     order, comp_start, con_comp = split_components(nv, con_vars, con_size, fixed >= 0)
     C = comp_start.shape[0] - 1
     L, pos, cstart, clist = _component_index(order, comp_start, con_comp, nv)
@@ -745,9 +774,9 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
                                                  con_vars, con_target, con_size, pos, np.zeros((64, n_k + 1)), 0.0)
         tables.append((F, flo, fhi, child, layer))
         if st != OK:  # too wide or too big: floats do not overflow
-            return 6, k, prob, safe, mines, counts, 0, 0, 0, 0, C
+            return 6, k, prob, safe, mines, counts, 0, 0, 0, 0, C, reason
         if layer[n_k + 1] == layer[n_k]:
-            return 3, k, prob, safe, mines, counts, 0, 0, 0, 0, C
+            return 3, k, prob, safe, mines, counts, 0, 0, 0, 0, C, reason
         fin = layer[n_k]
         t = 0.0
         for j in range(flo[fin], fhi[fin] + 1):
@@ -767,12 +796,14 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
         sizes[k] = comp_start[k + 1] - comp_start[k]
     ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok = combine(polys, supp, sizes, U, M)
     if not ok:
-        return 4, M + forced, prob, safe, mines, counts, 0, 0, U, M + forced, C
+        return 4, M + forced, prob, safe, mines, counts, 0, 0, U, M + forced, C, reason
     for i in range(n):
         if unknown[i]:
             prob[i] = 0.0 if off_safe else (1.0 if off_mine else p_off)
             safe[i] = off_safe
             mines[i] = off_mine
+            if off_safe or off_mine:  # off the frontier only the total decides (frontier cells: below)
+                reason[i, 0] = WHY_TOTAL
     p_var = np.zeros(nv)
     can_mine = fixed == 1  # decided by the local rules
     can_safe = fixed == 0
@@ -783,12 +814,32 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count):
             wfin[j] = ratio[k, j] / top[k]
         _weighted(F, flo, fhi, child, layer, sizes[k], wfin[:sizes[k] + 1], feasible[k, :sizes[k] + 1],
                   order[comp_start[k]:comp_start[k + 1]], p_var, can_mine, can_safe)
+    # a counted cell's reason: its component's layouts alone, unless the total ruled out some of
+    # their mine counts
+    alone = np.ones(C, dtype=np.bool_)
+    comp_of = np.empty(nv, dtype=np.int64)
+    for k in range(C):
+        for j in range(sizes[k] + 1):
+            if supp[k, j] and not feasible[k, j]:
+                alone[k] = False
+        for q in range(comp_start[k], comp_start[k + 1]):
+            comp_of[order[q]] = k
     for v in range(nv):
         c = var_cell[v]
         safe[c] = not can_mine[v]
         mines[c] = not can_safe[v]
         prob[c] = 0.0 if safe[c] else (1.0 if mines[c] else min(max(p_var[v], 0.0), 1.0))
-    return 0, -1, prob, safe, mines, counts, lo + forced, hi + forced, U, M, C
+        if fixed[v] >= 0:  # by the local rules: the number(s) that did it
+            reason[c, 0] = why[v, 0]
+            reason[c, 1] = con_cell[why[v, 1]]
+            reason[c, 2] = con_cell[why[v, 2]] if why[v, 2] >= 0 else -1
+            reason[c, 3] = why[v, 3]
+            reason[c, 4] = why[v, 4]
+        elif safe[c] or mines[c]:
+            reason[c, 0] = WHY_COMPONENT if alone[comp_of[v]] else WHY_TOTAL
+        else:
+            reason[c, 0] = -1  # (the cells off the frontier were marked above, this one too)
+    return 0, -1, prob, safe, mines, counts, lo + forced, hi + forced, U, M, C, reason
 
 
 def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
@@ -800,12 +851,12 @@ def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
     trust_flags = bool(trust_flags)
-    status, bad, prob, safe, mines, counts, lo, hi, U, M, C = analyse_kernel(
+    status, bad, prob, safe, mines, counts, lo, hi, U, M, C, reason = analyse_kernel(
         view.cells.reshape(-1), view.neighbours, trust_flags, view.mine_count)
     if status == 0:
         shape = (view.height, view.width)
         return Analysis(safe.reshape(shape), mines.reshape(shape), prob.reshape(shape), (int(lo), int(hi)), int(C),
-                        trust_flags, counts, int(U), int(M), view)
+                        trust_flags, counts, int(U), int(M), view, reason)
     if status == 1 or status == 2:  # the error message, with its cell
         frontier(view, trust_flags=trust_flags)
     if status == 3:

@@ -7,6 +7,8 @@
   "a's own cells: none");
 - the count check behind every enumeration (`fits`, `place`): can a cell take a value with each
   of its numbers still satisfiable, and the bookkeeping when it does;
+- the walk over a component's layouts (`next_layout`): backtracking on that check, one layout
+  at a time, so that a caller can decide (which values each cell takes), count or list them;
 - union-find (`find_root`), which splits a frontier into independent components.
 
 They are scalar kernels over counts, so each caller keeps its own representation of a position
@@ -16,7 +18,18 @@ here. All are inlined into their callers by numba.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._numba_cache import njit
+
+# Why a cell was decided: the reasons the engine gives, from the play of the certifier to the
+# hints (the click itself; one number; the subset rule on two; counting the layouts of the
+# cell's frontier component; counting them under the mine total).
+WHY_CLICK = np.int8(0)
+WHY_NUMBER = np.int8(1)
+WHY_PAIR = np.int8(2)
+WHY_COMPONENT = np.int8(3)
+WHY_TOTAL = np.int8(4)
 
 # What the single-number rule says about a number's hidden neighbours.
 UNDECIDED = -1
@@ -63,6 +76,56 @@ def place(cell_cons, cell_ncons, need, nfree, pos, v, by):
         c = cell_cons[pos, t]
         nfree[c] -= by
         need[c] -= by * v
+
+
+@njit(inline='always')
+def next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits, pos, mines):
+    """The walk over every layout of m cells (positions 0..m-1, cell p's constraints
+    cell_cons[p, :cell_ncons[p]] as in `fits`), safe before mine at each position, advanced to
+    its next layout. Returns (pos, mines): pos == m at a layout (cur[:m] its values, `bits` its
+    mines as a bitset of uint64 words, `mines` how many), or -1 when the walk is over (then
+    `need` and `nfree` are as they came).
+
+    Start with pos = 0 after `start_layouts`; go on with pos - 1 and the mines it returned. Each
+    step costs a few operations whatever m is, so a caller can afford many layouts. cur, nxt,
+    assigned: scratch of length >= m + 1, owned by the walk between calls."""
+    while pos >= 0:
+        if pos == m:
+            return pos, mines
+        if assigned[pos]:
+            v = cur[pos]
+            place(cell_cons, cell_ncons, need, nfree, pos, v, -1)
+            mines -= v
+            if v:
+                bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
+            assigned[pos] = False
+        v = nxt[pos]
+        if v > 1:
+            pos -= 1
+            continue
+        nxt[pos] = v + 1
+        if not fits(cell_cons, cell_ncons, need, nfree, pos, v):
+            continue
+        place(cell_cons, cell_ncons, need, nfree, pos, v, 1)
+        cur[pos] = v
+        mines += v
+        if v:
+            bits[pos // 64] ^= np.uint64(1) << np.uint64(pos % 64)
+        assigned[pos] = True
+        pos += 1
+        if pos < m:
+            nxt[pos] = 0
+            assigned[pos] = False
+    return pos, mines
+
+
+@njit(inline='always')
+def start_layouts(m, nxt, assigned, bits):
+    """Set the walk of `next_layout` at its start (no cell assigned, no mine in `bits`)."""
+    for w in range((m + 63) // 64):
+        bits[w] = 0
+    nxt[0] = 0
+    assigned[0] = False
 
 
 @njit(inline='always')

@@ -14,7 +14,7 @@ import numpy as np
 from .._numba_cache import njit
 from ..errors import SweeplabError
 from ..view import FLAG, HIDDEN, View
-from .deduction import ALL_MINES, UNDECIDED, find_root, number_rule, subset_rule
+from .deduction import ALL_MINES, UNDECIDED, WHY_NUMBER, WHY_PAIR, find_root, number_rule, subset_rule
 
 
 class InconsistentPositionError(SweeplabError):
@@ -30,7 +30,8 @@ def build_constraints(cells, nbr, trust_flags):
     """Numbers as constraints over unknown cells.
 
     Returns (status, bad cell, var_cell, con_vars (m, 8) padded -1, con_target, con_size,
-    unknown mask, known mines). Status 0 ok; 1 a number that no layout can satisfy (`bad cell`).
+    unknown mask, known mines, con_cell: each constraint's number). Status 0 ok; 1 a number that
+    no layout can satisfy (`bad cell`).
     """
     n = cells.shape[0]
     unknown = np.zeros(n, dtype=np.bool_)
@@ -47,6 +48,7 @@ def build_constraints(cells, nbr, trust_flags):
     con_vars = np.full((n, 8), -1, dtype=np.int64)
     con_target = np.empty(n, dtype=np.int64)
     con_size = np.empty(n, dtype=np.int64)
+    con_cell = np.empty(n, dtype=np.int64)
     m = 0
     for i in range(n):
         c = cells[i]
@@ -63,7 +65,7 @@ def build_constraints(cells, nbr, trust_flags):
             elif cells[j] == FLAG:
                 t -= 1
         if t < 0 or t > u:
-            return 1, i, var_cell[:0], con_vars[:0], con_target[:0], con_size[:0], unknown, known
+            return 1, i, var_cell[:0], con_vars[:0], con_target[:0], con_size[:0], unknown, known, con_cell[:0]
         if u == 0:
             continue
         s = 0
@@ -78,8 +80,9 @@ def build_constraints(cells, nbr, trust_flags):
                 s += 1
         con_target[m] = t
         con_size[m] = s
+        con_cell[m] = i
         m += 1
-    return 0, -1, var_cell[:nv], con_vars[:m], con_target[:m], con_size[:m], unknown, known
+    return 0, -1, var_cell[:nv], con_vars[:m], con_target[:m], con_size[:m], unknown, known, con_cell[:m]
 
 
 @njit
@@ -121,17 +124,20 @@ def propagate(nv, con_vars, con_target, con_size):
     """Settle what the local rules (single number, and pairs of numbers) settle, to a fixpoint.
 
     They are sound, so this only shrinks the counting: decided cells leave the frontier, which
-    often splits a big component. Returns (ok, fixed: -1 open question, 0 safe, 1 mine, and the
-    remaining constraints (vars, targets, sizes) over the undecided vars). ok is False when the
-    numbers contradict each other.
+    often splits a big component. Returns (ok, fixed: -1 open question, 0 safe, 1 mine, the
+    remaining constraints (vars, targets, sizes) over the undecided vars, and each fixed var's
+    reason: why[v, :] = (WHY_NUMBER, the constraint, -1, its mines still needed then, -1) or
+    (WHY_PAIR, a, b, a's and b's mines still needed then), where b's own cells were the mines
+    and a's own the safe ones). ok is False when the numbers contradict each other.
     """
     m = con_vars.shape[0]
     fixed = np.full(nv, -1, dtype=np.int8)
+    why = np.full((nv, 5), -1, dtype=np.int64)
     touch, deg = numbers_touching(nv, con_vars, con_size)
     t_left = con_target.copy()
     u_left = con_size.copy()
     dirty = np.ones(m, dtype=np.bool_)
-    queue = np.empty(m * 64 + 1, dtype=np.int64)
+    queue = np.empty(m * 128 + 1, dtype=np.int64)  # pairs: (a, b, rest of a, rest of b)
     while True:
         changed = False
         for c in range(m):
@@ -141,7 +147,7 @@ def propagate(nv, con_vars, con_target, con_size):
             t = t_left[c]
             u = u_left[c]
             if t < 0 or t > u:
-                return False, fixed, con_vars[:0], con_target[:0], con_size[:0]
+                return False, fixed, con_vars[:0], con_target[:0], con_size[:0], why
             if u == 0:
                 continue
             rule = number_rule(t, u)
@@ -152,6 +158,9 @@ def propagate(nv, con_vars, con_target, con_size):
                 v = con_vars[c, s]
                 if fixed[v] < 0:
                     fixed[v] = val
+                    why[v, 0] = WHY_NUMBER
+                    why[v, 1] = c
+                    why[v, 3] = t
                     changed = True
                     for e in range(deg[v]):
                         d = touch[v, e]
@@ -179,13 +188,15 @@ def propagate(nv, con_vars, con_target, con_size):
                         continue  # (the second: the same cells twice, nothing to gain)
                     queue[nq] = c
                     queue[nq + 1] = d
-                    nq += 2
+                    queue[nq + 2] = t_left[c]
+                    queue[nq + 3] = t_left[d]
+                    nq += 4
                     break
-                if nq >= queue.shape[0] - 2:
+                if nq >= queue.shape[0] - 4:
                     break
         if nq == 0:
             break
-        for q in range(0, nq, 2):
+        for q in range(0, nq, 4):
             c = queue[q]
             d = queue[q + 1]
             for side in range(2):
@@ -199,6 +210,11 @@ def propagate(nv, con_vars, con_target, con_size):
                     if holds(con_vars, con_size, a_, w):
                         continue
                     fixed[w] = val
+                    why[w, 0] = WHY_PAIR
+                    why[w, 1] = c
+                    why[w, 2] = d
+                    why[w, 3] = queue[q + 2]
+                    why[w, 4] = queue[q + 3]
                     changed = True
                     for e in range(deg[w]):
                         g = touch[w, e]
@@ -228,7 +244,7 @@ def propagate(nv, con_vars, con_target, con_size):
         ntarget[k] = t_left[c]
         nsize[k] = z
         k += 1
-    return True, fixed, nvars, ntarget, nsize
+    return True, fixed, nvars, ntarget, nsize, why
 
 
 @njit
@@ -376,7 +392,7 @@ def frontier(view: View, *, trust_flags: bool = False) -> Frontier:
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
     cells = view.cells.reshape(-1)
-    status, bad, var_cell, con_vars, con_target, con_size, unknown, known = build_constraints(
+    status, bad, var_cell, con_vars, con_target, con_size, unknown, known, _ = build_constraints(
         cells, view.neighbours, bool(trust_flags))
     if status:
         x, y = bad % view.width, bad // view.width

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
+from .deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR
 from .frontier import InconsistentPositionError
 
 KINDS = ("safe", "mine", "guess")
@@ -59,31 +60,54 @@ class _Namer:
         return [c for c in dict.fromkeys(self.said) if c not in cells]
 
 
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}{'s' * (k != 1)}"
+
+
 def _why_certain(view: View, a: Analysis, i: int, safe: bool, cell: _Namer) -> str:
-    """A one-number explanation where one exists, else the counting argument."""
+    """The engine's own reason for cell i (`Analysis.reason`), in words."""
     cells = view.cells.reshape(-1)
     nbr = view.neighbours
     known_mine = a.mines.reshape(-1)
-    known_safe = a.safe.reshape(-1)
-    for p in nbr[i]:
-        if p < 0 or cells[p] < 0:
-            continue
-        n = int(cells[p])
-        around = [int(q) for q in nbr[p] if q >= 0 and cells[q] < 0]
-        mines = [q for q in around if known_mine[q] and q != i]
-        maybe = [q for q in around if not known_safe[q] or q == i]
-        if safe and len(mines) == n:
-            number = cell(p)
+    r = a.reason(*_xy(i, view.width))
+    if r.why == WHY_NUMBER:
+        n = int(cells[r.a])
+        number = cell(r.a)
+        if safe:
+            mines = [int(q) for q in nbr[r.a] if q >= 0 and cells[q] < 0 and known_mine[q]]
             where = "; ".join(cell(q) for q in mines)
-            return (f"The {n} at {number} already touches {n} certain mine{'s' * (n != 1)}"
+            return (f"The {n} at {number} already touches {_plural(n, 'certain mine')}"
                     + (f" ({where})" if mines else "") + f", so its other hidden neighbours, {cell(i)} among "
                     "them, are safe.")
-        if not safe and len(maybe) == n:
-            return (f"The {n} at {cell(p)} has only {n} hidden neighbour{'s' * (n != 1)} that could hold a "
-                    f"mine, so each of them, {cell(i)} among them, is a mine.")
+        return (f"The {n} at {number} has only {n} hidden neighbour{'s' * (n != 1)} that could hold a "
+                f"mine, so each of them, {cell(i)} among them, is a mine.")
+    if r.why == WHY_PAIR:
+        # the subset rule: b's hidden cells away from a were mines, a's away from b safe
+        na, nb = int(cells[r.a]), int(cells[r.b])
+        away = r.rest_b - r.rest_a  # b's cells away from a (all mines)
+        if safe:
+            b_at, a_at = cell(r.b), cell(r.a)
+            if away == 0:
+                shared = (f"Every hidden neighbour of the {nb} at {b_at} touches the {na} at {a_at} too, so the "
+                          f"{_plural(r.rest_b, 'mine')} it still needs {'lies' if r.rest_b == 1 else 'lie'} next to "
+                          "both")
+            else:
+                shared = (f"The {nb} at {b_at} needs {_plural(r.rest_b, 'more mine')} and only {away} of its hidden "
+                          f"neighbours are away from the {na} at {a_at}, so at least {r.rest_a} of its mines lie "
+                          "next to both")
+            return (f"{shared}: all that the {na} still needs. So the other hidden neighbours of the {na} at "
+                    f"{a_at}, {cell(i)} among them, are safe.")
+        return (f"The {na} at {cell(r.a)} needs {_plural(r.rest_a, 'more mine')}, and the {nb} at {cell(r.b)} "
+                f"needs {r.rest_b}: at most {r.rest_a} of those lie next to both, so the {nb}'s "
+                f"{_plural(away, 'hidden neighbour')} away from the {na}, {cell(i)} among them, "
+                f"{'are mines' if away != 1 else 'is a mine'}.")
     what = "safe" if safe else "a mine"
+    if r.why == WHY_COMPONENT:
+        return (f"{cell(i)} is {what} in every layout of mines that fits the numbers around it; no single "
+                "number or pair of numbers shows it, but counting the layouts of those numbers does.")
     return (f"{cell(i)} is {what} in every layout of mines that fits the numbers and the mine total "
-            f"({view.mine_count}); no single number shows it, but counting all {a.layouts} layouts does.")
+            f"({view.mine_count}); no single number shows it, but counting all {a.layouts} layouts with "
+            "the mine total does.")
 
 
 def guess_progress(view: View, a: Analysis, i: int, *, trust_flags: bool = False) -> tuple[float, float]:

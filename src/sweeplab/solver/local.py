@@ -55,7 +55,7 @@ def local_rules_board(cells, nbr, trust_flags):
     n = cells.shape[0]
     safe = np.zeros(n, dtype=np.bool_)
     mines = np.zeros(n, dtype=np.bool_)
-    status, bad, var_cell, con_vars, con_target, con_size, _, _ = build_constraints(cells, nbr, trust_flags)
+    status, bad, var_cell, con_vars, con_target, con_size, _, _, _ = build_constraints(cells, nbr, trust_flags)
     if status:
         return status, bad, safe, mines
     out = local_rules(var_cell.shape[0], con_vars, con_target, con_size)

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from sweeplab import View
 from sweeplab.errors import InvalidBoardError, SweeplabError
 from sweeplab.firstclick import kept_free, make_rule
+from sweeplab.solver import InconsistentPositionError
 from sweeplab.solver.optimal import OptimalPlay, SearchTooLargeError
 
 from .test_cli import run
@@ -29,14 +31,10 @@ def neighbours(w, h, c):
             if (dx or dy) and 0 <= x + dx < w and 0 <= y + dy < h]
 
 
-def brute_optimum(w, h, m, rule, at) -> Fraction:
-    """The win probability of perfect play after the first click `at`: the best, over every unopened
-    cell, of the chance-weighted value of what opening it can show."""
-    click = at[1] * w + at[0]
-    free = {"none": set(), "safe": {click}, "opening": {click, *neighbours(w, h, click)}}[rule]
+def brute_search(w, h, m):
+    """open_value(layouts, opened, c): the win probability of perfect play after opening c next, for
+    equally likely layouts (each the set of its mine cells, as the bits of an int)."""
     around = [sum(1 << n for n in neighbours(w, h, c)) for c in range(w * h)]
-    # a layout is the set of its mine cells, as the bits of an int
-    layouts = frozenset(sum(1 << c for c in cs) for cs in combinations([c for c in range(w * h) if c not in free], m))
 
     def number(layout, c):
         return bin(layout & around[c]).count("1")
@@ -66,7 +64,15 @@ def brute_optimum(w, h, m, rule, at) -> Fraction:
             return Fraction(1)
         return max(open_value(layouts, opened, c) for c in range(w * h) if c not in opened)
 
-    return open_value(layouts, frozenset(), click)
+    return open_value, number, reveal
+
+
+def brute_optimum(w, h, m, rule, at) -> Fraction:
+    """The win probability of perfect play after the first click `at`."""
+    click = at[1] * w + at[0]
+    free = {"none": set(), "safe": {click}, "opening": {click, *neighbours(w, h, click)}}[rule]
+    layouts = frozenset(sum(1 << c for c in cs) for cs in combinations([c for c in range(w * h) if c not in free], m))
+    return brute_search(w, h, m)[0](layouts, frozenset(), click)
 
 
 def fast(w, h, m, rule, at, **caps):
@@ -141,6 +147,43 @@ def test_a_first_click_that_can_lose_wins_the_same_layouts(game):
     none, safe = fast(w, h, m, "none", at), fast(w, h, m, "safe", at)
     assert none.wins == safe.wins
     assert none.probability == safe.probability * Fraction(comb(w * h - 1, m), comb(w * h, m))
+
+
+@st.composite
+def small_positions(draw):
+    """A small board, a layout on it, and what a few safe clicks opened: (w, h, m, open cell -> number)."""
+    w, h = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    m = draw(st.integers(1, max(1, w * h - 2)))
+    layout = sum(1 << c for c in draw(st.sets(st.integers(0, w * h - 1), min_size=m, max_size=m)))
+    _, number, reveal = brute_search(w, h, m)
+    seen = {}
+    for c in draw(st.lists(st.integers(0, w * h - 1), min_size=1, max_size=3)):
+        if not layout >> c & 1 and c not in seen:
+            seen.update(reveal(layout, set(seen), c))
+    return w, h, m, seen
+
+
+@settings(max_examples=30)
+@given(small_positions())
+def test_the_value_of_each_move_in_a_position_agrees_with_brute_force(position):
+    w, h, m, seen = position
+    if not seen or w * h - len(seen) == m:
+        return
+    cells = np.full((h, w), -1, dtype=np.int8)
+    for c, k in seen.items():
+        cells[c // w, c % w] = k
+    got = OptimalPlay(w, h, m).moves(View(cells, m))
+    open_value, number, _ = brute_search(w, h, m)
+    layouts = frozenset(sum(1 << c for c in cs) for cs in combinations([c for c in range(w * h) if c not in seen], m)
+                        if all(number(sum(1 << c for c in cs), c) == k for c, k in seen.items()))
+    want = {(c % w, c // w): open_value(layouts, frozenset(seen), c) for c in range(w * h)
+            if c not in seen and any(not layout >> c & 1 for layout in layouts)}
+    assert got == want
+
+
+def test_a_position_no_layout_fits_is_refused():
+    with pytest.raises(InconsistentPositionError):
+        OptimalPlay(3, 1, 1).moves(View.from_text("mines: 1\n2##\n"))
 
 
 # --- symmetry, and one memo for every first click ------------------------------------------------

@@ -31,10 +31,12 @@ from .. import grid
 from .._numba_cache import njit
 from ..errors import SweeplabError
 from ..kernels import HIDDEN, OPEN, count_numbers, flood_open
+from ..view import View
+from .frontier import InconsistentPositionError
 
 MAX_CELLS = 64            # a view packs into four 64-bit words, 4 bits a cell
 MAX_LAYOUTS = 3_000_000   # layouts held in memory (a mine row and a number row each)
-MAX_STATES = 30_000_000   # memoised states (about 100 bytes each) before the search gives up
+MAX_STATES = 20_000_000   # memoised states (about 150 bytes each: 3 GB) before the search gives up
 
 _KEY = types.UniTuple(types.uint64, 4)
 
@@ -368,6 +370,41 @@ class OptimalPlay:
                 f"{self.max_states:,} states ({count:,} layouts); this board is beyond it")
         return Optimum(self.width, self.height, self.mines, (x, y), int(wins), count, self.states,
                        time.perf_counter() - t0)
+
+    def moves(self, view: View) -> dict[tuple[int, int], Fraction]:
+        """The win probability of perfect play after opening each hidden cell of `view` next (cells that
+        are a mine in every layout left out): the optimal move is the best of them. Once the first
+        click is seen, every layout of the mine count that agrees with the view is equally likely
+        under the uniform rules, so the rule is not needed. Flags are read as hidden cells."""
+        if (view.width, view.height, view.mine_count, view.topology) != \
+                (self.width, self.height, self.mines, self.topology):
+            raise SweeplabError(f"the view is {view.width}x{view.height}/{view.mine_count} ({view.topology}); this "
+                                f"search is {self.width}x{self.height}/{self.mines} ({self.topology})")
+        seen = view.cells.reshape(-1)
+        opened = seen >= 0
+        if not opened.any():
+            raise SweeplabError("the view shows no open cell; give the first click (first_click) instead")
+        cells = np.flatnonzero(~opened).astype(np.int32)
+        count = math.comb(len(cells), self.mines)
+        if count > self.max_layouts:
+            raise SearchTooLargeError(f"the view leaves {count:,} layouts to filter; the exact search holds at "
+                                      f"most {self.max_layouts:,}")
+        mine_rows, number_rows = _layouts(self.width * self.height, self.mines, cells, count, self._nbr)
+        agree = (number_rows[:, opened] == seen[opened]).all(axis=1)
+        idx = np.flatnonzero(agree).astype(np.int32)
+        if len(idx) == 0:
+            raise InconsistentPositionError("no layout of the mine count agrees with the view's numbers")
+        state = np.where(opened, OPEN, HIDDEN).astype(np.int8)
+        out = {}
+        for c in cells:
+            if mine_rows[idx, c].all():
+                continue
+            wins = _search(idx, state, mine_rows, number_rows, self._nbr, self._images, self._memo, self._stats,
+                           int(c))
+            if wins < 0:
+                raise SearchTooLargeError(f"the exact search passed its cap of {self.max_states:,} states")
+            out[int(c) % self.width, int(c) // self.width] = Fraction(int(wins), len(idx))
+        return out
 
     def every_first_click(self, kept_free) -> dict[tuple[int, int], Optimum]:
         """Perfect play after each first click, searching one cell of each class of the board's

@@ -87,10 +87,11 @@ def _key(state, numbers, images):
 
 
 @njit
-def _partition(idx, c, state, mine_rows, number_rows, nbr, queue):
-    """The layouts of `idx` where c is safe, grouped by what opening c shows (sorted by it), and the
-    group bounds: group g is sub[starts[g]:starts[g + 1]]."""
+def _partition(idx, move, state, mine_rows, number_rows, nbr, queue):
+    """The layouts of `idx` where the cells `move` are safe, grouped by what opening them shows (sorted
+    by it), and the group bounds: group g is sub[starts[g]:starts[g + 1]]."""
     n = state.shape[0]
+    c = move[0]
     k = 0
     for L in idx:
         if not mine_rows[L, c]:
@@ -103,11 +104,12 @@ def _partition(idx, c, state, mine_rows, number_rows, nbr, queue):
         if mine_rows[L, c]:
             continue
         sub[t] = L
-        if number_rows[L, c] != 0:
+        if move.shape[0] == 1 and number_rows[L, c] != 0:
             keys[c >> 4, t] = np.uint64(1 + number_rows[L, c]) << np.uint64(4 * (c & 15))
         else:
             scratch[:] = state
-            flood_open(scratch, number_rows[L], nbr, c, queue)
+            for i in move:
+                flood_open(scratch, number_rows[L], nbr, i, queue)
             for j in range(n):
                 if scratch[j] != state[j]:
                     keys[j >> 4, t] |= np.uint64(1 + number_rows[L, j]) << np.uint64(4 * (j & 15))
@@ -171,6 +173,8 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
     cands = np.zeros(depth, dtype=np.int64)
     pos = np.zeros(depth, dtype=np.int64)
     cell = np.full(depth, -1, dtype=np.int64)   # the cell being tried, -1 between cells
+    move = np.zeros((depth, n), dtype=np.int64)  # the cells it opens: itself, or every certain cell
+    moves = np.zeros(depth, dtype=np.int64)
     groups = np.zeros(depth, dtype=np.int64)
     g = np.zeros(depth, dtype=np.int64)
     total = np.zeros(depth, dtype=np.int64)     # wins of the parts of the cell counted so far
@@ -216,21 +220,23 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
                 for j in range(n):
                     if state[j] == HIDDEN and not mine_rows[L, j]:
                         safe[d, j] += 1
+            moves[d] = 0  # each candidate opens itself alone
             if forced:
                 order[d, 0] = force
                 cands[d] = 1
             else:
-                certain = -1
+                certain = 0
                 for j in range(n):
                     if state[j] == HIDDEN and safe[d, j] == size:
-                        certain = j
-                        break
-                if certain >= 0:  # free knowledge: open it, and nothing else is worth considering
-                    order[d, 0] = certain
+                        move[d, certain] = j
+                        certain += 1
+                if certain > 0:  # free knowledge: open every certain cell at once, and nothing else
+                    order[d, 0] = move[d, 0]
                     cands[d] = 1
                 else:
                     order[d, :] = np.argsort(-safe[d], kind="mergesort")
                     cands[d] = n
+                moves[d] = certain
             pos[d] = 0
             cell[d] = -1
             best[d] = max(alpha[d], 0)
@@ -250,7 +256,8 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
             s1 = top[d] + bounds[btop[d] + g[d] + 1]
             left[d] -= s1 - s0
             saved[d] = state
-            flood_open(state, number_rows[pool[s0]], nbr, c, queue)
+            for i in range(max(moves[d], 1)):
+                flood_open(state, number_rows[pool[s0]], nbr, move[d, i], queue)
             d += 1
             lo[d], hi[d] = s0, s1
             alpha[d] = best[d - 1] - total[d - 1] - left[d - 1]  # the part must win more than this
@@ -264,7 +271,10 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
             c = order[d, pos[d]]
             pos[d] += 1
             if safe[d, c] > best[d] or (d == 0 and force >= 0):
-                sub, b = _partition(pool[lo[d]:hi[d]], c, state, mine_rows, number_rows, nbr, queue)
+                if moves[d] == 0:
+                    move[d, 0] = c
+                sub, b = _partition(pool[lo[d]:hi[d]], move[d, :max(moves[d], 1)], state, mine_rows, number_rows,
+                                    nbr, queue)
                 pool = _grown(pool, top[d] + sub.shape[0])
                 pool[top[d]:top[d] + sub.shape[0]] = sub
                 bounds = _grown(bounds, btop[d] + b.shape[0])

@@ -32,6 +32,7 @@ from .._numba_cache import njit
 from ..errors import SweeplabError
 from ..kernels import HIDDEN, OPEN, count_numbers, flood_open
 from ..view import View
+from .complete import _grow
 from .frontier import InconsistentPositionError
 
 MAX_CELLS = 64            # a view packs into four 64-bit words, 4 bits a cell
@@ -132,16 +133,6 @@ def _partition(idx, move, state, mine_rows, number_rows, nbr, queue):
             groups += 1
     starts[groups] = k
     return sub[order], starts[:groups + 1]
-
-
-@njit
-def _grown(a, need):
-    """`a`, or a copy at least twice as long when it holds fewer than `need` items."""
-    if need <= a.shape[0]:
-        return a
-    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
-    b[:a.shape[0]] = a
-    return b
 
 
 @njit
@@ -275,9 +266,9 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
                     move[d, 0] = c
                 sub, b = _partition(pool[lo[d]:hi[d]], move[d, :max(moves[d], 1)], state, mine_rows, number_rows,
                                     nbr, queue)
-                pool = _grown(pool, top[d] + sub.shape[0])
+                pool = _grow(pool, top[d] + sub.shape[0])
                 pool[top[d]:top[d] + sub.shape[0]] = sub
-                bounds = _grown(bounds, btop[d] + b.shape[0])
+                bounds = _grow(bounds, btop[d] + b.shape[0])
                 bounds[btop[d]:btop[d] + b.shape[0]] = b
                 cell[d] = c
                 groups[d] = b.shape[0] - 1

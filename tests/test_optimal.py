@@ -130,6 +130,15 @@ def test_one_mine_in_a_row_is_always_found_from_its_end():
     assert fast(2, 1, 1, "safe", (1, 0)).probability == 1
 
 
+def test_a_3x3_torus_is_a_pure_guess():
+    # On a 3x3 torus every cell touches the other eight, so every number is the mine count: the
+    # 8 - m safe cells must be picked blind, which one order in C(8, m) does.
+    for m in range(0, 9):
+        free = kept_free("safe", 3, 3, m, 1, 2, "torus")
+        r = OptimalPlay(3, 3, m, "torus").first_click(1, 2, free)
+        assert r.probability == Fraction(1, comb(8, m))
+
+
 def test_no_mines_or_no_room_is_won_at_once():
     assert fast(4, 3, 0, "safe", (2, 1)).probability == 1
     assert fast(4, 3, 11, "safe", (2, 1)).probability == 1

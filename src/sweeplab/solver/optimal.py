@@ -7,13 +7,14 @@ cells c that are safe in some layout of S, of the sum of W(part) over the parts 
 tells apart (what it shows, the cascade of a 0 included, exactly as `kernels.flood_open` opens it;
 layouts where c is a mine are lost). The win probability is W(S) / |S|, an exact Fraction.
 
-Flags and chords never change what a player can know, so they do not change W. Two prunings keep
-the tree small: a cell safe in every layout of S is opened at once (more knowledge never hurts), and
-a cell cannot beat the best so far when the layouts where it is safe, or the wins counted plus the
-layouts still to count, are no more than the best. States are memoised by what the player sees
-(the opened cells and their numbers), which fixes S: after the first click every rule sweeplab
-calls uniform (none, safe, opening) leaves exactly the layouts of the mine count that agree with
-the view, so one memo serves every first click and rule on a board size.
+Flags and chords never change what a player can know, so they do not change W. Prunings keep the
+tree small: the cells safe in every layout of S are opened together at once (more knowledge never
+hurts); cells are tried safest first, and a cell stops as soon as it cannot beat the best so far
+(alpha bounds handed down to the parts). States are memoised by what the player sees (the opened
+cells and their numbers, at the least of its images under the board's symmetries), which fixes S:
+after the first click every rule sweeplab calls uniform (none, safe, opening) leaves exactly the
+layouts of the mine count that agree with the view, so one memo serves every first click and rule
+on a board size.
 """
 
 from __future__ import annotations

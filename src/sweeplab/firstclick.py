@@ -145,3 +145,19 @@ def make_rule(name: str, width: int, height: int, mines: int, seed, topology: st
     except KeyError:
         raise InvalidBoardError(f"unknown first-click rule {name!r}; allowed: {', '.join(sorted(RULES))}") from None
     return factory(width, height, mines, seed, topology=topology, **options)
+
+
+UNIFORM_RULES = ("none", "safe", "opening")
+
+
+def kept_free(name: str, width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> np.ndarray:
+    """The cells (flat bool mask) that rule `name` keeps free of mines at a first click on (x, y), for the
+    rules that lay every layout with those cells free equally likely: none (no cell kept), safe, opening.
+    Other rules (WinMine's shift, Windows 7, noguess) are not uniform over such layouts and raise."""
+    rule = make_rule(name, width, height, mines, 0, topology)
+    if type(rule) is Fixed:
+        return np.zeros(width * height, dtype=np.bool_)
+    if type(rule) in (Safe, Opening):
+        return rule.excluded(x, y)
+    raise InvalidBoardError(f"first-click rule {name!r} does not lay its boards uniformly over the layouts it "
+                            f"allows; allowed: {', '.join(UNIFORM_RULES)}")

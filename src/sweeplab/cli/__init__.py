@@ -23,6 +23,7 @@ COMMANDS = {
     "automaton": "sweeplab.cli.automaton:automaton",
     "uniformity": "sweeplab.cli.uniformity:uniformity",
     "replay": "sweeplab.cli.replay:replay",
+    "optimal": "sweeplab.cli.optimal:optimal",
 }
 
 

@@ -1,0 +1,68 @@
+"""How far the players are from perfect play: on small boards, the exact win probability of perfect
+play (`sweeplab optimal`) beside each player's win rate (`sweeplab bench`) on the same board, rule and
+first click, with its 95% Wilson interval, and the gap (optimum - win rate, with the interval it
+takes from the win rate's: the optimum is exact).
+
+    python benchmarks/bench_optimal.py --games 20000 --workers 1              # the table in docs
+    python benchmarks/bench_optimal.py --games 2000 --players strong,best --boards 4x4/3-safe@0,0
+
+A board is WxH/M-RULE@X,Y; any player name `sweeplab bench` knows may be given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+
+from _timing import machine
+
+from sweeplab.firstclick import kept_free
+from sweeplab.lab import BenchSpec, run, summary
+from sweeplab.solver.optimal import OptimalPlay
+
+BOARDS = ["3x3/1-safe@0,0", "3x3/2-safe@0,0", "3x3/3-safe@1,1",
+          "4x4/2-safe@0,0", "4x4/3-safe@0,0", "4x4/4-safe@0,0", "4x4/5-safe@0,0", "4x4/6-safe@0,0",
+          "4x4/4-opening@0,0", "4x4/6-opening@0,0",
+          "5x5/3-safe@0,0", "5x5/4-safe@0,0", "5x5/5-safe@0,0", "5x5/5-opening@2,2", "5x5/5-opening@0,0"]
+
+
+def parse(board: str):
+    m = re.fullmatch(r"(\d+)x(\d+)/(\d+)-(\w+)@(\d+),(\d+)", board)
+    if not m:
+        raise SystemExit(f"bad board {board!r}; write WxH/M-RULE@X,Y, e.g. 4x4/3-safe@0,0")
+    w, h, mines, rule, x, y = m.groups()
+    return int(w), int(h), int(mines), rule, (int(x), int(y))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=2000, help="games per player and board")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--players", default="strong,safest")
+    ap.add_argument("--boards", default=",".join(BOARDS), help="comma-separated WxH/M-RULE@X,Y")
+    args = ap.parse_args(argv)
+    boards = re.findall(r"[^,]+,\d+", args.boards)  # a board's click holds a comma too
+    print(f"# {machine()} (shared); {args.games} games per player and board, seed {args.seed}, {args.workers} worker(s)")
+    print(f"{'board':8} {'rule':8} {'click':5} {'optimum':>13} {'decimal':>8} {'search':>7} | "
+          f"{'player':8} {'win rate':>8} {'95% Wilson':>17} {'gap':>7} {'gap 95%':>17}")
+    for board in boards:
+        w, h, m, rule, at = parse(board)
+        t0 = time.perf_counter()
+        opt = OptimalPlay(w, h, m).first_click(*at, kept_free(rule, w, h, m, *at))
+        search = time.perf_counter() - t0
+        p = opt.probability
+        head = (f"{w}x{h}/{m}".ljust(8) + f" {rule:8} {at[0]},{at[1]}".ljust(15)
+                + f" {str(p.numerator) + '/' + str(p.denominator):>13} {float(p):8.4f} {search:6.1f}s")
+        for k, player in enumerate(args.players.split(",")):
+            c = run(BenchSpec(player, w, h, m, rule, at, args.seed), args.games, workers=args.workers)
+            s = summary(c)
+            lo, hi = s["wilson95"]
+            gap = float(p) - s["win_rate"]
+            print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {s['win_rate']:8.2%} {lo:8.2%}-{hi:7.2%} "
+                  f"{gap:+7.2%} {float(p) - hi:+8.2%}-{float(p) - lo:+7.2%}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

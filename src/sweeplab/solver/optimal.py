@@ -31,7 +31,7 @@ from numba.typed import Dict
 from .. import grid
 from .._numba_cache import njit
 from ..errors import SweeplabError
-from ..kernels import HIDDEN, OPEN, count_numbers, flood_open
+from ..kernels import HIDDEN_STATE, OPEN_STATE, count_numbers, flood_open
 from ..view import View
 from .complete import _grow
 from .frontier import InconsistentPositionError
@@ -79,7 +79,7 @@ def _key(state, numbers, images):
     for s in range(images.shape[0]):
         w[:] = 0
         for j in range(state.shape[0]):
-            if state[j] == OPEN:
+            if state[j] == OPEN_STATE:
                 i = images[s, j]
                 w[i >> 4] |= np.uint64(1 + numbers[j]) << np.uint64(4 * (i & 15))
         k = (w[3], w[2], w[1], w[0])
@@ -210,7 +210,7 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
             for t in range(lo[d], hi[d]):
                 L = pool[t]
                 for j in range(n):
-                    if state[j] == HIDDEN and not mine_rows[L, j]:
+                    if state[j] == HIDDEN_STATE and not mine_rows[L, j]:
                         safe[d, j] += 1
             moves[d] = 0  # each candidate opens itself alone
             if forced:
@@ -219,7 +219,7 @@ def _search(root, state, mine_rows, number_rows, nbr, images, memo, stats, force
             else:
                 certain = 0
                 for j in range(n):
-                    if state[j] == HIDDEN and safe[d, j] == size:
+                    if state[j] == HIDDEN_STATE and safe[d, j] == size:
                         move[d, certain] = j
                         certain += 1
                 if certain > 0:  # free knowledge: open every certain cell at once, and nothing else
@@ -362,7 +362,7 @@ class OptimalPlay:
                 f"search holds at most {self.max_layouts:,}")
         t0 = time.perf_counter()
         mine_rows, number_rows = _layouts(n, self.mines, cells, count, self._nbr)
-        state = np.full(n, HIDDEN, dtype=np.int8)
+        state = np.full(n, HIDDEN_STATE, dtype=np.int8)
         idx = np.arange(count, dtype=np.int32)
         wins = _search(idx, state, mine_rows, number_rows, self._nbr, self._images, self._memo, self._stats,
                        y * self.width + x)
@@ -396,7 +396,7 @@ class OptimalPlay:
         idx = np.flatnonzero(agree).astype(np.int32)
         if len(idx) == 0:
             raise InconsistentPositionError("no layout of the mine count agrees with the view's numbers")
-        state = np.where(opened, OPEN, HIDDEN).astype(np.int8)
+        state = np.where(opened, OPEN_STATE, HIDDEN_STATE).astype(np.int8)
         out = {}
         for c in cells:
             if mine_rows[idx, c].all():

@@ -16,14 +16,15 @@ from sweeplab.lab.autoplay import autoplay
 from sweeplab.solver.players import PLAYERS, Move, Player, StrongPlayer, endgame_move, enumerate_layouts, make_player
 from sweeplab.view import HIDDEN
 
-PLAYED = ("rules", "safest", "strong")
+PLAYED = ("rules", "safest", "strong", "best")
 
 
 def test_registry_by_name():
     assert set(PLAYED) <= set(PLAYERS)
     assert make_player("strong", 3).name == "strong"
-    with pytest.raises(SweeplabError, match="unknown player 'best'; allowed"):
-        make_player("best", 0)
+    assert make_player("best", 3).lookahead == "two"
+    with pytest.raises(SweeplabError, match="unknown player 'perfect'; allowed"):
+        make_player("perfect", 0)
 
 
 @pytest.mark.parametrize("name", PLAYED)
@@ -148,23 +149,48 @@ def test_enumerated_layouts_match_brute_force(view):
     assert got == set(brute)
 
 
+def _shows(lay, c, cells, nbr):
+    """What revealing c shows in the layout `lay` (a set of mine cells), on a board where every
+    hidden cell is in `cells`: None for a mine, else its number, and for a 0 every (cell, number)
+    its cascade opens."""
+    def number(j):
+        return sum(1 for i in nbr[j] if i >= 0 and i in lay)
+    if c in lay:
+        return None
+    if number(c):
+        return number(c)
+    opened, todo = set(), [c]
+    while todo:
+        j = todo.pop()
+        if j in opened:
+            continue
+        opened.add(j)
+        if number(j) == 0:
+            todo.extend(i for i in nbr[j] if i >= 0 and i in cells)
+    return tuple(sorted((j, number(j)) for j in opened))
+
+
 def _plain_win(layouts, cells, nbr):
-    """Best chance to win by revealing cells one by one, plain recursion over lists of layouts."""
-    def value(lay, c):
-        return -1 if c in lay else sum(1 for j in nbr[c] if j >= 0 and j in lay)
+    """Best chance to win by revealing cells one by one, plain recursion over lists of layouts: a
+    cell safe in every layout left is opened for free when its reveal splits them."""
+    def split(group, c):
+        parts = {}
+        for lay in group:
+            parts.setdefault(_shows(lay, c, cells, nbr), []).append(lay)
+        return parts
 
     def win(group):
         best = None
         for c in cells:
-            parts = {}
-            for lay in group:
-                parts.setdefault(value(lay, c), []).append(lay)
+            parts = split(group, c)
             if len(parts) == 1:
                 continue
-            got = sum(len(g) * win(g) for v, g in parts.items() if v >= 0) / len(group)
+            got = sum(len(g) * win(g) for v, g in parts.items() if v is not None) / len(group)
+            if None not in parts:  # free: take it (it can only help)
+                return got
             best = got if best is None or got > best else best
         return 1.0 if best is None else best
-    return win
+    return win, split
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
@@ -178,19 +204,24 @@ def test_endgame_choice_is_optimal_by_plain_recursion(view):
     layouts = _brute_layouts(view)
     nbr = view.neighbours
     cells = np.flatnonzero(undecided.reshape(-1)).tolist()
-    win = _plain_win(layouts, cells, nbr)
+    win, split = _plain_win(layouts, set(cells), nbr)
     chosen = move.y * view.width + move.x
 
     def after(c):  # chance to win when c is revealed first
-        parts = {}
-        for lay in layouts:
-            v = -1 if c in lay else sum(1 for j in nbr[c] if j >= 0 and j in lay)
-            parts.setdefault(v, []).append(lay)
-        return sum(len(g) * win(g) for v, g in parts.items() if v >= 0) / len(layouts)
+        return sum(len(g) * win(g) for v, g in split(layouts, c).items() if v is not None) / len(layouts)
 
     best = max(after(c) for c in cells)
     assert after(chosen) == pytest.approx(best, abs=1e-12)
     assert not move.certain
+
+
+def test_endgame_gives_up_over_budget():
+    from sweeplab.solver import analyse
+    view = View.from_text("mines: 4\n1###\n####\n####\n")
+    a = analyse(view)
+    undecided = view.hidden & ~a.mines
+    assert endgame_move(view, a.mines, undecided, a.layouts, budget=3) is None
+    assert endgame_move(view, a.mines, undecided, a.layouts, budget=10**6) is not None
 
 
 def _stuck_views(count, seed):
@@ -215,7 +246,7 @@ def _stuck_views(count, seed):
     return out
 
 
-@pytest.mark.parametrize("mode", ["fast", "exact", "progress"])
+@pytest.mark.parametrize("mode", ["fast", "exact", "progress", "two"])
 def test_strong_guesses_a_near_safest_undecided_cell(mode):
     for view, a in _stuck_views(12, 500):
         player = StrongPlayer(1, lookahead=mode)
@@ -228,7 +259,7 @@ def test_strong_guesses_a_near_safest_undecided_cell(mode):
 
 
 def test_strong_look_ahead_is_chosen_when_made():
-    with pytest.raises(SweeplabError, match="allowed: progress, exact, fast"):
+    with pytest.raises(SweeplabError, match="allowed: progress, two, exact, fast"):
         StrongPlayer(0, lookahead="deep")
     assert StrongPlayer(0, lookahead="fast").lookahead == "fast" and StrongPlayer(0).lookahead == "progress"
 
@@ -306,4 +337,56 @@ def test_progress_score_matches_brute_force(view):
                 want += share * (1 - min(risk))
         if len(parts) == 1:
             want *= 1 - player.dead_penalty
+        assert got == pytest.approx(want, abs=1e-9)
+
+
+def _groups(layouts, c, nbr):
+    """The layouts where c is safe, grouped by the number c shows."""
+    ns = nbr[c][nbr[c] >= 0]
+    parts = {}
+    for lay in layouts:
+        if c not in lay:
+            parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
+    return parts
+
+
+def _brute_progress(layouts, c, hidden, nbr):
+    """One-move score of c over `layouts` (all equally likely), from the layouts alone."""
+    others = [j for j in hidden if j != c]
+    score = 0.0
+    for group in _groups(layouts, c, nbr).values():
+        share = len(group) / len(layouts)
+        risk = [sum(j in lay for lay in group) / len(group) for j in others]
+        score += share * (1 if not others or min(risk) == 0 else 1 - min(risk))
+    return score
+
+
+@settings(max_examples=40, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_two_move_score_matches_brute_force(view):
+    """The two-move score (every next guess considered) recomputed from brute-force layouts: each
+    number c can show weighted by its share; 1 when some cell is then safe in every layout, else the
+    best one-move score of a next guess d among the cells not a mine in every layout left."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.lookahead import flagged, two_move_score
+    a = analyse(view)
+    assume(not a.safe.any())
+    layouts = _brute_layouts(view)
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    mines = a.mines.reshape(-1)
+    base = flagged(view, a)
+    for c in np.flatnonzero((cells == HIDDEN) & ~mines):
+        got, shown = two_move_score(view, a, base, int(c), count=10**3, near=0.0)
+        parts = _groups(layouts, int(c), nbr)
+        want = 0.0
+        for group in parts.values():
+            share = len(group) / len(layouts)
+            live = [int(j) for j in np.flatnonzero(cells == HIDDEN)
+                    if j != c and not all(j in lay for lay in group)]
+            if not live or any(not any(j in lay for lay in group) for j in live):
+                want += share  # a certain cell follows (or nothing is left to open)
+            else:
+                want += share * max(_brute_progress(group, d, live, nbr) for d in live)
+        assert shown == len(parts)
         assert got == pytest.approx(want, abs=1e-9)

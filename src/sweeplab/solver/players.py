@@ -18,8 +18,11 @@ from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .deduction import fits, place
 from .complete import analyse
+from .endgame import endgame_move
 from .frontier import InconsistentPositionError, TooComplexError
+from .fifty import forced_pairs
 from .local import deduce_rules
+from .lookahead import progress_score, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
@@ -187,12 +190,17 @@ class StrongPlayer(SafestPlayer):
     endgame_cells = 24       # ... over at most this many undecided cells
     endgame_budget = 1500    # positions searched before giving up on the end game
     fifty_first = True
-    dead_penalty = 0.3       # "progress": relative score cut for a cell that can show only one number
-    LOOKAHEADS = ("progress", "exact", "fast")
+    # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
+    # is never chosen while a live candidate is left (opening it later is never worse)
+    dead_penalty = 1.0
+    next_guesses = 3         # "two": the safest next guesses scored after each number
+    next_near = 0.9          # ... within 10% (relative) of the best safety then
+    LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
         """`lookahead`: "progress" (exact odds of each number and complete deduction after it),
-        "exact" (the same without the dead-cell cut) or "fast" (the odds as if independent and
+        "two" (the same, then the best next guess after each number: `solver.lookahead`),
+        "exact" (progress without the dead-cell cut) or "fast" (the odds as if independent and
         the rules only)."""
         super().__init__(seed)
         if lookahead not in self.LOOKAHEADS:
@@ -217,37 +225,12 @@ class StrongPlayer(SafestPlayer):
     # --- forced 50/50 ------------------------------------------------------------------------
     def _forced_fifty(self, view, mines, undecided) -> Move | None:
         """Two cells, one mine between them, that no later reveal can ever tell apart."""
-        w = view.width
-        cells = view.cells.reshape(-1)
-        nbr = view.neighbours
-        known = mines.reshape(-1)
-        und = (view.hidden.reshape(-1) & ~known)  # hidden cells a reveal could still show (safe ones too)
-        pairs = undecided.reshape(-1)
-        n_und = np.append(pairs, False)[nbr].sum(axis=1)  # index -1 (off the grid) reads False
-        n_known = np.append(known, False)[nbr].sum(axis=1)
-        for i in np.flatnonzero((cells > 0) & (n_und == 2) & (cells - n_known == 1)):
-            ns = nbr[i][nbr[i] >= 0]
-            pair = ns[und[ns]]
-            if pair.size != 2:  # a safe hidden cell beside it as well
-                continue
-            a, b = int(pair[0]), int(pair[1])
-            na, nb_ = set(nbr[a][nbr[a] >= 0].tolist()), set(nbr[b][nbr[b] >= 0].tolist())
-            ok = True
-            for c in (na ^ nb_) - {a, b}:
-                if und[c]:  # a hidden cell beside only one of them could show which
-                    ok = False
-                    break
-            if ok:  # every open number beside them must see no other undecided cell
-                for c in (na | nb_) - {a, b}:
-                    if cells[c] >= 0:
-                        others = nbr[c][nbr[c] >= 0]
-                        if np.count_nonzero(und[others]) != np.count_nonzero(und[others] & ((others == a) | (others == b))):
-                            ok = False
-                            break
-            if ok:
-                pick = a if self.rng.integers(2) == 0 else b
-                return Move("open", pick % w, pick // w, False)
-        return None
+        pairs = forced_pairs(view, mines, undecided)
+        if not pairs:
+            return None
+        a, b = pairs[0]
+        pick = a if self.rng.integers(2) == 0 else b
+        return Move("open", pick % view.width, pick // view.width, False)
 
     # --- look-ahead -----------------------------------------------------------------------------
     def _lookahead(self, view, a, undecided, analyse) -> Move:
@@ -271,7 +254,7 @@ class StrongPlayer(SafestPlayer):
             ns = nbr[c][nbr[c] >= 0]
             known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
             unknown = ns[und[ns]]
-            if self.lookahead == "progress":
+            if self.lookahead in ("progress", "two"):
                 try:
                     score = self._score_progress(view, a, base, c, known, len(unknown))
                 except TooComplexError:
@@ -321,19 +304,11 @@ class StrongPlayer(SafestPlayer):
 
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
-        certain cell (progress), else the best safety then."""
-        hidden = base == HIDDEN
-        hidden[c] = False
-        score = 0.0
-        shown = 0
-        for weight, b in self._outcomes(view, a, base, c, known, unknown):
-            shown += 1
-            if b.safe.any():
-                score += weight
-            elif hidden.any():
-                score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
-            else:
-                score += weight
+        certain cell (progress), else the best safety then ("two": the best next guess's score)."""
+        if self.lookahead == "two":
+            score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
+        else:
+            score, shown = progress_score(view, a, base, c)
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
         return score
@@ -380,8 +355,18 @@ class StrongPlayer(SafestPlayer):
         return out
 
 
-class _OverBudget(Exception):
-    pass
+class BestPlayer(StrongPlayer):
+    """`strong` with two moves of look-ahead (each guess scored by the best guess that can follow
+    each number it shows) and a larger exhaustive end game: slower, for benchmarks."""
+
+    name = "best"
+    summary = "strong with two moves of look-ahead and a larger end-game search"
+    endgame_layouts = 200
+    endgame_cells = 40
+    endgame_budget = 20000
+
+    def __init__(self, seed, *, lookahead: str = "two"):
+        super().__init__(seed, lookahead=lookahead)
 
 
 @njit
@@ -467,84 +452,9 @@ def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limi
     return None if len(L) > limit else L
 
 
-def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int,
-                 budget: int = 4000) -> Move | None:
-    """The guess with the highest chance of winning the whole game, by searching every sequence
-    of reveals over the remaining layouts (all equally likely). None when over budget.
-
-    A reveal is modelled as showing the cell's number only (a 0's cascade is extra information,
-    so the chance found is a lower bound on what play achieves)."""
-    L = enumerate_layouts(view, mines, undecided, layouts)
-    if L is None or len(L) == 0:
-        return None
-    if len(L) != layouts:
-        raise SweeplabError(f"end game: enumerated {len(L)} layouts where the analysis counted {layouts}")
-    var = np.flatnonzero(undecided.reshape(-1))
-    nbr = view.neighbours
-    known = mines.reshape(-1) | (view.cells.reshape(-1) == FLAG)
-    adj = np.zeros((len(var), len(var)), dtype=np.int64)
-    pos = {int(c): k for k, c in enumerate(var)}
-    base = np.zeros(len(var), dtype=np.int64)
-    for k, c in enumerate(var):
-        ns = nbr[c][nbr[c] >= 0]
-        base[k] = int(np.count_nonzero(known[ns]))
-        for j in ns:
-            if int(j) in pos:
-                adj[k, pos[int(j)]] = 1
-    values = base + L.astype(np.int64) @ adj
-    values[L] = -1
-    # masks[c] = [(value, bitmask of layouts showing it)], the mine "value" -1 first
-    masks = []
-    for k in range(len(var)):
-        col = values[:, k]
-        groups = []
-        for v in np.unique(col):
-            bits = 0
-            for l in np.flatnonzero(col == v):
-                bits |= 1 << int(l)
-            groups.append((int(v), bits))
-        masks.append(groups)
-    full = (1 << len(L)) - 1
-    memo: dict[int, float] = {}
-    spent = [0]
-
-    def win(s: int) -> tuple[float, int]:
-        if s in memo:
-            return memo[s], -1
-        spent[0] += 1
-        if spent[0] > budget:
-            raise _OverBudget
-        n = s.bit_count()
-        best, best_cell = -1.0, -1
-        for k, groups in enumerate(masks):
-            parts = [(v, s & bits) for v, bits in groups if s & bits]
-            if len(parts) == 1:
-                continue  # decided in s, and it would tell nothing
-            got = 0.0
-            for v, part in parts:
-                if v >= 0:
-                    got += part.bit_count() * win(part)[0]
-            got /= n
-            if got > best + 1e-12:
-                best, best_cell = got, k
-        if best_cell < 0:
-            best = 1.0  # every undecided cell decided: the rest opens safely
-        memo[s] = best
-        return best, best_cell
-
-    try:
-        _, k = win(full)
-    except _OverBudget:
-        return None
-    if k < 0:
-        return None
-    c = int(var[k])
-    return Move("open", c % view.width, c // view.width, False)
-
-
 PlayerFactory = Callable[..., Player]
 PLAYERS: dict[str, PlayerFactory] = {
-    p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, RandomPlayer)
+    p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, BestPlayer, RandomPlayer)
 }
 
 

@@ -301,9 +301,10 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
 
 
+@pytest.mark.parametrize("blend", [0.0, 0.2])
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
-@given(small_views())
-def test_progress_score_matches_brute_force(view):
+@given(view=small_views())
+def test_progress_score_matches_brute_force(view, blend):
     """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
     number weighted by its share, 1 when some other cell is then safe in every layout, else the best
     safety then; a cell that can show only one number cut by the dead penalty."""
@@ -317,6 +318,7 @@ def test_progress_score_matches_brute_force(view):
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
     player = StrongPlayer(0)
+    player.blend = blend
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
         ns = nbr[c][nbr[c] >= 0]
         known = int(np.count_nonzero(mines[ns]))
@@ -330,11 +332,12 @@ def test_progress_score_matches_brute_force(view):
         want = 0.0
         for group in parts.values():
             share = len(group) / len(layouts)
-            risk = [sum(j in lay for lay in group) / len(group) for j in others]
-            if not others or min(risk) == 0:
+            risk = sorted(sum(j in lay for lay in group) / len(group) for j in others)
+            if not others:
                 want += share
-            else:
-                want += share * (1 - min(risk))
+            else:  # the best next safety (1 for a certain cell) blended with the second best
+                second = risk[1] if len(risk) > 1 else risk[0]
+                want += share * (1 - (1 - player.blend) * risk[0] - player.blend * second)
         if len(parts) == 1:
             want *= 1 - player.dead_penalty
         assert got == pytest.approx(want, abs=1e-9)

@@ -50,18 +50,25 @@ def outcomes(view: View, a: Analysis, base: np.ndarray, c: int) -> Iterator[tupl
             yield weight, tv, b
 
 
-def progress_score(view: View, a: Analysis, base: np.ndarray, c: int) -> tuple[float, int]:
-    """(one-move score of guessing c, how many numbers it can show): each number's share x (1 when
-    a certain cell follows, else the best safety then)."""
+def progress_score(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> tuple[float, int]:
+    """(one-move score of guessing c, how many numbers it can show): each number's share x the
+    safety of the best next move then (1 for a certain cell), blended with the second best:
+    (1 - blend) x best + blend x second (two next moves that are both good are worth more than one
+    good move beside poor ones)."""
     hidden = base == HIDDEN
     hidden[c] = False
     score, shown = 0.0, 0
     for weight, _, b in outcomes(view, a, base, c):
         shown += 1
-        if b.safe.any() or not hidden.any():
+        if not hidden.any():
             score += weight
+            continue
+        q = b.probability.reshape(-1)[hidden]
+        if blend == 0.0 or q.size == 1:
+            score += weight * (1.0 - float(q.min()))
         else:
-            score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
+            two = np.partition(q, 1)[:2]
+            score += weight * (1.0 - (1.0 - blend) * float(two[0]) - blend * float(two[1]))
     return score, shown
 
 

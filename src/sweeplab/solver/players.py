@@ -26,6 +26,8 @@ from .lookahead import progress_score, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
+# How `strong` chose a guess (a Move's note): a forced 50/50, the end-game search, the look-ahead.
+FIFTY, ENDGAME, LOOKAHEAD = "forced 50/50", "end game", "look-ahead"
 
 
 class Move(NamedTuple):
@@ -33,7 +35,7 @@ class Move(NamedTuple):
     x: int
     y: int
     certain: bool  # True when the player's deduction proved the cell safe
-    note: str = ""  # BEYOND_EXACT when the exact analysis declined the position
+    note: str = ""  # BEYOND_EXACT when the exact analysis declined the position; how strong chose a guess
 
 
 def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -193,6 +195,7 @@ class StrongPlayer(SafestPlayer):
     # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
     # is never chosen while a live candidate is left (opening it later is never worse)
     dead_penalty = 1.0
+    blend = 0.0              # "progress": the next move's safety blended with the second best's by this
     next_guesses = 3         # "two": the safest next guesses scored after each number
     next_near = 0.9          # ... within 10% (relative) of the best safety then
     LOOKAHEADS = ("progress", "two", "exact", "fast")
@@ -211,16 +214,21 @@ class StrongPlayer(SafestPlayer):
         certain, a = self._certain_or_analysis(view)
         if certain is not None:
             return certain
+        return [self.guess(view, a)]
+
+    def guess(self, view, a) -> Move:
+        """The guess on a position whose complete analysis `a` found no certain cell; its note
+        says how it was chosen (FIFTY, ENDGAME or LOOKAHEAD)."""
         undecided = view.hidden & ~a.mines
         fifty = self._forced_fifty(view, a.mines, undecided) if self.fifty_first else None
         if fifty is not None:
-            return [fifty]
+            return fifty._replace(note=FIFTY)
         if self.endgame_layouts and a.layouts <= self.endgame_layouts \
                 and np.count_nonzero(undecided) <= self.endgame_cells:
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
-                return [move]
-        return [self._lookahead(view, a, undecided, analyse)]
+                return move._replace(note=ENDGAME)
+        return self._lookahead(view, a, undecided, analyse)._replace(note=LOOKAHEAD)
 
     # --- forced 50/50 ------------------------------------------------------------------------
     def _forced_fifty(self, view, mines, undecided) -> Move | None:
@@ -308,7 +316,7 @@ class StrongPlayer(SafestPlayer):
         if self.lookahead == "two":
             score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
         else:
-            score, shown = progress_score(view, a, base, c)
+            score, shown = progress_score(view, a, base, c, self.blend)
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
         return score

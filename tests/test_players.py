@@ -393,3 +393,78 @@ def test_two_move_score_matches_brute_force(view):
                 want += share * max(_brute_progress(group, d, live, nbr) for d in live)
         assert shown == len(parts)
         assert got == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=80, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal_outside(view):
+    """Brute force: for each set T found, any two layouts that agree outside T give the same number
+    on every cell outside T that is safe in both (so no reveal outside T ever separates them), and
+    each cell of T is a mine in some layout and safe in another (a guess is needed)."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.fifty import unavoidable_sets
+    a = analyse(view)
+    undecided = view.hidden & ~a.mines & ~a.safe
+    sets = unavoidable_sets(view, a.mines, undecided)
+    layouts = _brute_layouts(view)
+    nbr = view.neighbours
+    hidden = np.flatnonzero(view.hidden.reshape(-1))
+    for t in sets:
+        members = set(t)
+        assert all(any(c in lay for lay in layouts) and any(c not in lay for lay in layouts) for c in t)
+        by_outside = {}
+        for lay in layouts:
+            by_outside.setdefault(frozenset(lay - members), []).append(lay)
+        for group in by_outside.values():
+            for c in hidden:
+                if int(c) in members:
+                    continue
+                shown = {sum(1 for j in nbr[c] if j >= 0 and int(j) in lay) for lay in group if int(c) not in lay}
+                assert len(shown) <= 1
+
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_safe_whenever_matches_brute_force(view):
+    """The cells that dominate a guess c (safe in every layout where c is safe), from the layouts."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.lookahead import flagged, safe_whenever
+    a = analyse(view)
+    assume(not a.safe.any())
+    layouts = _brute_layouts(view)
+    cells = view.cells.reshape(-1)
+    hidden = [int(j) for j in np.flatnonzero(cells == HIDDEN)]
+    base = flagged(view, a)
+    for c in np.flatnonzero((cells == HIDDEN) & ~a.mines.reshape(-1)):
+        got = set(np.flatnonzero(safe_whenever(view, a, base, int(c))).tolist())
+        alive = [lay for lay in layouts if c not in lay]
+        want = {d for d in hidden if d != c and not any(d in lay for lay in alive)
+                and not all(d in lay for lay in layouts)}
+        assert got == want
+
+
+def test_a_dominated_guess_is_replaced_by_the_cell_that_dominates_it():
+    """Here (1,1) being safe forces the mines where they leave the right-hand cells safe, so those
+    dominate it: the player opens one of them instead, and nothing dominates that one."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.lookahead import flagged, safe_whenever
+    view = View.from_text("mines: 3\n1####\n##2##\n#2###\n#####\n")
+    a = analyse(view)
+    assert not a.safe.any()
+    base = flagged(view, a)
+    und = view.hidden & ~a.mines
+    c = 1 * view.width + 1
+    assert safe_whenever(view, a, base, c).any()
+    p = a.probability.reshape(-1)
+    d = StrongPlayer(0)._undominated(view, a, base, c, und)
+    assert d != c and safe_whenever(view, a, base, c)[d] and p[d] < p[c]
+    assert not (safe_whenever(view, a, base, d) & (p < p[d])).any()
+    # the player's own guesses on real stuck positions are never strictly dominated
+    for v, a in _stuck_views(8, 900):
+        player = StrongPlayer(1)
+        player.endgame_layouts, player.fifty_first = 0, False
+        (move,) = player.moves(v)
+        i = move.y * v.width + move.x
+        p = a.probability.reshape(-1)
+        assert not (safe_whenever(v, a, flagged(v, a), i) & (p < p[i])).any()

@@ -145,8 +145,9 @@ def hint(view: View, *, trust_flags: bool = False, name=coordinates) -> Hint:
     prog, zero = guess_progress(view, a, i, trust_flags=trust_flags)
     safe_p = 1.0 - float(prob[i])
     if how == FIFTY:
-        reason = (f"No cell is certain. {cell(i)} is one of two cells holding one mine that no later reveal can "
-                  f"tell apart: a 50/50 that must be guessed sooner or later, so guess it now.")
+        what = "a 50/50" if abs(safe_p - 0.5) < 1e-12 else f"safe with probability {safe_p:.1%}"
+        reason = (f"No cell is certain. {cell(i)} is one of a few cells around one number that no later reveal "
+                  f"can ever tell apart: a guess ({what}) that must be made sooner or later, so make it now.")
     elif how == ENDGAME:
         reason = (f"No cell is certain, and only {a.layouts} layouts of mines are left: searching every order "
                   f"of reveals over them, opening {cell(i)} first gives the best chance of winning. "

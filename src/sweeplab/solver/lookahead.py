@@ -72,6 +72,17 @@ def progress_score(view: View, a: Analysis, base: np.ndarray, c: int, blend: flo
     return score, shown
 
 
+def safe_whenever(view: View, a: Analysis, base: np.ndarray, c: int) -> np.ndarray:
+    """Flat bool: the hidden cells other than c that are safe in every layout where c is safe. Such a
+    cell d dominates c: it is at least as safe, and opening d first loses nothing, since c can
+    still be opened after it, at no more risk than before."""
+    common = base == HIDDEN
+    common[c] = False
+    for _, _, b in outcomes(view, a, base, c):
+        common &= b.safe.reshape(-1)
+    return common
+
+
 def next_guesses(b: Analysis, base: np.ndarray, c: int, count: int, near: float) -> np.ndarray:
     """The `count` safest hidden cells after c is opened (those within `near` of the best safety)."""
     p = np.where(base == HIDDEN, b.probability.reshape(-1), np.inf)

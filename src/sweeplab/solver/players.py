@@ -20,14 +20,15 @@ from .deduction import fits, place
 from .complete import analyse
 from .endgame import endgame_move
 from .frontier import InconsistentPositionError, TooComplexError
-from .fifty import forced_pairs
+from .fifty import unavoidable_sets
 from .local import deduce_rules
-from .lookahead import progress_score, two_move_score
+from .lookahead import progress_score, safe_whenever, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
-# How `strong` chose a guess (a Move's note): a forced 50/50, the end-game search, the look-ahead.
-FIFTY, ENDGAME, LOOKAHEAD = "forced 50/50", "end game", "look-ahead"
+# How `strong` chose a guess (a Move's note): an unavoidable guess (a forced 50/50 or a larger set
+# no reveal can tell apart), the end-game search, the look-ahead.
+FIFTY, ENDGAME, LOOKAHEAD = "unavoidable", "end game", "look-ahead"
 
 
 class Move(NamedTuple):
@@ -195,6 +196,7 @@ class StrongPlayer(SafestPlayer):
     # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
     # is never chosen while a live candidate is left (opening it later is never worse)
     dead_penalty = 1.0
+    dominance = True         # a guess that another cell dominates is replaced by that cell
     blend = 0.0              # "progress": the next move's safety blended with the second best's by this
     next_guesses = 3         # "two": the safest next guesses scored after each number
     next_near = 0.9          # ... within 10% (relative) of the best safety then
@@ -220,7 +222,7 @@ class StrongPlayer(SafestPlayer):
         """The guess on a position whose complete analysis `a` found no certain cell; its note
         says how it was chosen (FIFTY, ENDGAME or LOOKAHEAD)."""
         undecided = view.hidden & ~a.mines
-        fifty = self._forced_fifty(view, a.mines, undecided) if self.fifty_first else None
+        fifty = self._forced_fifty(view, a.mines, undecided, a.probability) if self.fifty_first else None
         if fifty is not None:
             return fifty._replace(note=FIFTY)
         if self.endgame_layouts and a.layouts <= self.endgame_layouts \
@@ -231,13 +233,21 @@ class StrongPlayer(SafestPlayer):
         return self._lookahead(view, a, undecided, analyse)._replace(note=LOOKAHEAD)
 
     # --- forced 50/50 ------------------------------------------------------------------------
-    def _forced_fifty(self, view, mines, undecided) -> Move | None:
-        """Two cells, one mine between them, that no later reveal can ever tell apart."""
-        pairs = forced_pairs(view, mines, undecided)
-        if not pairs:
+    def _forced_fifty(self, view, mines, undecided, probability=None) -> Move | None:
+        """A guess no later reveal can spare: of a 50/50 pair, either cell; of a larger unavoidable
+        set (given the probabilities), its safest cell."""
+        sets = unavoidable_sets(view, mines, undecided)
+        if probability is None:
+            sets = [t for t in sets if len(t) == 2]
+        if not sets:
             return None
-        a, b = pairs[0]
-        pick = a if self.rng.integers(2) == 0 else b
+        t = sets[0]
+        if len(t) == 2:
+            pick = t[0] if self.rng.integers(2) == 0 else t[1]
+        else:
+            p = probability.reshape(-1)[list(t)]
+            pick = self._pick(np.array(t)[p <= p.min() + 1e-12], view.width)
+            return pick
         return Move("open", pick % view.width, pick // view.width, False)
 
     # --- look-ahead -----------------------------------------------------------------------------
@@ -249,14 +259,15 @@ class StrongPlayer(SafestPlayer):
         cands = [int(i) for i in order[:self.lookahead_cells * 4]
                  if np.isfinite(p[i]) and 1.0 - p[i] >= best_safety * (1.0 - self.near_tie)]
         cands = self._spread(cands, view, undecided)[:self.lookahead_cells]
-        if len(cands) == 1:
-            return Move("open", cands[0] % w, cands[0] // w, False)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
         base[mines & (base == HIDDEN)] = FLAG
+        if len(cands) == 1:
+            best = self._undominated(view, a, base, cands[0], undecided)
+            return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
@@ -276,7 +287,25 @@ class StrongPlayer(SafestPlayer):
                 score = self._score_fast(view, a, base, c, known, unknown, p)
             if score > best_score + 1e-12:
                 best, best_score = c, score
+        best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _undominated(self, view, a, base, c, undecided) -> int:
+        """c, or a cell that dominates it (safe in every layout where c is safe, and in more), the
+        safest such, then the likeliest to open; again for that one, a few times."""
+        if not self.dominance:
+            return c
+        odds = opening_odds(view, undecided).reshape(-1)
+        p = a.probability.reshape(-1)
+        for _ in range(4):
+            try:  # strictly safer: a cell safe in exactly the same layouts is as good, not better
+                better = np.flatnonzero(safe_whenever(view, a, base, c) & (p < p[c] - 1e-12))
+            except TooComplexError:
+                return c
+            if better.size == 0:
+                return c
+            c = int(better[np.lexsort((odds[better], p[better]))[0]])
+        return c
 
     @staticmethod
     def _trial(view, base, c, v):

@@ -108,6 +108,15 @@ def outcomes(label, player, python, case, seed, games, breakdown, endgame, cache
     path = Path(cache) / key.replace("/", "_")
     if path.exists():
         return json.loads(path.read_text())
+    if not breakdown:  # a longer cached run of the same: its first games are these games
+        stem = f"{label}-{player}-{case}-s{seed}-".replace("/", "_")
+        for other in Path(cache).glob(stem + "*.json"):
+            n = other.stem[len(stem):]
+            if n.isdigit() and int(n) >= games:
+                out = json.loads(other.read_text())
+                out["cpu"] *= games / int(n)
+                out["won"] = out["won"][:games]
+                return out
     if python:
         cmd = [python, __file__, "--worker", player, case, str(seed), str(games), str(int(breakdown)), str(endgame)]
         out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)

@@ -120,6 +120,41 @@ def _brute_layouts(view):
     return out
 
 
+def _guess_position(view):
+    """(analysis, brute-force layouts, flat cells, neighbours, flat known mines) of a small view on
+    which a guess is due (hypothesis skips the others)."""
+    from sweeplab.solver import analyse
+    a = analyse(view)
+    assume(not a.safe.any())
+    return a, _brute_layouts(view), view.cells.reshape(-1), view.neighbours, a.mines.reshape(-1)
+
+
+def _groups(layouts, c, nbr):
+    """The layouts where c is safe, grouped by the number c shows."""
+    ns = nbr[c][nbr[c] >= 0]
+    parts = {}
+    for lay in layouts:
+        if c not in lay:
+            parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
+    return parts
+
+
+def _brute_progress(layouts, c, hidden, nbr, blend=0.0):
+    """One-move score of c over `layouts` (all equally likely), from the layouts alone: each number
+    weighted by its share, times the best next safety (1 for a certain cell) blended with the second."""
+    others = [j for j in hidden if j != c]
+    score = 0.0
+    for group in _groups(layouts, c, nbr).values():
+        share = len(group) / len(layouts)
+        risk = sorted(sum(j in lay for lay in group) / len(group) for j in others)
+        if not others:
+            score += share
+        else:
+            second = risk[1] if len(risk) > 1 else risk[0]
+            score += share * (1 - (1 - blend) * risk[0] - blend * second)
+    return score
+
+
 @st.composite
 def small_views(draw):
     w, h = draw(st.integers(2, 5)), draw(st.integers(2, 4))
@@ -308,13 +343,7 @@ def test_progress_score_matches_brute_force(view, blend):
     """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
     number weighted by its share, 1 when some other cell is then safe in every layout, else the best
     safety then; a cell that can show only one number cut by the dead penalty."""
-    from sweeplab.solver import analyse
-    a = analyse(view)
-    assume(not a.safe.any())
-    layouts = _brute_layouts(view)
-    cells = view.cells.reshape(-1)
-    nbr = view.neighbours
-    mines = a.mines.reshape(-1)
+    a, layouts, cells, nbr, mines = _guess_position(view)
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
     player = StrongPlayer(0)
@@ -324,44 +353,11 @@ def test_progress_score_matches_brute_force(view, blend):
         known = int(np.count_nonzero(mines[ns]))
         unknown = int(np.count_nonzero((cells[ns] == HIDDEN) & ~mines[ns]))
         got = player._score_progress(view, a, base, int(c), known, unknown)
-        others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if j != c and not mines[j]]
-        parts = {}
-        for lay in layouts:
-            if c not in lay:
-                parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
-        want = 0.0
-        for group in parts.values():
-            share = len(group) / len(layouts)
-            risk = sorted(sum(j in lay for lay in group) / len(group) for j in others)
-            if not others:
-                want += share
-            else:  # the best next safety (1 for a certain cell) blended with the second best
-                second = risk[1] if len(risk) > 1 else risk[0]
-                want += share * (1 - (1 - player.blend) * risk[0] - player.blend * second)
-        if len(parts) == 1:
+        others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
+        want = _brute_progress(layouts, int(c), others, nbr, blend)
+        if len(_groups(layouts, int(c), nbr)) == 1:
             want *= 1 - player.dead_penalty
         assert got == pytest.approx(want, abs=1e-9)
-
-
-def _groups(layouts, c, nbr):
-    """The layouts where c is safe, grouped by the number c shows."""
-    ns = nbr[c][nbr[c] >= 0]
-    parts = {}
-    for lay in layouts:
-        if c not in lay:
-            parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
-    return parts
-
-
-def _brute_progress(layouts, c, hidden, nbr):
-    """One-move score of c over `layouts` (all equally likely), from the layouts alone."""
-    others = [j for j in hidden if j != c]
-    score = 0.0
-    for group in _groups(layouts, c, nbr).values():
-        share = len(group) / len(layouts)
-        risk = [sum(j in lay for lay in group) / len(group) for j in others]
-        score += share * (1 if not others or min(risk) == 0 else 1 - min(risk))
-    return score
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
@@ -370,14 +366,8 @@ def test_two_move_score_matches_brute_force(view):
     """The two-move score (every next guess considered) recomputed from brute-force layouts: each
     number c can show weighted by its share; 1 when some cell is then safe in every layout, else the
     best one-move score of a next guess d among the cells not a mine in every layout left."""
-    from sweeplab.solver import analyse
     from sweeplab.solver.lookahead import flagged, two_move_score
-    a = analyse(view)
-    assume(not a.safe.any())
-    layouts = _brute_layouts(view)
-    cells = view.cells.reshape(-1)
-    nbr = view.neighbours
-    mines = a.mines.reshape(-1)
+    a, layouts, cells, nbr, mines = _guess_position(view)
     base = flagged(view, a)
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
         got, shown = two_move_score(view, a, base, int(c), count=10**3, near=0.0)

@@ -16,13 +16,12 @@ from sweeplab.lab.autoplay import autoplay
 from sweeplab.solver.players import PLAYERS, Move, Player, StrongPlayer, endgame_move, enumerate_layouts, make_player
 from sweeplab.view import HIDDEN
 
-PLAYED = ("rules", "safest", "strong", "best")
+PLAYED = ("rules", "safest", "strong")
 
 
 def test_registry_by_name():
     assert set(PLAYED) <= set(PLAYERS)
     assert make_player("strong", 3).name == "strong"
-    assert make_player("best", 3).lookahead == "two"
     with pytest.raises(SweeplabError, match="unknown player 'perfect'; allowed"):
         make_player("perfect", 0)
 

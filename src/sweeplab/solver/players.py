@@ -178,20 +178,22 @@ class SafestPlayer(Player):
 
 
 class StrongPlayer(SafestPlayer):
-    """Complete deduction; forced 50/50s guessed at once; an exhaustive end game when few layouts
-    remain; otherwise one move of look-ahead on the safest few cells, scoring each by
-    P(safe) x E[safety of the best next move] (1 when the reveal leads to a certain cell), each
-    number the cell can show weighted by its exact share of the layouts; a cell that can show only
-    one number (its reveal tells nothing) scores less."""
+    """Complete deduction; unavoidable guesses (forced 50/50s) at once; an exhaustive end game
+    (`solver.endgame`) when few layouts remain; otherwise one move of look-ahead on the safest few
+    cells, scoring each by P(safe) x E[safety of the best next move] (1 when the reveal leads to a
+    certain cell), each number the cell can show weighted by its exact share of the layouts. A
+    dead cell (it can show only one number: its reveal tells nothing) is never chosen while a
+    live one is left, and a guess dominated by a cell that is safe whenever it is (and more often)
+    gives way to that cell."""
 
     name = "strong"
-    summary = "deduction, forced 50/50s first, end-game search, look-ahead on the best guesses"
+    summary = "deduction, unavoidable guesses first, end-game search, look-ahead on the best guesses"
     # knobs, chosen by short paired win-rate runs (see docs/benchmarks.md)
     near_tie = 0.20          # look ahead on cells whose safety is within 20% (relative) of the best
     lookahead_cells = 8      # ... but on at most this many of them
-    endgame_layouts = 60     # search the end game exhaustively when this few layouts remain
-    endgame_cells = 24       # ... over at most this many undecided cells
-    endgame_budget = 1500    # positions searched before giving up on the end game
+    endgame_layouts = 200    # search the end game exhaustively when this few layouts remain
+    endgame_cells = 40       # ... over at most this many undecided cells
+    endgame_budget = 5000    # states searched before giving up on the end game (then: look-ahead)
     fifty_first = True
     # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
     # is never chosen while a live candidate is left (opening it later is never worse)
@@ -392,20 +394,6 @@ class StrongPlayer(SafestPlayer):
         return out
 
 
-class BestPlayer(StrongPlayer):
-    """`strong` with two moves of look-ahead (each guess scored by the best guess that can follow
-    each number it shows) and a larger exhaustive end game: slower, for benchmarks."""
-
-    name = "best"
-    summary = "strong with two moves of look-ahead and a larger end-game search"
-    endgame_layouts = 200
-    endgame_cells = 40
-    endgame_budget = 20000
-
-    def __init__(self, seed, *, lookahead: str = "two"):
-        super().__init__(seed, lookahead=lookahead)
-
-
 @njit
 def _layouts(order, cell_cons, cell_ncons, need, nfree, limit):
     """Every assignment of the cells (visited in `order`, safe before mine) that keeps every
@@ -491,7 +479,7 @@ def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limi
 
 PlayerFactory = Callable[..., Player]
 PLAYERS: dict[str, PlayerFactory] = {
-    p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, BestPlayer, RandomPlayer)
+    p.name: p for p in (RulesPlayer, SafestPlayer, StrongPlayer, RandomPlayer)
 }
 
 

@@ -22,8 +22,8 @@ PLAYED = ("rules", "safest", "strong")
 def test_registry_by_name():
     assert set(PLAYED) <= set(PLAYERS)
     assert make_player("strong", 3).name == "strong"
-    with pytest.raises(SweeplabError, match="unknown player 'best'; allowed"):
-        make_player("best", 0)
+    with pytest.raises(SweeplabError, match="unknown player 'perfect'; allowed"):
+        make_player("perfect", 0)
 
 
 @pytest.mark.parametrize("name", PLAYED)
@@ -119,6 +119,41 @@ def _brute_layouts(view):
     return out
 
 
+def _guess_position(view):
+    """(analysis, brute-force layouts, flat cells, neighbours, flat known mines) of a small view on
+    which a guess is due (hypothesis skips the others)."""
+    from sweeplab.solver import analyse
+    a = analyse(view)
+    assume(not a.safe.any())
+    return a, _brute_layouts(view), view.cells.reshape(-1), view.neighbours, a.mines.reshape(-1)
+
+
+def _groups(layouts, c, nbr):
+    """The layouts where c is safe, grouped by the number c shows."""
+    ns = nbr[c][nbr[c] >= 0]
+    parts = {}
+    for lay in layouts:
+        if c not in lay:
+            parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
+    return parts
+
+
+def _brute_progress(layouts, c, hidden, nbr, blend=0.0):
+    """One-move score of c over `layouts` (all equally likely), from the layouts alone: each number
+    weighted by its share, times the best next safety (1 for a certain cell) blended with the second."""
+    others = [j for j in hidden if j != c]
+    score = 0.0
+    for group in _groups(layouts, c, nbr).values():
+        share = len(group) / len(layouts)
+        risk = sorted(sum(j in lay for lay in group) / len(group) for j in others)
+        if not others:
+            score += share
+        else:
+            second = risk[1] if len(risk) > 1 else risk[0]
+            score += share * (1 - (1 - blend) * risk[0] - blend * second)
+    return score
+
+
 @st.composite
 def small_views(draw):
     w, h = draw(st.integers(2, 5)), draw(st.integers(2, 4))
@@ -148,23 +183,48 @@ def test_enumerated_layouts_match_brute_force(view):
     assert got == set(brute)
 
 
+def _shows(lay, c, cells, nbr):
+    """What revealing c shows in the layout `lay` (a set of mine cells), on a board where every
+    hidden cell is in `cells`: None for a mine, else its number, and for a 0 every (cell, number)
+    its cascade opens."""
+    def number(j):
+        return sum(1 for i in nbr[j] if i >= 0 and i in lay)
+    if c in lay:
+        return None
+    if number(c):
+        return number(c)
+    opened, todo = set(), [c]
+    while todo:
+        j = todo.pop()
+        if j in opened:
+            continue
+        opened.add(j)
+        if number(j) == 0:
+            todo.extend(i for i in nbr[j] if i >= 0 and i in cells)
+    return tuple(sorted((j, number(j)) for j in opened))
+
+
 def _plain_win(layouts, cells, nbr):
-    """Best chance to win by revealing cells one by one, plain recursion over lists of layouts."""
-    def value(lay, c):
-        return -1 if c in lay else sum(1 for j in nbr[c] if j >= 0 and j in lay)
+    """Best chance to win by revealing cells one by one, plain recursion over lists of layouts: a
+    cell safe in every layout left is opened for free when its reveal splits them."""
+    def split(group, c):
+        parts = {}
+        for lay in group:
+            parts.setdefault(_shows(lay, c, cells, nbr), []).append(lay)
+        return parts
 
     def win(group):
         best = None
         for c in cells:
-            parts = {}
-            for lay in group:
-                parts.setdefault(value(lay, c), []).append(lay)
+            parts = split(group, c)
             if len(parts) == 1:
                 continue
-            got = sum(len(g) * win(g) for v, g in parts.items() if v >= 0) / len(group)
+            got = sum(len(g) * win(g) for v, g in parts.items() if v is not None) / len(group)
+            if None not in parts:  # free: take it (it can only help)
+                return got
             best = got if best is None or got > best else best
         return 1.0 if best is None else best
-    return win
+    return win, split
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
@@ -178,19 +238,24 @@ def test_endgame_choice_is_optimal_by_plain_recursion(view):
     layouts = _brute_layouts(view)
     nbr = view.neighbours
     cells = np.flatnonzero(undecided.reshape(-1)).tolist()
-    win = _plain_win(layouts, cells, nbr)
+    win, split = _plain_win(layouts, set(cells), nbr)
     chosen = move.y * view.width + move.x
 
     def after(c):  # chance to win when c is revealed first
-        parts = {}
-        for lay in layouts:
-            v = -1 if c in lay else sum(1 for j in nbr[c] if j >= 0 and j in lay)
-            parts.setdefault(v, []).append(lay)
-        return sum(len(g) * win(g) for v, g in parts.items() if v >= 0) / len(layouts)
+        return sum(len(g) * win(g) for v, g in split(layouts, c).items() if v is not None) / len(layouts)
 
     best = max(after(c) for c in cells)
     assert after(chosen) == pytest.approx(best, abs=1e-12)
     assert not move.certain
+
+
+def test_endgame_gives_up_over_budget():
+    from sweeplab.solver import analyse
+    view = View.from_text("mines: 4\n1###\n####\n####\n")
+    a = analyse(view)
+    undecided = view.hidden & ~a.mines
+    assert endgame_move(view, a.mines, undecided, a.layouts, budget=3) is None
+    assert endgame_move(view, a.mines, undecided, a.layouts, budget=10**6) is not None
 
 
 def _stuck_views(count, seed):
@@ -215,7 +280,7 @@ def _stuck_views(count, seed):
     return out
 
 
-@pytest.mark.parametrize("mode", ["fast", "exact", "progress"])
+@pytest.mark.parametrize("mode", ["fast", "exact", "progress", "two"])
 def test_strong_guesses_a_near_safest_undecided_cell(mode):
     for view, a in _stuck_views(12, 500):
         player = StrongPlayer(1, lookahead=mode)
@@ -228,7 +293,7 @@ def test_strong_guesses_a_near_safest_undecided_cell(mode):
 
 
 def test_strong_look_ahead_is_chosen_when_made():
-    with pytest.raises(SweeplabError, match="allowed: progress, exact, fast"):
+    with pytest.raises(SweeplabError, match="allowed: progress, two, exact, fast"):
         StrongPlayer(0, lookahead="deep")
     assert StrongPlayer(0, lookahead="fast").lookahead == "fast" and StrongPlayer(0).lookahead == "progress"
 
@@ -270,40 +335,125 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
 
 
+@pytest.mark.parametrize("blend", [0.0, 0.2])
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
-@given(small_views())
-def test_progress_score_matches_brute_force(view):
+@given(view=small_views())
+def test_progress_score_matches_brute_force(view, blend):
     """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
     number weighted by its share, 1 when some other cell is then safe in every layout, else the best
     safety then; a cell that can show only one number cut by the dead penalty."""
-    from sweeplab.solver import analyse
-    a = analyse(view)
-    assume(not a.safe.any())
-    layouts = _brute_layouts(view)
-    cells = view.cells.reshape(-1)
-    nbr = view.neighbours
-    mines = a.mines.reshape(-1)
+    a, layouts, cells, nbr, mines = _guess_position(view)
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
     player = StrongPlayer(0)
+    player.blend = blend
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
         ns = nbr[c][nbr[c] >= 0]
         known = int(np.count_nonzero(mines[ns]))
         unknown = int(np.count_nonzero((cells[ns] == HIDDEN) & ~mines[ns]))
         got = player._score_progress(view, a, base, int(c), known, unknown)
-        others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if j != c and not mines[j]]
-        parts = {}
-        for lay in layouts:
-            if c not in lay:
-                parts.setdefault(sum(1 for j in ns if j in lay), []).append(lay)
+        others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
+        want = _brute_progress(layouts, int(c), others, nbr, blend)
+        if len(_groups(layouts, int(c), nbr)) == 1:
+            want *= 1 - player.dead_penalty
+        assert got == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=40, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_two_move_score_matches_brute_force(view):
+    """The two-move score (every next guess considered) recomputed from brute-force layouts: each
+    number c can show weighted by its share; 1 when some cell is then safe in every layout, else the
+    best one-move score of a next guess d among the cells not a mine in every layout left."""
+    from sweeplab.solver.lookahead import flagged, two_move_score
+    a, layouts, cells, nbr, mines = _guess_position(view)
+    base = flagged(view, a)
+    for c in np.flatnonzero((cells == HIDDEN) & ~mines):
+        got, shown = two_move_score(view, a, base, int(c), count=10**3, near=0.0)
+        parts = _groups(layouts, int(c), nbr)
         want = 0.0
         for group in parts.values():
             share = len(group) / len(layouts)
-            risk = [sum(j in lay for lay in group) / len(group) for j in others]
-            if not others or min(risk) == 0:
-                want += share
+            live = [int(j) for j in np.flatnonzero(cells == HIDDEN)
+                    if j != c and not all(j in lay for lay in group)]
+            if not live or any(not any(j in lay for lay in group) for j in live):
+                want += share  # a certain cell follows (or nothing is left to open)
             else:
-                want += share * (1 - min(risk))
-        if len(parts) == 1:
-            want *= 1 - player.dead_penalty
+                want += share * max(_brute_progress(group, d, live, nbr) for d in live)
+        assert shown == len(parts)
         assert got == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=80, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal_outside(view):
+    """Brute force: for each set T found, any two layouts that agree outside T give the same number
+    on every cell outside T that is safe in both (so no reveal outside T ever separates them), and
+    each cell of T is a mine in some layout and safe in another (a guess is needed)."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.fifty import unavoidable_sets
+    a = analyse(view)
+    undecided = view.hidden & ~a.mines & ~a.safe
+    sets = unavoidable_sets(view, a.mines, undecided)
+    layouts = _brute_layouts(view)
+    nbr = view.neighbours
+    hidden = np.flatnonzero(view.hidden.reshape(-1))
+    for t in sets:
+        members = set(t)
+        assert all(any(c in lay for lay in layouts) and any(c not in lay for lay in layouts) for c in t)
+        by_outside = {}
+        for lay in layouts:
+            by_outside.setdefault(frozenset(lay - members), []).append(lay)
+        for group in by_outside.values():
+            for c in hidden:
+                if int(c) in members:
+                    continue
+                shown = {sum(1 for j in nbr[c] if j >= 0 and int(j) in lay) for lay in group if int(c) not in lay}
+                assert len(shown) <= 1
+
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_safe_whenever_matches_brute_force(view):
+    """The cells that dominate a guess c (safe in every layout where c is safe), from the layouts."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.lookahead import flagged, safe_whenever
+    a = analyse(view)
+    assume(not a.safe.any())
+    layouts = _brute_layouts(view)
+    cells = view.cells.reshape(-1)
+    hidden = [int(j) for j in np.flatnonzero(cells == HIDDEN)]
+    base = flagged(view, a)
+    for c in np.flatnonzero((cells == HIDDEN) & ~a.mines.reshape(-1)):
+        got = set(np.flatnonzero(safe_whenever(view, a, base, int(c))).tolist())
+        alive = [lay for lay in layouts if c not in lay]
+        want = {d for d in hidden if d != c and not any(d in lay for lay in alive)
+                and not all(d in lay for lay in layouts)}
+        assert got == want
+
+
+def test_a_dominated_guess_is_replaced_by_the_cell_that_dominates_it():
+    """Here (1,1) being safe forces the mines where they leave the right-hand cells safe, so those
+    dominate it: the player opens one of them instead, and nothing dominates that one."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.lookahead import flagged, safe_whenever
+    view = View.from_text("mines: 3\n1####\n##2##\n#2###\n#####\n")
+    a = analyse(view)
+    assert not a.safe.any()
+    base = flagged(view, a)
+    und = view.hidden & ~a.mines
+    c = 1 * view.width + 1
+    assert safe_whenever(view, a, base, c).any()
+    p = a.probability.reshape(-1)
+    d = StrongPlayer(0)._undominated(view, a, base, c, und)
+    assert d != c and safe_whenever(view, a, base, c)[d] and p[d] < p[c]
+    assert not (safe_whenever(view, a, base, d) & (p < p[d])).any()
+    # the player's own guesses on real stuck positions are never strictly dominated
+    for v, a in _stuck_views(8, 900):
+        player = StrongPlayer(1)
+        player.endgame_layouts, player.fifty_first = 0, False
+        (move,) = player.moves(v)
+        i = move.y * v.width + move.x
+        p = a.probability.reshape(-1)
+        assert not (safe_whenever(v, a, flagged(v, a), i) & (p < p[i])).any()

@@ -173,17 +173,21 @@ def test_engine_reasons_hold(view):
             assert r.why == WHY_TOTAL
 
 
-def test_hint_guess_is_the_safest_cell_with_its_chances():
+def test_hint_guess_is_the_strong_players_with_its_chances():
     v = View.from_text("mines: 10\n#########\n#########\n###1112##\n###1001##\n###1001##\n###2111##\n"
                        "#########\n#########\n#########\n")
     a = analyse(v)
     h = hint(v)
     assert h.kind == "guess" and len(h.cells) == 1
     x, y = h.cells[0]
-    assert h.probability == pytest.approx(1 - np.nanmin(a.probability))
+    from sweeplab.solver.players import StrongPlayer
+    move = StrongPlayer(0).moves(v)[0]
+    assert (x, y) == (move.x, move.y)  # the default player's guess
+    best = 1 - np.nanmin(a.probability)
+    assert best * (1 - StrongPlayer.near_tie) - 1e-12 <= h.probability <= best + 1e-12
     assert 1 - a.probability[y, x] == pytest.approx(h.probability)
     assert 0 <= h.progress <= h.probability
-    assert "safest" in h.reason and "%" in h.reason
+    assert "safe with probability" in h.reason and "%" in h.reason
 
 
 def test_guess_progress_matches_brute_force():
@@ -251,3 +255,18 @@ def test_solve_bad_input_is_one_line_exit_2(tmp_path, capsys):
     p.write_text("1#\n##\n")
     code, _, err = run(capsys, "solve", str(p))
     assert code == 2 and "mines" in err
+
+
+def test_hint_guesses_a_forced_fifty_at_once_and_says_why():
+    h = hint(View.from_text("mines: 1\n11\n##\n"))
+    assert h.kind == "guess" and h.cells[0] in {(0, 1), (1, 1)}
+    assert "50/50" in h.reason and h.probability == pytest.approx(0.5)
+
+
+def test_hint_in_the_end_game_searches_every_layout():
+    v = View.from_text("mines: 2\n1###\n####\n")  # few layouts: the exhaustive search chooses
+    a = analyse(v)
+    h = hint(v)
+    assert h.kind == "guess" and f"only {a.layouts} layouts" in h.reason
+    x, y = h.cells[0]
+    assert 1 - a.probability[y, x] == pytest.approx(h.probability)

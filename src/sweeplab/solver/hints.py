@@ -10,6 +10,7 @@ from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
 from .deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR
 from .frontier import InconsistentPositionError
+from .players import ENDGAME, FIFTY
 
 KINDS = ("safe", "mine", "guess")
 
@@ -130,11 +131,12 @@ def guess_progress(view: View, a: Analysis, i: int, *, trust_flags: bool = False
     return progress / total, zero / total
 
 
-def hint(view: View, *, trust_flags: bool = False, candidates: int = 8, name=coordinates) -> Hint:
+def hint(view: View, *, trust_flags: bool = False, name=coordinates) -> Hint:
     """The certain safe cells; else the certain mines not yet flagged; else the best guess.
 
-    A guess is the safest cell; among cells as safe as it, the one most likely to lead on to a
-    new certain cell (looking one move ahead at every number it could show). `name(x, y)` words a
+    A guess is the `strong` player's (the default player): a forced 50/50 at once, the best cell
+    by an exhaustive search when few layouts are left, else among the safest cells the one most
+    likely to lead on (looking one move ahead at every number it could show). `name(x, y)` words a
     cell in the reason (default: `(x, y)` from 0).
     """
     a = analyse(view, trust_flags=trust_flags)
@@ -163,28 +165,37 @@ def hint(view: View, *, trust_flags: bool = False, candidates: int = 8, name=coo
     p = prob[open_to]
     best = p.min()
     ties = open_to[p <= best + 1e-9]
-    # look ahead on corners and edges first (fewer neighbours: more often a 0), and on cells
-    # touching the frontier (their number often settles it)
-    nbr = view.neighbours
-    degree = (nbr[ties] >= 0).sum(axis=1)
-    touches = np.array([(cells[nbr[i][nbr[i] >= 0]] != HIDDEN).any() for i in ties], dtype=bool)
-    by_edge = ties[np.lexsort((ties, degree))][:candidates // 2]
-    by_front = ties[touches][:candidates - len(by_edge)]
-    pool = np.unique(np.concatenate([by_edge, by_front, ties[:max(0, candidates - len(by_edge) - len(by_front))]]))
-    scored = []
-    for i in pool:
-        prog, zero = guess_progress(view, a, int(i), trust_flags=trust_flags)
-        # corners and edges break exact ties: fewer neighbours, more often a 0
-        edge = -int(np.count_nonzero(view.neighbours[i] >= 0))
-        scored.append((prog, zero, edge, -int(i), int(i)))
-    scored.sort(reverse=True)
-    prog, zero, _, _, i = scored[0]
+    i, how = _strong_guess(view, a, trust_flags)
+    prog, zero = guess_progress(view, a, i, trust_flags=trust_flags)
     safe_p = 1.0 - float(prob[i])
-    tie = f", tied with {len(ties) - 1} other cell{'s' * (len(ties) != 2)}" if len(ties) > 1 else ""
-    reason = (f"No cell is certain. {cell(i)} is the safest cell{tie}: safe with probability {safe_p:.1%}. "
-              f"If you open it, the chance it is safe and gives a new certain cell is {prog:.1%}"
-              + (f" (it shows a 0 and opens an area with probability {zero:.1%})" if zero else "") + ".")
-    if len(scored) > 1:
-        reason += (f" Looking one move ahead at {len(scored)} of the safest cells, the next best, "
-                   f"{cell(scored[1][4])}, gives progress with probability {scored[1][0]:.1%}.")
+    if how == FIFTY:
+        what = "a 50/50" if abs(safe_p - 0.5) < 1e-12 else f"safe with probability {safe_p:.1%}"
+        reason = (f"No cell is certain. {cell(i)} is one of a few cells around one number that no later reveal "
+                  f"can ever tell apart: a guess ({what}) that must be made sooner or later, so make it now.")
+    elif how == ENDGAME:
+        reason = (f"No cell is certain, and only {a.layouts} layouts of mines are left: searching every order "
+                  f"of reveals over them, opening {cell(i)} first gives the best chance of winning. "
+                  f"It is safe with probability {safe_p:.1%}.")
+    else:
+        tie = f", tied with {len(ties) - 1} other cell{'s' * (len(ties) != 2)}" if len(ties) > 1 else ""
+        if i in ties:
+            reason = f"No cell is certain. {cell(i)} is the safest cell{tie}: safe with probability {safe_p:.1%}."
+        else:
+            reason = (f"No cell is certain. {cell(i)} is safe with probability {safe_p:.1%}, a little less than the "
+                      f"safest cell {cell(int(ties[0]))} ({1.0 - float(best):.1%}), but looking one move ahead at "
+                      f"every number it could show, it leads on more often.")
+        reason += (f" If you open it, the chance it is safe and gives a new certain cell is {prog:.1%}"
+                   + (f" (it shows a 0 and opens an area with probability {zero:.1%})" if zero else "") + ".")
     return Hint("guess", [_xy(i, w)], safe_p, reason, prog, named=cell.others([_xy(i, w)]))
+
+
+def _strong_guess(view: View, a: Analysis, trust_flags: bool) -> tuple[int, str]:
+    """The cell the `strong` player would guess here, and how it chose it. Untrusted flags are
+    hidden cells to it, as to the analysis `a`."""
+    from .players import StrongPlayer
+    if not trust_flags:
+        cells = view.cells.copy()
+        cells[cells == FLAG] = HIDDEN
+        view = View(cells, view.mine_count, view.topology)
+    move = StrongPlayer(0).guess(view, a)
+    return move.y * view.width + move.x, move.note

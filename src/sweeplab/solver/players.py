@@ -16,12 +16,18 @@ from ..errors import SweeplabError
 from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
+from .endgame import endgame_move
 from .frontier import InconsistentPositionError, TooComplexError
-from .layouts import enumerate_layouts
+from .fifty import unavoidable_sets
+from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
 from .local import deduce_rules
+from .lookahead import progress_score, safe_whenever, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
+# How `strong` chose a guess (a Move's note): an unavoidable guess (a forced 50/50 or a larger set
+# no reveal can tell apart), the end-game search, the look-ahead.
+FIFTY, ENDGAME, LOOKAHEAD = "unavoidable", "end game", "look-ahead"
 
 
 class Move(NamedTuple):
@@ -29,7 +35,7 @@ class Move(NamedTuple):
     x: int
     y: int
     certain: bool  # True when the player's deduction proved the cell safe
-    note: str = ""  # BEYOND_EXACT when the exact analysis declined the position
+    note: str = ""  # BEYOND_EXACT when the exact analysis declined the position; how strong chose a guess
 
 
 def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -171,27 +177,36 @@ class SafestPlayer(Player):
 
 
 class StrongPlayer(SafestPlayer):
-    """Complete deduction; forced 50/50s guessed at once; an exhaustive end game when few layouts
-    remain; otherwise one move of look-ahead on the safest few cells, scoring each by
-    P(safe) x E[safety of the best next move] (1 when the reveal leads to a certain cell), each
-    number the cell can show weighted by its exact share of the layouts; a cell that can show only
-    one number (its reveal tells nothing) scores less."""
+    """Complete deduction; unavoidable guesses (forced 50/50s) at once; an exhaustive end game
+    (`solver.endgame`) when few layouts remain; otherwise one move of look-ahead on the safest few
+    cells, scoring each by P(safe) x E[safety of the best next move] (1 when the reveal leads to a
+    certain cell), each number the cell can show weighted by its exact share of the layouts. A
+    dead cell (it can show only one number: its reveal tells nothing) is never chosen while a
+    live one is left, and a guess dominated by a cell that is safe whenever it is (and more often)
+    gives way to that cell."""
 
     name = "strong"
-    summary = "deduction, forced 50/50s first, end-game search, look-ahead on the best guesses"
+    summary = "deduction, unavoidable guesses first, end-game search, look-ahead on the best guesses"
     # knobs, chosen by short paired win-rate runs (see docs/benchmarks.md)
     near_tie = 0.20          # look ahead on cells whose safety is within 20% (relative) of the best
     lookahead_cells = 8      # ... but on at most this many of them
-    endgame_layouts = 60     # search the end game exhaustively when this few layouts remain
-    endgame_cells = 24       # ... over at most this many undecided cells
-    endgame_budget = 1500    # positions searched before giving up on the end game
+    endgame_layouts = 200    # search the end game exhaustively when this few layouts remain
+    endgame_cells = 40       # ... over at most this many undecided cells
+    endgame_budget = 5000    # states searched before giving up on the end game (then: look-ahead)
     fifty_first = True
-    dead_penalty = 0.3       # "progress": relative score cut for a cell that can show only one number
-    LOOKAHEADS = ("progress", "exact", "fast")
+    # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
+    # is never chosen while a live candidate is left (opening it later is never worse)
+    dead_penalty = 1.0
+    dominance = True         # a guess that another cell dominates is replaced by that cell
+    blend = 0.0              # "progress": the next move's safety blended with the second best's by this
+    next_guesses = 3         # "two": the safest next guesses scored after each number
+    next_near = 0.9          # ... within 10% (relative) of the best safety then
+    LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
         """`lookahead`: "progress" (exact odds of each number and complete deduction after it),
-        "exact" (the same without the dead-cell cut) or "fast" (the odds as if independent and
+        "two" (the same, then the best next guess after each number: `solver.lookahead`),
+        "exact" (progress without the dead-cell cut) or "fast" (the odds as if independent and
         the rules only)."""
         super().__init__(seed)
         if lookahead not in self.LOOKAHEADS:
@@ -202,51 +217,39 @@ class StrongPlayer(SafestPlayer):
         certain, a = self._certain_or_analysis(view)
         if certain is not None:
             return certain
+        return [self.guess(view, a)]
+
+    def guess(self, view, a) -> Move:
+        """The guess on a position whose complete analysis `a` found no certain cell; its note
+        says how it was chosen (FIFTY, ENDGAME or LOOKAHEAD)."""
         undecided = view.hidden & ~a.mines
-        fifty = self._forced_fifty(view, a.mines, undecided) if self.fifty_first else None
+        fifty = self._forced_fifty(view, a.mines, undecided, a.probability) if self.fifty_first else None
         if fifty is not None:
-            return [fifty]
+            return fifty._replace(note=FIFTY)
         if self.endgame_layouts and a.layouts <= self.endgame_layouts \
                 and np.count_nonzero(undecided) <= self.endgame_cells:
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
-                return [move]
-        return [self._lookahead(view, a, undecided, analyse)]
+                return move._replace(note=ENDGAME)
+        return self._lookahead(view, a, undecided, analyse)._replace(note=LOOKAHEAD)
 
     # --- forced 50/50 ------------------------------------------------------------------------
-    def _forced_fifty(self, view, mines, undecided) -> Move | None:
-        """Two cells, one mine between them, that no later reveal can ever tell apart."""
-        w = view.width
-        cells = view.cells.reshape(-1)
-        nbr = view.neighbours
-        known = mines.reshape(-1)
-        und = (view.hidden.reshape(-1) & ~known)  # hidden cells a reveal could still show (safe ones too)
-        pairs = undecided.reshape(-1)
-        n_und = np.append(pairs, False)[nbr].sum(axis=1)  # index -1 (off the grid) reads False
-        n_known = np.append(known, False)[nbr].sum(axis=1)
-        for i in np.flatnonzero((cells > 0) & (n_und == 2) & (cells - n_known == 1)):
-            ns = nbr[i][nbr[i] >= 0]
-            pair = ns[und[ns]]
-            if pair.size != 2:  # a safe hidden cell beside it as well
-                continue
-            a, b = int(pair[0]), int(pair[1])
-            na, nb_ = set(nbr[a][nbr[a] >= 0].tolist()), set(nbr[b][nbr[b] >= 0].tolist())
-            ok = True
-            for c in (na ^ nb_) - {a, b}:
-                if und[c]:  # a hidden cell beside only one of them could show which
-                    ok = False
-                    break
-            if ok:  # every open number beside them must see no other undecided cell
-                for c in (na | nb_) - {a, b}:
-                    if cells[c] >= 0:
-                        others = nbr[c][nbr[c] >= 0]
-                        if np.count_nonzero(und[others]) != np.count_nonzero(und[others] & ((others == a) | (others == b))):
-                            ok = False
-                            break
-            if ok:
-                pick = a if self.rng.integers(2) == 0 else b
-                return Move("open", pick % w, pick // w, False)
-        return None
+    def _forced_fifty(self, view, mines, undecided, probability=None) -> Move | None:
+        """A guess no later reveal can spare: of a 50/50 pair, either cell; of a larger unavoidable
+        set (given the probabilities), its safest cell."""
+        sets = unavoidable_sets(view, mines, undecided)
+        if probability is None:
+            sets = [t for t in sets if len(t) == 2]
+        if not sets:
+            return None
+        t = sets[0]
+        if len(t) == 2:
+            pick = t[0] if self.rng.integers(2) == 0 else t[1]
+        else:
+            p = probability.reshape(-1)[list(t)]
+            pick = self._pick(np.array(t)[p <= p.min() + 1e-12], view.width)
+            return pick
+        return Move("open", pick % view.width, pick // view.width, False)
 
     # --- look-ahead -----------------------------------------------------------------------------
     def _lookahead(self, view, a, undecided, analyse) -> Move:
@@ -257,20 +260,21 @@ class StrongPlayer(SafestPlayer):
         cands = [int(i) for i in order[:self.lookahead_cells * 4]
                  if np.isfinite(p[i]) and 1.0 - p[i] >= best_safety * (1.0 - self.near_tie)]
         cands = self._spread(cands, view, undecided)[:self.lookahead_cells]
-        if len(cands) == 1:
-            return Move("open", cands[0] % w, cands[0] // w, False)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
         base[mines & (base == HIDDEN)] = FLAG
+        if len(cands) == 1:
+            best = self._undominated(view, a, base, cands[0], undecided)
+            return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
             known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
             unknown = ns[und[ns]]
-            if self.lookahead == "progress":
+            if self.lookahead in ("progress", "two"):
                 try:
                     score = self._score_progress(view, a, base, c, known, len(unknown))
                 except TooComplexError:
@@ -284,7 +288,25 @@ class StrongPlayer(SafestPlayer):
                 score = self._score_fast(view, a, base, c, known, unknown, p)
             if score > best_score + 1e-12:
                 best, best_score = c, score
+        best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _undominated(self, view, a, base, c, undecided) -> int:
+        """c, or a cell that dominates it (safe in every layout where c is safe, and in more), the
+        safest such, then the likeliest to open; again for that one, a few times."""
+        if not self.dominance:
+            return c
+        odds = opening_odds(view, undecided).reshape(-1)
+        p = a.probability.reshape(-1)
+        for _ in range(4):
+            try:  # strictly safer: a cell safe in exactly the same layouts is as good, not better
+                better = np.flatnonzero(safe_whenever(view, a, base, c) & (p < p[c] - 1e-12))
+            except TooComplexError:
+                return c
+            if better.size == 0:
+                return c
+            c = int(better[np.lexsort((odds[better], p[better]))[0]])
+        return c
 
     @staticmethod
     def _trial(view, base, c, v):
@@ -320,19 +342,11 @@ class StrongPlayer(SafestPlayer):
 
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
-        certain cell (progress), else the best safety then."""
-        hidden = base == HIDDEN
-        hidden[c] = False
-        score = 0.0
-        shown = 0
-        for weight, b in self._outcomes(view, a, base, c, known, unknown):
-            shown += 1
-            if b.safe.any():
-                score += weight
-            elif hidden.any():
-                score += weight * (1.0 - float(b.probability.reshape(-1)[hidden].min()))
-            else:
-                score += weight
+        certain cell (progress), else the best safety then ("two": the best next guess's score)."""
+        if self.lookahead == "two":
+            score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
+        else:
+            score, shown = progress_score(view, a, base, c, self.blend)
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
         return score
@@ -377,85 +391,6 @@ class StrongPlayer(SafestPlayer):
                 seen.add(odds[c])
             out.append(c)
         return out
-
-
-class _OverBudget(Exception):
-    pass
-
-
-def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int,
-                 budget: int = 4000) -> Move | None:
-    """The guess with the highest chance of winning the whole game, by searching every sequence
-    of reveals over the remaining layouts (all equally likely). None when over budget.
-
-    A reveal is modelled as showing the cell's number only (a 0's cascade is extra information,
-    so the chance found is a lower bound on what play achieves)."""
-    L = enumerate_layouts(view, mines, undecided, layouts)
-    if L is None or len(L) == 0:
-        return None
-    if len(L) != layouts:
-        raise SweeplabError(f"end game: enumerated {len(L)} layouts where the analysis counted {layouts}")
-    var = np.flatnonzero(undecided.reshape(-1))
-    nbr = view.neighbours
-    known = mines.reshape(-1) | (view.cells.reshape(-1) == FLAG)
-    adj = np.zeros((len(var), len(var)), dtype=np.int64)
-    pos = {int(c): k for k, c in enumerate(var)}
-    base = np.zeros(len(var), dtype=np.int64)
-    for k, c in enumerate(var):
-        ns = nbr[c][nbr[c] >= 0]
-        base[k] = int(np.count_nonzero(known[ns]))
-        for j in ns:
-            if int(j) in pos:
-                adj[k, pos[int(j)]] = 1
-    values = base + L.astype(np.int64) @ adj
-    values[L] = -1
-    # masks[c] = [(value, bitmask of layouts showing it)], the mine "value" -1 first
-    masks = []
-    for k in range(len(var)):
-        col = values[:, k]
-        groups = []
-        for v in np.unique(col):
-            bits = 0
-            for l in np.flatnonzero(col == v):
-                bits |= 1 << int(l)
-            groups.append((int(v), bits))
-        masks.append(groups)
-    full = (1 << len(L)) - 1
-    memo: dict[int, float] = {}
-    spent = [0]
-
-    def win(s: int) -> tuple[float, int]:
-        if s in memo:
-            return memo[s], -1
-        spent[0] += 1
-        if spent[0] > budget:
-            raise _OverBudget
-        n = s.bit_count()
-        best, best_cell = -1.0, -1
-        for k, groups in enumerate(masks):
-            parts = [(v, s & bits) for v, bits in groups if s & bits]
-            if len(parts) == 1:
-                continue  # decided in s, and it would tell nothing
-            got = 0.0
-            for v, part in parts:
-                if v >= 0:
-                    got += part.bit_count() * win(part)[0]
-            got /= n
-            if got > best + 1e-12:
-                best, best_cell = got, k
-        if best_cell < 0:
-            best = 1.0  # every undecided cell decided: the rest opens safely
-        memo[s] = best
-        return best, best_cell
-
-    try:
-        _, k = win(full)
-    except _OverBudget:
-        return None
-    if k < 0:
-        return None
-    c = int(var[k])
-    return Move("open", c % view.width, c // view.width, False)
 
 
 PlayerFactory = Callable[..., Player]

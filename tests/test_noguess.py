@@ -509,5 +509,5 @@ def test_chain_boards_at_130_mines_match_the_rejection_reference_in_3bv():
     ref = Sample.load("tests/data/noguess_reference_130.npz")
     chain = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
     ladder = compare(draw_sample(30, 16, 130, 15, 8, 400, 7, steps=0), ref)
-    assert abs(chain["bbbv_diff_in_se"]) < 2.5, chain
-    assert ladder["bbbv_diff_in_se"] > 2.5, ladder
+    assert abs(chain["figures"]["bbbv"]["diff_in_se"]) < 2.5, chain
+    assert ladder["figures"]["bbbv"]["diff_in_se"] > 2.5, ladder

@@ -131,7 +131,7 @@ def test_cli_json_is_the_comparison_of_the_samples_it_drew(tmp_path):
     res = CliRunner().invoke(cli, ["uniformity", "--preset", "intermediate", "--boards", "12", "--seed", "4",
                                    "--reference", str(ref_path), "--reference", str(ref_path)])
     assert res.exit_code == 0, res.output
-    assert res.output.count("\nagainst ") == 3 and "against all references joined (20 boards):" in res.output
+    assert res.output.count("\nagainst ") == 3 and "against all references joined (rejection, 20 boards):" in res.output
     for line in ("edge share", "corner rate", "clumping", "mine total", "mean 3BV", "chi-square per dof"):
         assert line in res.output
 

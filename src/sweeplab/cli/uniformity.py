@@ -260,7 +260,7 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
     if len(refs) > 1:
         refs.append(("all references joined", Sample.join([r for _, r in refs])))
     gen = draw_sample(w, h, m, x, y, boards, seed, method=method, steps=steps)
-    results = [dict(compare(gen, ref), reference=name) for name, ref in refs]
+    results = [dict(compare(gen, ref), reference=name, reference_label=ref.label) for name, ref in refs]
     if as_json:
         click.echo(json.dumps({"width": w, "height": h, "mines": m, "click": [x, y], "generator": gen.label,
                                "boards": gen.boards, "seconds": gen.seconds, "seed": seed, "steps": steps,
@@ -269,7 +269,7 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
         click.echo(f"{w}x{h}, {m} mines, first click ({x}, {y}); generator {gen.label}: {gen.boards} boards in "
                    f"{gen.seconds:.1f} s")
         for r in results:
-            click.echo(f"against {r['reference']} ({r['reference_boards']} boards):")
+            click.echo(f"against {r['reference']} ({r['reference_label']}, {r['reference_boards']} boards):")
             click.echo(f"  chi-square per dof (mine frequencies): {r['chi2_per_dof']:.3f} over {r['dof']} cells")
             for name, f in r["figures"].items():
                 click.echo(f"  {NAMES[name]}: {f['gen']:.4f} +- {f['gen_se']:.4f} against {f['ref']:.4f} "

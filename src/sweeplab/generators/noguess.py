@@ -9,14 +9,18 @@ Method, by density:
   iff the board still certifies. The proposal is symmetric, so the chain's stationary law is
   uniform over certifiable boards; it starts from a certified board that is already close:
   - the ladder: a rejection sample with 20% mines, to which mines are added one at a time,
-    each at a uniform free cell, kept iff the board still certifies. Its boards lean the
-    other way from the repair's, and much less (a little more 3BV: adds are kept most often
-    in open ground);
+    each at a free cell drawn with a weight, kept iff the board still certifies. Adds on the rim
+    (edges and corners) and next to other mines fail more often, so uniform draws left the
+    boards short of mines on the edge and of clumping, with a little more 3BV (a deficit the
+    chain took about 390 moves to wash out at 130 mines). The weight leans against both:
+    23/16 on the rim, times (12 + the cell's mine neighbours); measured against rejection
+    references in docs/benchmarks.md (issue 21). This only shapes the start: the chain's
+    stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
-  The number of chain moves is a parameter; by default three times the cells the ladder tried, or
+  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
   three per mine after a repair: `docs/benchmarks.md` measures the bias left against
   rejection references.
 
@@ -51,11 +55,13 @@ REPAIRS_PER_START = 2_000  # mcmc: repair moves on one board before starting afr
 LADDER_BASE_DENSITY = 0.2  # mcmc: the ladder starts from a rejection sample with this share of mines
 LADDER_BASE_TRIES = 2_000  # ... found within this many uniform boards, or the repair starts instead
 LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when this many cells in a row fail
-# The ladder draws a rim cell (edge or corner) 21/16 times as often as an inner one: adds on the
-# rim fail more often, and uniform draws left the edges short of mines after the chain
-# (docs/benchmarks.md, issue 21: 0.1979 of the mines against 0.2024 at 130 mines; 0.2024 with these weights).
+# The ladder's draws lean against what its kept adds lack (docs/benchmarks.md, issue 21): adds on
+# the rim (edges and corners) fail more often, and adds next to mines too, so uniform draws left
+# the chain's boards short of mines on the edge (0.1979 of them against 0.2035 at 130 mines) and
+# of clumping. A cell's weight is RIM_WEIGHT or INNER_WEIGHT times (CLUMP_BASE + its mine neighbours).
 INNER_WEIGHT = 16
-RIM_WEIGHT = 21
+RIM_WEIGHT = 23
+CLUMP_BASE = 12
 
 
 @dataclass(frozen=True)
@@ -85,18 +91,25 @@ def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine, weight):
-    """Add `extra` mines to the certified position `p` one at a time, each at a free cell drawn
-    with probability proportional to its `weight`, kept iff the board still certifies (tried
-    again elsewhere if not). Returns (state, mines added, cells tried, position); it stops early
-    when `tries_per_mine` cells in a row fail.
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
+    """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
+    with probability proportional to weight[c] * (CLUMP_BASE + mines next to c), kept iff the
+    board still certifies (tried again elsewhere if not). Returns (state, mines added, cells
+    tried, position); it stops early when `tries_per_mine` cells in a row fail.
     """
     n = p.mines.shape[0]
+    near = np.zeros(n, dtype=np.int64)  # mines next to each cell
+    for i in range(n):
+        if p.mines[i]:
+            for k in range(8):
+                j = nbr[i, k]
+                if j >= 0:
+                    near[j] += 1
     total = 0
     nfr = 0
     for i in range(n):
         if not p.mines[i] and not excluded[i]:
-            total += weight[i]
+            total += weight[i] * (CLUMP_BASE + near[i])
             nfr += 1
     tried = 0
     for added in range(extra):
@@ -107,12 +120,18 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight):
             c = 0
             for i in range(n):
                 if not p.mines[i] and not excluded[i]:
-                    r -= weight[i]
+                    r -= weight[i] * (CLUMP_BASE + near[i])
                     if r < 0:
                         c = i
                         break
             if try_move(p, -1, c) == SOLVED:
-                total -= weight[c]
+                total -= weight[c] * (CLUMP_BASE + near[c])
+                for k in range(8):
+                    j = nbr[c, k]
+                    if j >= 0:
+                        near[j] += 1
+                        if not p.mines[j] and not excluded[j]:
+                            total += weight[j]
                 nfr -= 1
                 p = keep(p)
                 placed = True
@@ -124,8 +143,8 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight):
 
 
 def ladder_weights(nbr) -> np.ndarray:
-    """The ladder's weight for adding a mine at each cell: RIM_WEIGHT for a cell with fewer than
-    eight neighbours (edges and corners), INNER_WEIGHT for the rest."""
+    """The ladder's weight for adding a mine at each cell, before its mine neighbours count:
+    RIM_WEIGHT for a cell with fewer than eight neighbours (edges and corners), INNER_WEIGHT for the rest."""
     return np.where((nbr >= 0).sum(axis=1) < 8, RIM_WEIGHT, INNER_WEIGHT).astype(np.int64)
 
 
@@ -232,7 +251,7 @@ def _chain(p, excluded, state, steps):
     return state, accepted
 
 
-STEPS_PER_LADDER_TRY = 3  # chain moves after a ladder, per cell it tried (docs/benchmarks.md)
+STEPS_PER_LADDER_TRY = 2  # chain moves after a ladder, per cell it tried (docs/benchmarks.md, issue 21)
 STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
 
 
@@ -255,7 +274,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start
     p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
     if ok:
         state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                         ladder_weights(nbr))
+                                         ladder_weights(nbr), nbr)
         if added == mines - base:
             return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -271,7 +290,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start
 
 def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
-    references (docs/benchmarks.md): three times the cells the ladder tried (it tries more, and
+    references (docs/benchmarks.md): twice the cells the ladder tried (it tries more, and
     leaves more bias, the denser the board), or three per mine after a repair."""
     return max(50, STEPS_PER_LADDER_TRY * ladder_tries if ladder else STEPS_PER_MINE * mines)
 

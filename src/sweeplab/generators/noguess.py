@@ -91,6 +91,18 @@ def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
 
 
 @njit
+def _pick(mines, excluded, weight, near, r):
+    """The free cell at which r (in 0..the sum of the weights) falls, each free cell c taking
+    weight[c] * (CLUMP_BASE + near[c]) values in turn."""
+    for i in range(mines.shape[0]):
+        if not mines[i] and not excluded[i]:
+            r -= weight[i] * (CLUMP_BASE + near[i])
+            if r < 0:
+                return i
+    return -1
+
+
+@njit
 def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
     with probability proportional to weight[c] * (CLUMP_BASE + mines next to c), kept iff the
@@ -117,13 +129,7 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
         for _ in range(min(tries_per_mine, nfr)):
             tried += 1
             state, r = below(state, total)
-            c = 0
-            for i in range(n):
-                if not p.mines[i] and not excluded[i]:
-                    r -= weight[i] * (CLUMP_BASE + near[i])
-                    if r < 0:
-                        c = i
-                        break
+            c = _pick(p.mines, excluded, weight, near, r)
             if try_move(p, -1, c) == SOLVED:
                 total -= weight[c] * (CLUMP_BASE + near[c])
                 for k in range(8):

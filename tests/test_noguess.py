@@ -485,20 +485,27 @@ def test_kept_reference_sample_is_what_it_claims():
     assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
     # about a third of no-guess expert boards need the mine total (solving.md)
     assert 0.25 < ref.needs_total.mean() < 0.42
+    # its first boards, drawn again, figure by figure
+    from sweeplab.cli.uniformity import FIGURES, draw_sample
+    again = draw_sample(30, 16, 99, 15, 8, 20, 1_000_003, method="rejection", tries=1 << 40)
+    for name in FIGURES:
+        assert list(getattr(again, name)) == list(getattr(ref, name)[:20]), name
 
 
-def test_kept_130_mine_reference_is_rejection_sampled():
-    """The 130-mine reference (hours of rejection sampling, kept as data) must be what the
-    rejection generator draws: its first boards are drawn again here and compared board by board."""
-    from sweeplab.cli.uniformity import Sample, draw_sample
-    ref = Sample.load("tests/data/noguess_reference_130.npz")
+@pytest.mark.parametrize("path, seed", [("tests/data/noguess_reference_130.npz", 0),
+                                        ("tests/data/noguess_reference_130_seed1.npz", 1)])
+def test_kept_130_mine_references_are_rejection_sampled(path, seed):
+    """The 130-mine references (each about 20 minutes of one core, kept as data) must be what the
+    rejection generator draws: their first boards are drawn again here and compared board by
+    board, figure by figure."""
+    from sweeplab.cli.uniformity import FIGURES, Sample, draw_sample
+    ref = Sample.load(path)
     assert (ref.width, ref.height, ref.boards) == (30, 16, 2000)
     assert ref.counts.sum() == 130 * 2000
     assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
-    again = draw_sample(30, 16, 130, 15, 8, 2, 0 + 1_000_003, method="rejection", tries=1 << 40)
-    assert list(again.bbbv) == list(ref.bbbv[:2])
-    assert list(again.openings) == list(ref.openings[:2])
-    assert list(again.needs_total) == list(ref.needs_total[:2])
+    again = draw_sample(30, 16, 130, 15, 8, 2, seed + 1_000_003, method="rejection", tries=1 << 40)
+    for name in FIGURES:
+        assert list(getattr(again, name)) == list(getattr(ref, name)[:2]), name
 
 
 def test_chain_boards_at_130_mines_match_the_rejection_reference_in_3bv():

@@ -153,3 +153,21 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
     assert (joined.counts == whole.counts).all()
     for name in FIGURES:
         assert list(getattr(joined, name)) == list(getattr(whole, name))
+
+
+def test_the_ladders_draw_gives_each_free_cell_its_weight():
+    """Every value of the draw's range, walked: each free cell gets weight x (CLUMP_BASE + mine
+    neighbours) of them, a mine or an excluded cell none."""
+    from sweeplab.generators.noguess import CLUMP_BASE, _pick
+    w, h = 7, 5
+    nbr = grid.neighbour_table(w, h)
+    rng = np.random.default_rng(11)
+    mines = rng.random(w * h) < 0.3
+    excluded = grid.block_mask(w, h, 3, 2) & ~mines
+    weight = ladder_weights(nbr)
+    near = np.array([sum(bool(mines[j]) for j in nbr[i] if j >= 0) for i in range(w * h)], dtype=np.int64)
+    want = [0 if mines[i] or excluded[i] else int(weight[i]) * (CLUMP_BASE + int(near[i])) for i in range(w * h)]
+    got = [0] * (w * h)
+    for r in range(sum(want)):
+        got[_pick(mines, excluded, weight, near, r)] += 1
+    assert got == want

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sweeplab import grid
 from sweeplab.cli.uniformity import FIGURES, Sample, chi2_per_dof, compare, draw_sample, layout_figures, rim
-from sweeplab.generators.noguess import INNER_WEIGHT, RIM_WEIGHT, ladder_weights
+from sweeplab.generators.noguess import CORNER_WEIGHT, INNER_WEIGHT, RING_WEIGHTS, ladder_weights
 
 
 def plain_figures(mines: np.ndarray, width: int, height: int) -> tuple[int, int, int]:
@@ -104,13 +104,20 @@ def test_a_sample_keeps_its_figures_through_save_load_and_join(tmp_path):
     assert chi2_per_dof(back, a)[0] == 0
 
 
-def test_ladder_weights_favour_exactly_the_rim():
-    for w, h, topology in ((30, 16, "bounded"), (5, 1, "bounded"), (6, 5, "torus")):
+def test_ladder_weights_follow_the_rings_from_the_edge():
+    for w, h, topology in ((30, 16, "bounded"), (5, 1, "bounded"), (7, 2, "bounded"), (9, 8, "bounded"),
+                           (6, 5, "torus")):
         weights = ladder_weights(grid.neighbour_table(w, h, topology))
         for y in range(h):
             for x in range(w):
-                rim_cell = topology == "bounded" and (x in (0, w - 1) or y in (0, h - 1))
-                assert weights[y * w + x] == (RIM_WEIGHT if rim_cell else INNER_WEIGHT)
+                ring = min(x, w - 1 - x, y, h - 1 - y) if topology == "bounded" else None
+                if ring is None or ring >= len(RING_WEIGHTS):
+                    want = INNER_WEIGHT
+                elif ring == 0 and x in (0, w - 1) and y in (0, h - 1) and w > 1 and h > 1:
+                    want = CORNER_WEIGHT
+                else:
+                    want = RING_WEIGHTS[ring]
+                assert weights[y * w + x] == want, (w, h, x, y)
 
 
 def test_cli_json_is_the_comparison_of_the_samples_it_drew(tmp_path):

@@ -56,11 +56,14 @@ LADDER_BASE_DENSITY = 0.2  # mcmc: the ladder starts from a rejection sample wit
 LADDER_BASE_TRIES = 2_000  # ... found within this many uniform boards, or the repair starts instead
 LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when this many cells in a row fail
 # The ladder's draws lean against what its kept adds lack (docs/benchmarks.md, issue 21): adds on
-# the rim (edges and corners) fail more often, and adds next to mines too, so uniform draws left
-# the chain's boards short of mines on the edge (0.1979 of them against 0.2035 at 130 mines) and
-# of clumping. A cell's weight is RIM_WEIGHT or INNER_WEIGHT times (CLUMP_BASE + its mine neighbours).
+# the rim fail more often, and adds next to mines too, so uniform draws left the chain's boards
+# short of mines on the edge (0.1979 of them against 0.2029 at 130 mines) and of clumping, and
+# the rings just inside the edge off (too few mines on the second, too many on the third). A
+# cell's weight is its ring's (edge, second, third ring; corners apart) times (CLUMP_BASE + its
+# mine neighbours), measured at 130 mines against two rejection references.
 INNER_WEIGHT = 16
-RIM_WEIGHT = 23
+RING_WEIGHTS = (23, 18, 14)
+CORNER_WEIGHT = 30
 CLUMP_BASE = 12
 
 
@@ -149,9 +152,21 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
 
 
 def ladder_weights(nbr) -> np.ndarray:
-    """The ladder's weight for adding a mine at each cell, before its mine neighbours count:
-    RIM_WEIGHT for a cell with fewer than eight neighbours (edges and corners), INNER_WEIGHT for the rest."""
-    return np.where((nbr >= 0).sum(axis=1) < 8, RIM_WEIGHT, INNER_WEIGHT).astype(np.int64)
+    """The ladder's weight for adding a mine at each cell, before its mine neighbours count: by
+    its ring, the steps to the nearest cell with fewer than eight neighbours (RING_WEIGHTS for
+    rings 0, 1, 2; a corner, with three, CORNER_WEIGHT), INNER_WEIGHT for the rest."""
+    degree = (nbr >= 0).sum(axis=1)
+    weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
+    ring = degree < 8
+    seen = ring.copy()
+    for w in RING_WEIGHTS:
+        weight[ring] = w
+        grown = np.zeros_like(seen)
+        grown[nbr[ring][nbr[ring] >= 0]] = True
+        ring = grown & ~seen
+        seen |= ring
+    weight[degree == 3] = CORNER_WEIGHT
+    return weight
 
 
 @njit

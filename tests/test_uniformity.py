@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sweeplab import grid
 from sweeplab.cli.uniformity import FIGURES, Sample, chi2_per_dof, compare, draw_sample, layout_figures, rim
-from sweeplab.generators.noguess import CORNER_WEIGHT, INNER_WEIGHT, RING_WEIGHTS, ladder_weights
+from sweeplab.generators.noguess import INNER_WEIGHT, LADDER_SHAPES, ladder_shape
 
 
 def plain_figures(mines: np.ndarray, width: int, height: int) -> tuple[int, int, int]:
@@ -105,19 +105,30 @@ def test_a_sample_keeps_its_figures_through_save_load_and_join(tmp_path):
 
 
 def test_ladder_weights_follow_the_rings_from_the_edge():
-    for w, h, topology in ((30, 16, "bounded"), (5, 1, "bounded"), (7, 2, "bounded"), (9, 8, "bounded"),
-                           (6, 5, "torus")):
-        weights = ladder_weights(grid.neighbour_table(w, h, topology))
+    (d0, rings0, corner0, clump0), (d1, rings1, corner1, clump1) = LADDER_SHAPES
+    for w, h, topology, mines, rings, corner, clump in (
+            (30, 16, "bounded", 130, rings0, corner0, clump0), (30, 16, "bounded", 170, rings1, corner1, clump1),
+            (30, 16, "bounded", 300, rings1, corner1, clump1), (5, 1, "bounded", 1, rings0, corner0, clump0),
+            (7, 2, "bounded", 2, rings0, corner0, clump0), (9, 8, "bounded", 10, rings0, corner0, clump0),
+            (6, 5, "torus", 3, rings0, corner0, clump0)):
+        weights, got_clump = ladder_shape(grid.neighbour_table(w, h, topology), mines)
+        assert got_clump == clump
         for y in range(h):
             for x in range(w):
                 ring = min(x, w - 1 - x, y, h - 1 - y) if topology == "bounded" else None
-                if ring is None or ring >= len(RING_WEIGHTS):
+                if ring is None or ring >= len(rings):
                     want = INNER_WEIGHT
                 elif ring == 0 and x in (0, w - 1) and y in (0, h - 1) and w > 1 and h > 1:
-                    want = CORNER_WEIGHT
+                    want = corner
                 else:
-                    want = RING_WEIGHTS[ring]
+                    want = rings[ring]
                 assert weights[y * w + x] == want, (w, h, x, y)
+    # in between, each weight lies between its two ends
+    mid, mid_clump = ladder_shape(grid.neighbour_table(30, 16), 150)
+    lo, lo_clump = ladder_shape(grid.neighbour_table(30, 16), 130)
+    hi, hi_clump = ladder_shape(grid.neighbour_table(30, 16), 170)
+    assert (np.minimum(lo, hi) <= mid).all() and (mid <= np.maximum(lo, hi)).all()
+    assert min(lo_clump, hi_clump) <= mid_clump <= max(lo_clump, hi_clump)
 
 
 def test_cli_json_is_the_comparison_of_the_samples_it_drew(tmp_path):
@@ -163,18 +174,18 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
 
 
 def test_the_ladders_draw_gives_each_free_cell_its_weight():
-    """Every value of the draw's range, walked: each free cell gets weight x (CLUMP_BASE + mine
+    """Every value of the draw's range, walked: each free cell gets weight x (clump base + mine
     neighbours) of them, a mine or an excluded cell none."""
-    from sweeplab.generators.noguess import CLUMP_BASE, _pick
+    from sweeplab.generators.noguess import _pick
     w, h = 7, 5
     nbr = grid.neighbour_table(w, h)
     rng = np.random.default_rng(11)
     mines = rng.random(w * h) < 0.3
     excluded = grid.block_mask(w, h, 3, 2) & ~mines
-    weight = ladder_weights(nbr)
+    weight, clump = ladder_shape(nbr, 11)
     near = np.array([sum(bool(mines[j]) for j in nbr[i] if j >= 0) for i in range(w * h)], dtype=np.int64)
-    want = [0 if mines[i] or excluded[i] else int(weight[i]) * (CLUMP_BASE + int(near[i])) for i in range(w * h)]
+    want = [0 if mines[i] or excluded[i] else int(weight[i]) * (clump + int(near[i])) for i in range(w * h)]
     got = [0] * (w * h)
     for r in range(sum(want)):
-        got[_pick(mines, excluded, weight, near, r)] += 1
+        got[_pick(mines, excluded, weight, clump, near, r)] += 1
     assert got == want

@@ -12,9 +12,10 @@ Method, by density:
     each at a free cell drawn with a weight, kept iff the board still certifies. Adds on the rim
     (edges and corners) and next to other mines fail more often, so uniform draws left the
     boards short of mines on the edge and of clumping, with a little more 3BV (a deficit the
-    chain took about 390 moves to wash out at 130 mines). The weight leans against both:
-    23/16 on the rim, times (12 + the cell's mine neighbours); measured against rejection
-    references in docs/benchmarks.md (issue 21). This only shapes the start: the chain's
+    chain took about 390 moves to wash out at 130 mines). The weight leans against both: by
+    the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
+    on 30x16 against rejection references at 130 mines and long chains at 170
+    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21). This only shapes the start: the chain's
     stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
@@ -59,12 +60,13 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # the rim fail more often, and adds next to mines too, so uniform draws left the chain's boards
 # short of mines on the edge (0.1979 of them against 0.2029 at 130 mines) and of clumping, and
 # the rings just inside the edge off (too few mines on the second, too many on the third). A
-# cell's weight is its ring's (edge, second, third ring; corners apart) times (CLUMP_BASE + its
-# mine neighbours), measured at 130 mines against two rejection references.
+# cell's weight is its ring's (edge, second, third ring; corners apart; INNER_WEIGHT inside)
+# times (clump base + its mine neighbours). Both were measured on 30x16 at 130 mines against two
+# rejection references and at 170 against long chains; in between (by mines per cell) they are
+# interpolated, and held at the nearer end outside.
 INNER_WEIGHT = 16
-RING_WEIGHTS = (23, 18, 14)
-CORNER_WEIGHT = 30
-CLUMP_BASE = 12
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12),  # (mines per cell, ring weights, corner weight, clump base)
+                 (170 / 480, (31, 20, 13), 70, 4))
 
 
 @dataclass(frozen=True)
@@ -94,21 +96,21 @@ def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
 
 
 @njit
-def _pick(mines, excluded, weight, near, r):
+def _pick(mines, excluded, weight, clump, near, r):
     """The free cell at which r (in 0..the sum of the weights) falls, each free cell c taking
-    weight[c] * (CLUMP_BASE + near[c]) values in turn."""
+    weight[c] * (clump + near[c]) values in turn."""
     for i in range(mines.shape[0]):
         if not mines[i] and not excluded[i]:
-            r -= weight[i] * (CLUMP_BASE + near[i])
+            r -= weight[i] * (clump + near[i])
             if r < 0:
                 return i
     return -1
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
-    with probability proportional to weight[c] * (CLUMP_BASE + mines next to c), kept iff the
+    with probability proportional to weight[c] * (clump + mines next to c), kept iff the
     board still certifies (tried again elsewhere if not). Returns (state, mines added, cells
     tried, position); it stops early when `tries_per_mine` cells in a row fail.
     """
@@ -124,7 +126,7 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
     nfr = 0
     for i in range(n):
         if not p.mines[i] and not excluded[i]:
-            total += weight[i] * (CLUMP_BASE + near[i])
+            total += weight[i] * (clump + near[i])
             nfr += 1
     tried = 0
     for added in range(extra):
@@ -132,9 +134,9 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
         for _ in range(min(tries_per_mine, nfr)):
             tried += 1
             state, r = below(state, total)
-            c = _pick(p.mines, excluded, weight, near, r)
+            c = _pick(p.mines, excluded, weight, clump, near, r)
             if try_move(p, -1, c) == SOLVED:
-                total -= weight[c] * (CLUMP_BASE + near[c])
+                total -= weight[c] * (clump + near[c])
                 for k in range(8):
                     j = nbr[c, k]
                     if j >= 0:
@@ -151,22 +153,28 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, nbr):
     return state, extra, tried, p
 
 
-def ladder_weights(nbr) -> np.ndarray:
-    """The ladder's weight for adding a mine at each cell, before its mine neighbours count: by
-    its ring, the steps to the nearest cell with fewer than eight neighbours (RING_WEIGHTS for
-    rings 0, 1, 2; a corner, with three, CORNER_WEIGHT), INNER_WEIGHT for the rest."""
+def ladder_shape(nbr, mines: int) -> tuple[np.ndarray, int]:
+    """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
+    the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
+    with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings."""
+    (d0, rings0, corner0, clump0), (d1, rings1, corner1, clump1) = LADDER_SHAPES
+    t = min(max((mines / nbr.shape[0] - d0) / (d1 - d0), 0.0), 1.0)
+
+    def mix(a, b):
+        return int(round(a + t * (b - a)))
+
     degree = (nbr >= 0).sum(axis=1)
     weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
     ring = degree < 8
     seen = ring.copy()
-    for w in RING_WEIGHTS:
-        weight[ring] = w
+    for a, b in zip(rings0, rings1):
+        weight[ring] = mix(a, b)
         grown = np.zeros_like(seen)
         grown[nbr[ring][nbr[ring] >= 0]] = True
         ring = grown & ~seen
         seen |= ring
-    weight[degree == 3] = CORNER_WEIGHT
-    return weight
+    weight[degree == 3] = mix(corner0, corner1)
+    return weight, mix(clump0, clump1)
 
 
 @njit
@@ -294,8 +302,9 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start
     base = min(mines, int(LADDER_BASE_DENSITY * n))
     p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
     if ok:
+        weight, clump = ladder_shape(nbr, mines)
         state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                         ladder_weights(nbr), nbr)
+                                         weight, clump, nbr)
         if added == mines - base:
             return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out

@@ -508,6 +508,17 @@ def test_kept_130_mine_references_are_rejection_sampled(path, seed):
         assert list(getattr(again, name)) == list(getattr(ref, name)[:2]), name
 
 
+def test_kept_170_mine_long_chain_reference_is_what_it_claims():
+    """At 170 mines rejection is out of reach: the reference is 1,000 boards each from a chain of
+    5,000 moves (benchmarks/make_reference.py --steps 5000), certified and with the click's block free."""
+    from sweeplab.cli.uniformity import Sample
+    ref = Sample.load("tests/data/noguess_chain_170.npz")
+    assert (ref.width, ref.height, ref.boards, ref.label) == (30, 16, 1000, "chain of 5000 moves")
+    assert ref.counts.sum() == 170 * 1000
+    assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    assert (ref.edge <= 170).all() and (ref.corner <= 4).all() and (ref.touching <= 8 * 170).all()
+
+
 def test_chain_boards_at_130_mines_match_the_rejection_reference_in_3bv():
     """The default chain's boards against the kept rejection reference: mean 3BV within 2.5
     standard errors. The ladder's boards alone, before any chain move, fail the same check (they

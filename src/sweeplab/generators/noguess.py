@@ -66,7 +66,7 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # interpolated, and held at the nearer end outside.
 INNER_WEIGHT = 16
 LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12),  # (mines per cell, ring weights, corner weight, clump base)
-                 (170 / 480, (31, 20, 13), 70, 4))
+                 (170 / 480, (33, 20, 13), 70, 4))
 
 
 @dataclass(frozen=True)

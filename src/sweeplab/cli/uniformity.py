@@ -69,12 +69,10 @@ class Sample:
         """One figure per board, as compared: edge share (of the mines), corner rate (of the 4
         corners), clumping (mine neighbours per mine); the others as kept."""
         values = getattr(self, figure).astype(np.float64)
-        if figure == "edge":
+        if figure in ("edge", "touching"):
             return values / self.mines
         if figure == "corner":
             return values / int(rim(self.width, self.height)[1].sum())
-        if figure == "touching":
-            return values / self.mines
         return values
 
     @property

@@ -5,6 +5,12 @@ densest boards that still generate, and an independent check of many boards.
     python benchmarks/bench_noguess.py --verify 100000      # + N boards at 99 mines checked by
                                                             #   the project's solver (sweeplab.solver)
     python benchmarks/bench_noguess.py --no-speed --verify 2000 --verify-mines 130   # chain boards
+    python benchmarks/bench_noguess.py --no-speed --against --tatham ~/src/puzzles   # issue 21's table
+
+`--against` times sweeplab, Simon Tatham's Mines (its `minegen`, built here from the source
+folder given to `--tatham`, which holds mines.c, misc.c, random.c, tree234.c, malloc.c and
+puzzles.h: `git clone https://git.tartarus.org/simon/puzzles.git`; nothing of it is kept in
+this repository) and ms-toollib's `laymine_solvable_adjust`, level by level in one run.
 
 Times are CPU seconds of this process (time.process_time), medians per board: the shared
 2-core box is loaded by other work, and wall time there measures the neighbours.
@@ -13,7 +19,10 @@ Times are CPU seconds of this process (time.process_time), medians per board: th
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -64,6 +73,45 @@ def speed_table(boards: int) -> None:
               "(no mine total)")
 
 
+AGAINST = ((30, 16, 99), (30, 16, 130), (30, 16, 170), (30, 16, 200), (30, 24, 200))
+
+
+def build_tatham(source: str) -> str:
+    """Compile benchmarks/tatham/driver.c against Tatham's source folder; the binary's path."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tatham")
+    out = os.path.join(tempfile.mkdtemp(prefix="sweeplab-tatham-"), "minegen")
+    src = os.path.abspath(os.path.expanduser(source))
+    subprocess.run(["gcc", "-O2", "-w", "-I", src, "-o", out, os.path.join(here, "driver.c"),
+                    os.path.join(here, "stubs.c")] + [os.path.join(src, f) for f in
+                                                      ("misc.c", "random.c", "tree234.c", "malloc.c")] + ["-lm"],
+                   check=True)
+    return out
+
+
+def against(boards: int, tatham: str | None, adjust_boards: int) -> None:
+    """Median CPU ms per board: sweeplab, Tatham's minegen, ms-toollib's laymine_solvable_adjust."""
+    binary = build_tatham(tatham) if tatham else None
+    try:
+        import ms_toollib as mst
+    except ImportError:
+        mst = None
+    generate(30, 16, 170, 15, 8, 0)  # compile
+    print(f"{'level':>10} {'sweeplab ms':>11} {'Tatham ms':>9} {'Tatham/us':>9} {'adjust ms':>9} {'adjust/us':>9}"
+          f"   (medians; boards: {boards} ours and Tatham's, {adjust_boards} adjust)")
+    for w, h, m in AGAINST:
+        x, y = w // 2, h // 2
+        ours = statistics.median(timed(lambda i: generate(w, h, m, x, y, stream_key(1, i)), boards)[1]) * 1e3
+        theirs = adj = float("nan")
+        if binary:
+            lines = subprocess.run([binary, str(w), str(h), str(m), str(x), str(y), str(boards)], check=True,
+                                   capture_output=True, text=True).stdout.split("\n")
+            theirs = statistics.median(float(t.split()[0]) for t in lines if t.strip())
+        if mst is not None:
+            adj = statistics.median(timed(lambda i: mst.laymine_solvable_adjust(h, w, m, y, x), adjust_boards)[1]) * 1e3
+        print(f"{f'{w}x{h}/{m}':>10} {ours:>11.2f} {theirs:>9.2f} {theirs / ours:>9.2f} {adj:>9.2f} {adj / ours:>9.2f}",
+              flush=True)
+
+
 def density_sweep() -> None:
     print(f"\n{'level':>16} {'seed':>4} {'ok':>3} {'cpu s':>6} {'start':>6} {'repairs':>7} {'accepted/steps':>14}")
     for w, h, counts in ((30, 16, (200, 250, 300, 350, 380, 400)), (30, 24, (300, 400, 500, 560))):
@@ -81,12 +129,18 @@ def verify(n: int, mines: int = 99) -> None:
     """n boards from the generator, each played by the project's complete solver (not the generator's)."""
     from sweeplab.solver.complete import analyse_kernel
 
+    TOO_COMPLEX = 6  # analyse_kernel's status when a component passes its counting-table bound
+
     w, h, x, y = 30, 16, 15, 8
     nbr = grid.neighbour_table(w, h)
     size = w * h
     state = np.zeros(size, dtype=np.int8)
     queue = np.empty(size, dtype=np.int32)
-    bad = 0
+    bad = declined = 0
+    try:
+        import ms_toollib as mst
+    except ImportError:
+        mst = None
     t0 = time.process_time()
     gen_time = 0.0
     for i in range(n):
@@ -103,6 +157,13 @@ def verify(n: int, mines: int = 99) -> None:
             res = analyse_kernel(cells, nbr, True, mines)
             hidden = state == K.HIDDEN_STATE
             safe, sure = res[3] & hidden, res[4] & hidden
+            if res[0] == TOO_COMPLEX and mst is not None:  # the project solver declines: ms-toollib decides
+                declined += 1
+                shown = np.where(state == K.OPEN, numbers, np.where(state == K.FLAG, 11, 10))
+                prob = np.array(mst.cal_probability_onboard(shown.reshape(h, w).astype(int).tolist(),
+                                                            float(mines))[0]).reshape(-1)
+                safe, sure = (prob == 0) & hidden, (prob == 1) & hidden
+                res = (0,)
             if res[0] != 0 or (safe & mine).any() or not mine[sure].all() or not (safe.any() or sure.any()):
                 bad += 1
                 print(f"board {i} (seed stream_key(2024, {i})) is not certified by the project solver")
@@ -111,9 +172,11 @@ def verify(n: int, mines: int = 99) -> None:
             for j in np.flatnonzero(safe):
                 K.flood_open(state, numbers, nbr, int(j), queue)
         if (i + 1) % 10000 == 0:
-            print(f"  {i + 1} boards checked, {bad} uncertified, {time.process_time() - t0:.0f} s", flush=True)
+            print(f"  {i + 1} boards checked, {bad} uncertified, {declined} positions the project solver "
+                  f"declined (decided by ms-toollib), {time.process_time() - t0:.0f} s", flush=True)
     print(f"\nindependent check: {n} boards at 30x16/{mines} from (15, 8), {bad} not certified by "
-          f"sweeplab.solver (generation {gen_time / n * 1e3:.2f} ms/board mean, check "
+          f"sweeplab.solver ({declined} positions it declined as too complex were decided by ms-toollib's "
+          f"cal_probability_onboard with the mine total; generation {gen_time / n * 1e3:.2f} ms/board mean, check "
           f"{(time.process_time() - t0 - gen_time) / n * 1e3:.2f} ms/board)")
 
 
@@ -123,11 +186,17 @@ def main() -> None:
     ap.add_argument("--verify", type=int, default=0, help="boards at 99 mines to check with the project solver")
     ap.add_argument("--verify-mines", type=int, default=99, help="mines on the 30x16 boards --verify checks")
     ap.add_argument("--no-speed", action="store_true", help="skip the speed table and the density sweep")
+    ap.add_argument("--against", action="store_true", help="side by side with Tatham's Mines and ms-toollib's "
+                    "laymine_solvable_adjust")
+    ap.add_argument("--against-boards", type=int, default=200, help="boards per level for --against")
+    ap.add_argument("--tatham", default=None, help="folder of Simon Tatham's puzzles source (with mines.c)")
     a = ap.parse_args()
     print("machine: shared 2-core x86_64; CPU time of this process per board")
     if not a.no_speed:
         speed_table(a.boards)
         density_sweep()
+    if a.against:
+        against(a.against_boards, a.tatham, max(5, a.against_boards // 2))
     if a.verify:
         verify(a.verify, a.verify_mines)
 

@@ -412,9 +412,9 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():
-    r = generate(30, 16, 250, 15, 8, 1, tries=3000, steps=50)
+    r = generate(30, 16, 300, 15, 8, 1, tries=3000, steps=50)
     assert r.start == "repair" and r.tries > 0 and r.steps == 50
-    assert r.board.mine_count == 250 and certify(r.board, 15, 8)[0]
+    assert r.board.mine_count == 300 and certify(r.board, 15, 8)[0]
 
 
 def test_auto_leaves_rejection_for_the_chain_on_a_large_board():
@@ -485,29 +485,50 @@ def test_kept_reference_sample_is_what_it_claims():
     assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
     # about a third of no-guess expert boards need the mine total (solving.md)
     assert 0.25 < ref.needs_total.mean() < 0.42
+    # its first boards, drawn again, figure by figure
+    from sweeplab.cli.uniformity import FIGURES, draw_sample
+    again = draw_sample(30, 16, 99, 15, 8, 20, 1_000_003, method="rejection", tries=1 << 40)
+    for name in FIGURES:
+        assert list(getattr(again, name)) == list(getattr(ref, name)[:20]), name
 
 
-def test_kept_130_mine_reference_is_rejection_sampled():
-    """The 130-mine reference (hours of rejection sampling, kept as data) must be what the
-    rejection generator draws: its first boards are drawn again here and compared board by board."""
-    from sweeplab.cli.uniformity import Sample, draw_sample
-    ref = Sample.load("tests/data/noguess_reference_130.npz")
+@pytest.mark.parametrize("path, seed", [("tests/data/noguess_reference_130.npz", 0),
+                                        ("tests/data/noguess_reference_130_seed1.npz", 1)])
+def test_kept_130_mine_references_are_rejection_sampled(path, seed):
+    """The 130-mine references (each about 20 minutes of one core, kept as data) must be what the
+    rejection generator draws: their first boards are drawn again here and compared board by
+    board, figure by figure."""
+    from sweeplab.cli.uniformity import FIGURES, Sample, draw_sample
+    ref = Sample.load(path)
     assert (ref.width, ref.height, ref.boards) == (30, 16, 2000)
     assert ref.counts.sum() == 130 * 2000
     assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
-    again = draw_sample(30, 16, 130, 15, 8, 2, 0 + 1_000_003, method="rejection", tries=1 << 40)
-    assert list(again.bbbv) == list(ref.bbbv[:2])
-    assert list(again.openings) == list(ref.openings[:2])
-    assert list(again.needs_total) == list(ref.needs_total[:2])
+    again = draw_sample(30, 16, 130, 15, 8, 2, seed + 1_000_003, method="rejection", tries=1 << 40)
+    for name in FIGURES:
+        assert list(getattr(again, name)) == list(getattr(ref, name)[:2]), name
 
 
-def test_chain_boards_at_130_mines_match_the_rejection_reference_in_3bv():
-    """The default chain's boards against the kept rejection reference: mean 3BV within 2.5
-    standard errors. The ladder's boards alone, before any chain move, fail the same check (they
-    lean towards more 3BV), so it has the power to catch a chain that does not mix."""
+def test_kept_170_mine_long_chain_reference_is_what_it_claims():
+    """At 170 mines rejection is out of reach: the reference is 1,000 boards each from a chain of
+    5,000 moves (benchmarks/make_reference.py --steps 5000), certified and with the click's block free."""
+    from sweeplab.cli.uniformity import Sample
+    ref = Sample.load("tests/data/noguess_chain_170.npz")
+    assert (ref.width, ref.height, ref.boards, ref.label) == (30, 16, 1000, "chain of 5000 moves")
+    assert ref.counts.sum() == 170 * 1000
+    assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    assert (ref.edge <= 170).all() and (ref.corner <= 4).all() and (ref.touching <= 8 * 170).all()
+
+
+def test_chain_boards_at_130_mines_match_the_rejection_references():
+    """The default chain's boards against the two kept rejection references joined: 3BV, edge
+    share, corner rate, clumping and the share needing the total each within 2.5 standard
+    errors. The ladder's boards alone, before any chain move, fail the same check (they need the
+    total more often), so it has the power to catch a chain that does not mix."""
     from sweeplab.cli.uniformity import Sample, compare, draw_sample
-    ref = Sample.load("tests/data/noguess_reference_130.npz")
+    ref = Sample.join([Sample.load("tests/data/noguess_reference_130.npz"),
+                       Sample.load("tests/data/noguess_reference_130_seed1.npz")])
+    named = ("bbbv", "edge", "corner", "touching", "needs_total")
     chain = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
     ladder = compare(draw_sample(30, 16, 130, 15, 8, 400, 7, steps=0), ref)
-    assert abs(chain["bbbv_diff_in_se"]) < 2.5, chain
-    assert ladder["bbbv_diff_in_se"] > 2.5, ladder
+    assert max(abs(chain["figures"][f]["diff_in_se"]) for f in named) < 2.5, chain
+    assert max(abs(ladder["figures"][f]["diff_in_se"]) for f in named) > 2.5, ladder

@@ -3,13 +3,17 @@
 It samples K boards from the generator and compares them with a reference sample drawn by
 rejection (uniform boards, the click's 3x3 free, kept iff certified: exactly uniform over
 certifiable boards). Reported: chi-square per degree of freedom of the per-cell mine
-frequencies (a two-sample test, one degree per cell that can hold a mine), mean 3BV with its
-standard error, mean openings, the share of boards that need the mine total, and a heat map.
+frequencies (a two-sample test, one degree per cell that can hold a mine), and for each
+per-board figure its mean against the reference's, the difference in standard errors: 3BV,
+openings, the edge share (mines on edge cells, of all mines), the corner rate (share of the
+four corners holding a mine), clumping (mean mine neighbours of a mine) and the share of boards
+that need the mine total; `--json` prints the same as one object; `--plot` draws heat maps.
 A reference can be saved once (`--save-reference`) and loaded again (`--reference`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
 
@@ -22,15 +26,54 @@ from ..stats import bbbv_kernel, label_openings
 from .options import CELL, PLOT_FORMATS, OutputPath, conflict, level_options, positive, resolve_level
 
 
-class Sample:
-    """Per-cell mine counts and per-board 3BV, openings and need-the-total flags of K boards."""
+def rim(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flat masks of the edge cells (the outer ring, corners included) and of the corners."""
+    edge = np.zeros((height, width), dtype=np.bool_)
+    edge[0] = edge[-1] = edge[:, 0] = edge[:, -1] = True
+    corner = np.zeros((height, width), dtype=np.bool_)
+    corner[0, 0] = corner[0, -1] = corner[-1, 0] = corner[-1, -1] = True
+    return edge.ravel(), corner.ravel()
 
-    def __init__(self, width, height, counts, bbbv, openings, needs_total, label, seconds=0.0):
+
+def layout_figures(mines, nbr, edge, corner) -> tuple[int, int, int]:
+    """(mines on edge cells, mines on corners, sum over mines of their mine neighbours) of one
+    flat board: the per-board figures behind the edge share, the corner rate and clumping."""
+    padded = np.append(mines, False)  # neighbour slot -1 reads this False
+    return int(mines[edge].sum()), int(mines[corner].sum()), int(padded[nbr][mines].sum())
+
+
+# The per-board figures a sample keeps, each compared with the reference in standard errors.
+FIGURES = ("bbbv", "openings", "edge", "corner", "touching", "needs_total")
+
+
+class Sample:
+    """Per-cell mine counts of K boards, and per board: 3BV, openings, mines on edge cells, mines
+    on corners, mine-mine neighbour pairs (from both ends) and whether it needs the mine total."""
+
+    def __init__(self, width, height, counts, bbbv, openings, needs_total, label, seconds=0.0, *, edge,
+                 corner, touching):
         self.width, self.height, self.label, self.seconds = width, height, label, seconds
         self.counts = np.asarray(counts, dtype=np.int64)
         self.bbbv = np.asarray(bbbv, dtype=np.int64)
         self.openings = np.asarray(openings, dtype=np.int64)
         self.needs_total = np.asarray(needs_total, dtype=np.bool_)
+        self.edge = np.asarray(edge, dtype=np.int64)
+        self.corner = np.asarray(corner, dtype=np.int64)
+        self.touching = np.asarray(touching, dtype=np.int64)
+
+    @property
+    def mines(self) -> float:
+        return float(self.counts.sum() / max(self.boards, 1))
+
+    def per_board(self, figure: str) -> np.ndarray:
+        """One figure per board, as compared: edge share (of the mines), corner rate (of the 4
+        corners), clumping (mine neighbours per mine); the others as kept."""
+        values = getattr(self, figure).astype(np.float64)
+        if figure in ("edge", "touching"):
+            return values / self.mines
+        if figure == "corner":
+            return values / int(rim(self.width, self.height)[1].sum())
+        return values
 
     @property
     def boards(self) -> int:
@@ -43,7 +86,8 @@ class Sample:
     def save(self, path, command: str) -> None:
         np.savez_compressed(path, width=self.width, height=self.height, counts=self.counts, bbbv=self.bbbv,
                             openings=self.openings, needs_total=self.needs_total, label=self.label,
-                            command=command)
+                            command=command, edge=self.edge.astype(np.int16), corner=self.corner.astype(np.int8),
+                            touching=self.touching.astype(np.int16))
 
     @classmethod
     def join(cls, parts: list["Sample"]) -> "Sample":
@@ -53,14 +97,16 @@ class Sample:
             raise SweeplabError("samples to join differ in size")
         return cls(first.width, first.height, sum(p.counts for p in parts),
                    np.concatenate([p.bbbv for p in parts]), np.concatenate([p.openings for p in parts]),
-                   np.concatenate([p.needs_total for p in parts]), first.label, sum(p.seconds for p in parts))
+                   np.concatenate([p.needs_total for p in parts]), first.label, sum(p.seconds for p in parts),
+                   edge=np.concatenate([p.edge for p in parts]), corner=np.concatenate([p.corner for p in parts]),
+                   touching=np.concatenate([p.touching for p in parts]))
 
     @classmethod
     def load(cls, path) -> "Sample":
         try:
             d = np.load(path)
             return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
-                       str(d["label"]))
+                       str(d["label"]), edge=d["edge"], corner=d["corner"], touching=d["touching"])
         except (OSError, ValueError, KeyError, AttributeError) as e:
             raise SweeplabError(f"cannot read reference sample {path!r} ({e}); expected a .npz written by "
                                 "`sweeplab uniformity --save-reference`") from None
@@ -80,6 +126,8 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
     bv = np.empty(boards, dtype=np.int64)
     op = np.empty(boards, dtype=np.int64)
     need = np.empty(boards, dtype=np.bool_)
+    figures = np.empty((boards, 3), dtype=np.int64)
+    edge, corner = rim(width, height)
     key = seed_key(seed)
     t0 = time.perf_counter()
     for i in range(boards):
@@ -89,12 +137,13 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
         counts += b.flat_mines
         bv[i] = bbbv_kernel(b.flat_mines, b.flat_numbers, nbr)
         op[i] = label_openings(b.flat_mines, b.flat_numbers, nbr)[1]
+        figures[i] = layout_figures(b.flat_mines, nbr, edge, corner)
         ok, needed = certify(b, x, y, budget=1 << 40)
         if not ok:  # the generator's promise, checked again from scratch
             raise SweeplabError(f"board {i} of the sample is not certified: a bug, please report it")
         need[i] = needed
     return Sample(width, height, counts, bv, op, need, label or f"noguess/{method}",
-                  time.perf_counter() - t0)
+                  time.perf_counter() - t0, edge=figures[:, 0], corner=figures[:, 1], touching=figures[:, 2])
 
 
 def chi2_per_dof(a: Sample, b: Sample) -> tuple[float, int]:
@@ -111,15 +160,23 @@ def chi2_per_dof(a: Sample, b: Sample) -> tuple[float, int]:
     return chi2 / max(dof, 1), dof
 
 
+NAMES = {"bbbv": "mean 3BV", "openings": "mean openings", "edge": "edge share (mines on edge cells)",
+         "corner": "corner rate (corners holding a mine)", "touching": "clumping (mine neighbours of a mine)",
+         "needs_total": "share needing the mine total"}
+
+
 def compare(gen: Sample, ref: Sample) -> dict:
+    """Chi-square per dof of the heat maps, and each per-board figure's mean and standard error
+    in both samples with their difference in standard errors (of the difference)."""
     c, dof = chi2_per_dof(gen, ref)
-    gm, gse = gen.mean_se(gen.bbbv)
-    rm, rse = ref.mean_se(ref.bbbv)
-    se = math.hypot(gse, rse)
-    return {"chi2_per_dof": c, "dof": dof, "bbbv_gen": (gm, gse), "bbbv_ref": (rm, rse),
-            "bbbv_diff_in_se": (gm - rm) / se if se > 0 else float("nan"),
-            "openings_gen": gen.mean_se(gen.openings), "openings_ref": ref.mean_se(ref.openings),
-            "needs_total_gen": float(gen.needs_total.mean()), "needs_total_ref": float(ref.needs_total.mean())}
+    out = {"chi2_per_dof": c, "dof": dof, "boards": gen.boards, "reference_boards": ref.boards, "figures": {}}
+    for name in FIGURES:
+        gm, gse = gen.mean_se(gen.per_board(name))
+        rm, rse = ref.mean_se(ref.per_board(name))
+        se = math.hypot(gse, rse)
+        out["figures"][name] = {"gen": gm, "gen_se": gse, "ref": rm, "ref_se": rse,
+                                "diff_in_se": (gm - rm) / se if se > 0 else (0.0 if gm == rm else float("nan"))}
+    return out
 
 
 def plot(gen: Sample, ref: Sample, path: str, title: str) -> None:
@@ -157,15 +214,17 @@ def plot(gen: Sample, ref: Sample, path: str, title: str) -> None:
 @click.option("--boards", type=int, default=1000, show_default=True, help="Boards from the generator.")
 @click.option("--click", "click_at", type=CELL, default=None, help="First click X,Y (default: the centre).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--reference", "reference", default=None, help="Load the rejection reference from this .npz.")
+@click.option("--reference", "reference", multiple=True, help="Load a rejection reference from this .npz; "
+              "give it again for more (each is compared, then all of them joined).")
 @click.option("--reference-boards", type=int, default=None, help="Boards in a fresh rejection reference "
               "(default: as many as --boards).")
 @click.option("--save-reference", type=OutputPath(("npz",)), default=None,
               help="Write the reference drawn here to this .npz.")
 @click.option("--plot", "plot_path", type=OutputPath(PLOT_FORMATS, needs="matplotlib"), default=None,
               help="Draw the heat maps to this image (PNG, SVG, PDF).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
 def uniformity(preset, width, height, mines, generator, method, steps, boards, click_at, seed, reference,
-               reference_boards, save_reference, plot_path):
+               reference_boards, save_reference, plot_path, as_json):
     """Compare a no-guess generator with a rejection sample (uniform over certifiable boards)."""
     from ..generators import lookup
     if lookup(generator).name != "noguess":
@@ -176,35 +235,44 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
     positive("steps", steps)
     if method == "rejection":
         conflict({"--steps": steps, "--method rejection": True}, "rejection makes no chain moves")
-    conflict({"--reference": reference, "--reference-boards": reference_boards},
+    conflict({"--reference": reference or None, "--reference-boards": reference_boards},
              "a loaded reference has the boards it was saved with")
-    conflict({"--reference": reference, "--save-reference": save_reference},
+    conflict({"--reference": reference or None, "--save-reference": save_reference},
              "only a reference drawn in this run can be saved")
     x, y = click_at if click_at is not None else (w // 2, h // 2)
-    if reference:
-        ref = Sample.load(reference)
-        ref_mines = ref.counts.sum() / max(ref.boards, 1)
-        if (ref.width, ref.height, ref_mines) != (w, h, m):
-            raise SweeplabError(f"reference {reference!r} is {ref.width}x{ref.height} with {ref_mines:g} mines, "
+    refs = []
+    for path in reference:
+        ref = Sample.load(path)
+        if (ref.width, ref.height, ref.mines) != (w, h, m):
+            raise SweeplabError(f"reference {path!r} is {ref.width}x{ref.height} with {ref.mines:g} mines, "
                                 f"not {w}x{h} with {m}; give a reference of the same level")
-    else:
+        refs.append((path, ref))
+    if not refs:
         kr = boards if reference_boards is None else reference_boards
         # no cap on tries: the reference must be pure rejection, however long it takes
         ref = draw_sample(w, h, m, x, y, kr, seed + 1_000_003, method="rejection", tries=1 << 40, label="rejection")
         if save_reference:
             ref.save(save_reference, f"sweeplab uniformity --width {w} --height {h} --mines {m} --click {x},{y} "
                                      f"--boards 2 --reference-boards {kr} --seed {seed} --save-reference FILE")
+        refs.append(("drawn here", ref))
+    if len(refs) > 1:
+        refs.append(("all references joined", Sample.join([r for _, r in refs])))
     gen = draw_sample(w, h, m, x, y, boards, seed, method=method, steps=steps)
-    r = compare(gen, ref)
-    click.echo(f"{w}x{h}, {m} mines, first click ({x}, {y}); generator {gen.label}: {gen.boards} boards in "
-               f"{gen.seconds:.1f} s; reference {ref.label}: {ref.boards} boards")
-    click.echo(f"chi-square per dof (mine frequencies): {r['chi2_per_dof']:.3f} over {r['dof']} cells")
-    (gm, gse), (rm, rse) = r["bbbv_gen"], r["bbbv_ref"]
-    click.echo(f"mean 3BV: {gm:.2f} +- {gse:.2f} against {rm:.2f} +- {rse:.2f} "
-               f"({r['bbbv_diff_in_se']:+.2f} standard errors)")
-    (go, gos), (ro, ros) = r["openings_gen"], r["openings_ref"]
-    click.echo(f"mean openings: {go:.2f} +- {gos:.2f} against {ro:.2f} +- {ros:.2f}")
-    click.echo(f"share needing the mine total: {r['needs_total_gen']:.3f} against {r['needs_total_ref']:.3f}")
+    results = [dict(compare(gen, ref), reference=name, reference_label=ref.label) for name, ref in refs]
+    if as_json:
+        click.echo(json.dumps({"width": w, "height": h, "mines": m, "click": [x, y], "generator": gen.label,
+                               "boards": gen.boards, "seconds": gen.seconds, "seed": seed, "steps": steps,
+                               "against": results}, indent=2))
+    else:
+        click.echo(f"{w}x{h}, {m} mines, first click ({x}, {y}); generator {gen.label}: {gen.boards} boards in "
+                   f"{gen.seconds:.1f} s")
+        for r in results:
+            click.echo(f"against {r['reference']} ({r['reference_label']}, {r['reference_boards']} boards):")
+            click.echo(f"  chi-square per dof (mine frequencies): {r['chi2_per_dof']:.3f} over {r['dof']} cells")
+            for name, f in r["figures"].items():
+                click.echo(f"  {NAMES[name]}: {f['gen']:.4f} +- {f['gen_se']:.4f} against {f['ref']:.4f} "
+                           f"+- {f['ref_se']:.4f} ({f['diff_in_se']:+.2f} standard errors)")
     if plot_path:
-        plot(gen, ref, plot_path, f"{w}x{h}, {m} mines, click ({x}, {y})")
-        click.echo(f"heat maps written to {plot_path}")
+        plot(gen, refs[-1][1], plot_path, f"{w}x{h}, {m} mines, click ({x}, {y})")
+        if not as_json:
+            click.echo(f"heat maps written to {plot_path}")

@@ -9,14 +9,19 @@ Method, by density:
   iff the board still certifies. The proposal is symmetric, so the chain's stationary law is
   uniform over certifiable boards; it starts from a certified board that is already close:
   - the ladder: a rejection sample with 20% mines, to which mines are added one at a time,
-    each at a uniform free cell, kept iff the board still certifies. Its boards lean the
-    other way from the repair's, and much less (a little more 3BV: adds are kept most often
-    in open ground);
+    each at a free cell drawn with a weight, kept iff the board still certifies. Adds on the rim
+    (edges and corners) and next to other mines fail more often, so uniform draws left the
+    boards short of mines on the edge and of clumping, with a little more 3BV (a deficit the
+    chain took about 390 moves to wash out at 130 mines). The weight leans against both: by
+    the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
+    on 30x16 against rejection references at 130 mines and long chains at 170
+    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21). This only shapes the start: the chain's
+    stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
-  The number of chain moves is a parameter; by default three times the cells the ladder tried, or
+  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
   three per mine after a repair: `docs/benchmarks.md` measures the bias left against
   rejection references.
 
@@ -51,6 +56,17 @@ REPAIRS_PER_START = 2_000  # mcmc: repair moves on one board before starting afr
 LADDER_BASE_DENSITY = 0.2  # mcmc: the ladder starts from a rejection sample with this share of mines
 LADDER_BASE_TRIES = 2_000  # ... found within this many uniform boards, or the repair starts instead
 LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when this many cells in a row fail
+# The ladder's draws lean against what its kept adds lack (docs/benchmarks.md, issue 21): adds on
+# the rim fail more often, and adds next to mines too, so uniform draws left the chain's boards
+# short of mines on the edge (0.1979 of them against 0.2029 at 130 mines) and of clumping, and
+# the rings just inside the edge off (too few mines on the second, too many on the third). A
+# cell's weight is its ring's (edge, second, third ring; corners apart; INNER_WEIGHT inside)
+# times (clump base + its mine neighbours). Both were measured on 30x16 at 130 mines against two
+# rejection references and at 170 against long chains; in between (by mines per cell) they are
+# interpolated, and held at the nearer end outside.
+INNER_WEIGHT = 16
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12),  # (mines per cell, ring weights, corner weight, clump base)
+                 (170 / 480, (33, 20, 13), 70, 4))
 
 
 @dataclass(frozen=True)
@@ -80,28 +96,54 @@ def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine):
-    """Add `extra` mines to the certified position `p` one at a time, each at a uniform free
-    cell, kept iff the board still certifies (tried again elsewhere if not). Returns (state,
-    mines added, cells tried, position); it stops early when `tries_per_mine` cells in a row fail.
+def _pick(mines, excluded, weight, clump, near, r):
+    """The free cell at which r (in 0..the sum of the weights) falls, each free cell c taking
+    weight[c] * (clump + near[c]) values in turn."""
+    for i in range(mines.shape[0]):
+        if not mines[i] and not excluded[i]:
+            r -= weight[i] * (clump + near[i])
+            if r < 0:
+                return i
+    return -1
+
+
+@njit
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
+    """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
+    with probability proportional to weight[c] * (clump + mines next to c), kept iff the
+    board still certifies (tried again elsewhere if not). Returns (state, mines added, cells
+    tried, position); it stops early when `tries_per_mine` cells in a row fail.
     """
     n = p.mines.shape[0]
-    fpos = np.empty(n, dtype=np.int32)
+    near = np.zeros(n, dtype=np.int64)  # mines next to each cell
+    for i in range(n):
+        if p.mines[i]:
+            for k in range(8):
+                j = nbr[i, k]
+                if j >= 0:
+                    near[j] += 1
+    total = 0
     nfr = 0
     for i in range(n):
         if not p.mines[i] and not excluded[i]:
-            fpos[nfr] = i
+            total += weight[i] * (clump + near[i])
             nfr += 1
     tried = 0
     for added in range(extra):
         placed = False
         for _ in range(min(tries_per_mine, nfr)):
             tried += 1
-            state, r = below(state, nfr)
-            c = fpos[r]
+            state, r = below(state, total)
+            c = _pick(p.mines, excluded, weight, clump, near, r)
             if try_move(p, -1, c) == SOLVED:
+                total -= weight[c] * (clump + near[c])
+                for k in range(8):
+                    j = nbr[c, k]
+                    if j >= 0:
+                        near[j] += 1
+                        if not p.mines[j] and not excluded[j]:
+                            total += weight[j]
                 nfr -= 1
-                fpos[r] = fpos[nfr]
                 p = keep(p)
                 placed = True
                 break
@@ -109,6 +151,30 @@ def _ladder(p, excluded, state, extra, tries_per_mine):
         if not placed:
             return state, added, tried, p
     return state, extra, tried, p
+
+
+def ladder_shape(nbr, mines: int) -> tuple[np.ndarray, int]:
+    """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
+    the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
+    with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings."""
+    (d0, rings0, corner0, clump0), (d1, rings1, corner1, clump1) = LADDER_SHAPES
+    t = min(max((mines / nbr.shape[0] - d0) / (d1 - d0), 0.0), 1.0)
+
+    def mix(a, b):
+        return int(round(a + t * (b - a)))
+
+    degree = (nbr >= 0).sum(axis=1)
+    weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
+    ring = degree < 8
+    seen = ring.copy()
+    for a, b in zip(rings0, rings1):
+        weight[ring] = mix(a, b)
+        grown = np.zeros_like(seen)
+        grown[nbr[ring][nbr[ring] >= 0]] = True
+        ring = grown & ~seen
+        seen |= ring
+    weight[degree == 3] = mix(corner0, corner1)
+    return weight, mix(clump0, clump1)
 
 
 @njit
@@ -214,7 +280,7 @@ def _chain(p, excluded, state, steps):
     return state, accepted
 
 
-STEPS_PER_LADDER_TRY = 3  # chain moves after a ladder, per cell it tried (docs/benchmarks.md)
+STEPS_PER_LADDER_TRY = 2  # chain moves after a ladder, per cell it tried (docs/benchmarks.md, issue 21)
 STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
 
 
@@ -236,7 +302,9 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start
     base = min(mines, int(LADDER_BASE_DENSITY * n))
     p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
     if ok:
-        state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE)
+        weight, clump = ladder_shape(nbr, mines)
+        state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
+                                         weight, clump, nbr)
         if added == mines - base:
             return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -252,7 +320,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start
 
 def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
-    references (docs/benchmarks.md): three times the cells the ladder tried (it tries more, and
+    references (docs/benchmarks.md): twice the cells the ladder tried (it tries more, and
     leaves more bias, the denser the board), or three per mine after a repair."""
     return max(50, STEPS_PER_LADDER_TRY * ladder_tries if ladder else STEPS_PER_MINE * mines)
 

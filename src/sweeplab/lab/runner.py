@@ -10,6 +10,7 @@ run resume where it stopped.
 from __future__ import annotations
 
 import csv
+import functools
 import math
 import os
 import time
@@ -170,8 +171,8 @@ def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: 
     todo = split(missing(games, done), task_games)
     if not todo:
         return total
-    finished = _dask(spec, todo, workers, scheduler, cluster, client) if (scheduler or cluster or client) \
-        else _local(spec, todo, workers or os.cpu_count() or 1)
+    finished = fan_out(functools.partial(play_games, spec), todo, workers=workers, scheduler=scheduler,
+                       cluster=cluster, client=client)
     for (a, b), c in finished:
         total = total + c
         if on_task is not None:
@@ -179,18 +180,28 @@ def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: 
     return total
 
 
-def _local(spec, todo, workers):
+def fan_out(work: Callable, todo: list[tuple[int, int]], *, workers: int | None = None, scheduler: str | None = None,
+            cluster: str | None = None, client=None):
+    """Run `work(start, stop)` for each range of `todo` on the backends of `run`, yielding
+    ((start, stop), result) as each finishes. `work` must pickle (a module-level function or a
+    functools.partial of one)."""
+    if scheduler or cluster or client:
+        return _dask(work, todo, workers, scheduler, cluster, client)
+    return _local(work, todo, workers or os.cpu_count() or 1)
+
+
+def _local(work, todo, workers):
     if workers == 1:
         for a, b in todo:
-            yield (a, b), play_games(spec, a, b)
+            yield (a, b), work(a, b)
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
-        futures = {pool.submit(play_games, spec, a, b): (a, b) for a, b in todo}
+        futures = {pool.submit(work, a, b): (a, b) for a, b in todo}
         for f in as_completed(futures):
             yield futures[f], f.result()
 
 
-def _dask(spec, todo, workers, scheduler, cluster, client):
+def _dask(work, todo, workers, scheduler, cluster, client):
     try:
         from dask.distributed import Client, LocalCluster, as_completed as dask_completed
     except ImportError:
@@ -206,7 +217,7 @@ def _dask(spec, todo, workers, scheduler, cluster, client):
     try:
         futures = {}
         for a, b in todo:
-            futures[client.submit(play_games, spec, a, b, pure=False)] = (a, b)
+            futures[client.submit(work, a, b, pure=False)] = (a, b)
         for f in dask_completed(list(futures)):
             yield futures[f], f.result()
     finally:

@@ -1,0 +1,34 @@
+/* Times Simon Tatham's no-guess mine layout for benchmarks/bench_noguess.py --tatham DIR.
+ *
+ * Built against Tatham's own source, never kept here: gcc -O2 -I DIR driver.c stubs.c DIR/misc.c
+ * DIR/random.c DIR/tree234.c DIR/malloc.c -lm (mines.c is included, so its static minegen can be
+ * called). Usage: driver W H MINES X Y BOARDS; one line per board: CPU ms of minegen, mines laid.
+ */
+#include "mines.c"
+#include <time.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s W H MINES X Y BOARDS\n", argv[0]);
+        return 2;
+    }
+    int w = atoi(argv[1]), h = atoi(argv[2]), n = atoi(argv[3]), x = atoi(argv[4]), y = atoi(argv[5]);
+    int boards = atoi(argv[6]);
+    for (int i = 0; i < boards; i++) {
+        char seed[32];
+        int len = sprintf(seed, "sweeplab-%d", i);
+        random_state *rs = random_new(seed, len);
+        struct timespec a, b;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+        bool *grid = minegen(w, h, n, x, y, true, rs);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+        int m = 0;
+        for (int k = 0; k < w * h; k++)
+            m += grid[k];
+        printf("%.6f %d\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6, m);
+        sfree(grid);
+        random_free(rs);
+    }
+    return 0;
+}

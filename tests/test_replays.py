@@ -151,7 +151,8 @@ def mouse_streams(draw):
 def test_click_rules_agree_with_ms_toollib(stream):
     board, events = stream
     played = play_events(board, events, CELL)
-    assume(not played.zero_chords)  # the one known difference: test_chord_on_a_zero_is_reported
+    assume(not played.zero_chords)  # the known differences: test_chord_on_a_zero_is_reported
+    assume(not played.lost_chords)  # and test_chord_lost_beside_a_wrong_flag_on_a_zero
     data = write_evf(board, events, won=played.game.status == "won", time=played.game.elapsed)
     r = read_replay(data, name="stream.evf")
     assert r.extra == played.extra
@@ -200,6 +201,28 @@ def test_chord_on_a_zero_is_reported():
     r = read_replay(write_evf(board, ev, won=False, time=played.game.elapsed), name="z.evf")
     assert r.toollib["game_board"][0][0] == 0 and r.toollib["is_completed"]  # ms-toollib opened it and won
     assert "chord on a 0 at 1,1" in " ".join(r.check())
+
+
+def test_chord_lost_beside_a_wrong_flag_on_a_zero():
+    # a wrong flag on a 0 of the opening, then a chord beside it that hits a mine: the cascade opens the
+    # rest of the opening; ms-toollib counts the flagged 0 as open in its 3BV solved, sweeplab does not
+    board = Board("....*\n.....\n..*..\n*.*..")
+    c = CELL // 2
+    at = lambda x, y: (x * CELL + c, y * CELL + c)  # noqa: E731
+    ev = [MouseEvent("rc", 0.0, *at(0, 0)), MouseEvent("rr", 0.0, *at(0, 0)),  # the wrong flag, on a 0
+          MouseEvent("lc", 0.1, *at(1, 1)), MouseEvent("lr", 0.1, *at(1, 1)),  # opens the 1 at (1,1)
+          MouseEvent("lc", 0.3, *at(1, 1)), MouseEvent("rc", 0.3, *at(1, 1)),  # chord: (2,2) is a mine
+          MouseEvent("lr", 0.4, *at(1, 1)), MouseEvent("rr", 0.4, *at(1, 1))]
+    played = play_events(board, ev, CELL)
+    assert played.game.status == "lost" and played.lost_chords == [(1, 1, 0.4)]
+    assert played.game.cell_state(0, 0) == "flag" and played.game.cell_state(1, 0) == "open"
+    r = read_replay(write_evf(board, ev, won=False, time=played.game.elapsed), name="l.evf")
+    ours, theirs = r.stats()["bbbv_solved"], r.toollib["bbbv_solved"]
+    # the rule the message states, counted by hand: sweeplab's opening is not whole (its 0 at (0,0) is
+    # flagged), and the other 3BV (the lone numbers) are all still closed; ms-toollib's counts that 0 open
+    assert (ours, theirs) == (0, 1)
+    assert any(p.startswith("3BV solved: sweeplab 0, ms-toollib 1: the game was lost by a chord at 1,1")
+               for p in r.check())
 
 
 # --- judging: every risk against brute force on small boards ----------------------------------------

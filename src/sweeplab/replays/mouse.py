@@ -53,6 +53,7 @@ class Played:
     game: Game
     extra: dict = field(default_factory=lambda: {"left": 0, "right": 0, "chord": 0})
     zero_chords: list = field(default_factory=list)  # chords on an open 0 beside a closed cell (see _chord)
+    lost_chords: list = field(default_factory=list)  # chords that lost beside a wrong flag on a 0 (see _chord)
 
 
 class _Clock:
@@ -136,6 +137,12 @@ class _Translator:
             # neighbours here (0 flags = its number); sweeplab's engine chords on numbers 1-8 only.
             self.played.zero_chords.append((x, y, self.clock.now))
         self.game.chord(*cell)
+        if self.game.status == "lost" and any(
+                self.game.cell_state(x + dx, y + dy) == "flag" and not self.board.is_mine(x + dx, y + dy)
+                and self.board.number(x + dx, y + dy) == 0 for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                if 0 <= x + dx < self.board.width and 0 <= y + dy < self.board.height):
+            # ms-toollib then counts such a 0 as open in the 3BV solved; sweeplab leaves it flagged.
+            self.played.lost_chords.append((x, y, self.clock.now))
         self._after()
 
     # --- the events ----------------------------------------------------------------------------

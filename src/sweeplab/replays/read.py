@@ -133,6 +133,7 @@ class Replay:
     clicks: list = field(repr=False)
     extra: dict = field(default_factory=dict)
     zero_chords: list = field(default_factory=list)
+    lost_chords: list = field(default_factory=list)
     toollib: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -178,7 +179,12 @@ class Replay:
                  ("right clicks", s["right"], t["right"]), ("chords", s["chords"], t["double"]),
                  ("won", s["won"], t["is_completed"]), ("3BV solved", s["bbbv_solved"], t["bbbv_solved"]))
         for name, ours, theirs in pairs:
-            if ours != theirs:
+            if ours != theirs and name == "3BV solved" and self.lost_chords:
+                x, y, when = self.lost_chords[-1]
+                out.append(f"3BV solved: sweeplab {ours}, ms-toollib {theirs}: the game was lost by a chord at "
+                           f"{x},{y} ({when:.3f} s) beside a wrong flag on a 0, which ms-toollib counts as open; "
+                           "sweeplab counts an opening only when all its zeros are open")
+            elif ours != theirs:
                 out.append(f"{name}: sweeplab {ours}, ms-toollib {theirs}")
         ours = np.array(self.game.cell_codes()) >= 0  # open cells (numbers)
         theirs = np.array(t["game_board"]) < 10
@@ -304,7 +310,8 @@ def _build(name: str, fmt: str, raw: dict) -> Replay:
                   player=raw["player_identifier"], country=raw["country"], started=started,
                   level=LEVELS.get(raw["level"], "custom"), mode=raw["mode"], board=board, game=played.game,
                   cell=raw["pix_size"], time=float(raw["rtime"]), checksum=raw["checksum"], clicks=clicks,
-                  extra=played.extra, zero_chords=played.zero_chords, toollib=toollib)
+                  extra=played.extra, zero_chords=played.zero_chords, lost_chords=played.lost_chords,
+                  toollib=toollib)
 
 
 def replay_paths(args) -> tuple[list[Path], list[str]]:

@@ -417,6 +417,16 @@ def test_the_repair_starts_the_chain_where_the_ladder_stalls():
     assert r.board.mine_count == 300 and certify(r.board, 15, 8)[0]
 
 
+def test_the_repair_start_can_be_asked_for_where_the_ladder_would_start():
+    # long-chain references start from the repair too (another start, other biases)
+    r = generate(30, 16, 170, 15, 8, 3, method="mcmc", steps=60, chain_start="repair")
+    assert (r.start, r.ladder_tries, r.steps) == ("repair", 0, 60) and r.tries > 0
+    assert r.board.mine_count == 170 and certify(r.board, 15, 8)[0]
+    assert generate(30, 16, 170, 15, 8, 3).start == "ladder"
+    with pytest.raises(InvalidBoardError, match="allowed: auto, repair"):
+        generate(30, 16, 170, 15, 8, 3, chain_start="ladder-ish")
+
+
 def test_auto_leaves_rejection_for_the_chain_on_a_large_board():
     # 22% mines, where auto would reject; on 70x70 seed 0's rejection needs hundreds of boards
     assert generate(70, 70, 1070, 35, 35, 0, method="rejection").tries > AUTO_REJECTION_TRIES

@@ -48,6 +48,7 @@ from . import GeneratorInfo, register
 from .certify import DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, try_move, undo, workspace
 
 METHODS = ("auto", "rejection", "mcmc")
+CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
 DEFAULT_TRIES = 20_000  # rejection: uniform boards tried before giving up
 AUTO_REJECTION_TRIES = 200  # auto: rejection boards tried before the chain takes over (30x16/99 needs about 7)
@@ -296,12 +297,13 @@ class _Start:
     repairs: int
 
 
-def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start:
+def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=True) -> _Start:
     """A rejection sample where rejection is cheap, with mines added one at a time (the ladder);
-    where that stalls, a uniform board repaired."""
-    base = min(mines, int(LADDER_BASE_DENSITY * n))
-    p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
-    if ok:
+    where that stalls (or without `ladder`), a uniform board repaired."""
+    if ladder:
+        base = min(mines, int(LADDER_BASE_DENSITY * n))
+        p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
+    if ladder and ok:
         weight, clump = ladder_shape(nbr, mines)
         state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
                                          weight, clump, nbr)
@@ -327,8 +329,13 @@ def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
              method: str = "auto", steps: int | None = None, tries: int | None = None,
-             budget: int = DEFAULT_LEAF_BUDGET, allow_uncertified: bool = False) -> NoGuessResult:
+             budget: int = DEFAULT_LEAF_BUDGET, allow_uncertified: bool = False,
+             chain_start: str = "auto") -> NoGuessResult:
     """A board certified no-guess from the first click (x, y), whose 3x3 block is mine-free.
+
+    `chain_start` ("auto" or "repair") picks what makes the chain's first board for `mcmc`: the
+    ladder (the repair where it stalls), or always the repair (a start with other biases, for
+    long-chain references: docs/benchmarks.md).
 
     Raises GenerationError when no board certifies within `tries` (rejection: boards laid;
     mcmc: repair moves), unless `allow_uncertified`, which returns the last board marked
@@ -343,6 +350,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     grid.check_mines(width, height, mines, int(np.count_nonzero(excluded)))
     if method not in METHODS:
         raise InvalidBoardError(f"unknown no-guess method {method!r}; allowed: {', '.join(METHODS)}")
+    if chain_start not in CHAIN_STARTS:
+        raise InvalidBoardError(f"unknown chain start {chain_start!r}; allowed: {', '.join(CHAIN_STARTS)}")
     auto = method == "auto"
     if auto:
         method = "rejection" if mines <= REJECTION_MAX_DENSITY * n else "mcmc"
@@ -364,7 +373,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             method = "mcmc"
     if method == "mcmc":
         tries = DEFAULT_REPAIRS if tries is None else tries
-        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room)
+        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=chain_start == "auto")
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"

@@ -15,8 +15,9 @@ Method, by density:
     chain took about 390 moves to wash out at 130 mines). The weight leans against both: by
     the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
     on 30x16 against rejection references at 130 mines and long chains at 170
-    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21). This only shapes the start: the chain's
-    stationary law is uniform whatever the start;
+    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
+    (adds there change the first opening, and fail more often) weigh apart. This only shapes
+    the start: the chain's stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
@@ -62,12 +63,15 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # short of mines on the edge (0.1979 of them against 0.2029 at 130 mines) and of clumping, and
 # the rings just inside the edge off (too few mines on the second, too many on the third). A
 # cell's weight is its ring's (edge, second, third ring; corners apart; INNER_WEIGHT inside)
-# times (clump base + its mine neighbours). Both were measured on 30x16 at 130 mines against two
-# rejection references and at 170 against long chains; in between (by mines per cell) they are
+# times (clump base + its mine neighbours). Adds just outside the click's block fail more often
+# too (they change the first opening), which left those 16 cells 2% short of mines and the ring
+# after them over-filled: the two rings around the block scale a cell's weight by their own
+# (INNER_WEIGHT: unchanged). All were measured on 30x16 at 130 mines against two rejection
+# references and at 170 against long chains; in between (by mines per cell) they are
 # interpolated, and held at the nearer end outside.
 INNER_WEIGHT = 16
-LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12),  # (mines per cell, ring weights, corner weight, clump base)
-                 (170 / 480, (33, 20, 13), 70, 4))
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14)),  # (mines per cell, ring weights, corner weight,
+                 (170 / 480, (33, 20, 13), 70, 4, (19, 14)))  # clump base, the two rings around the click's block)
 
 
 @dataclass(frozen=True)
@@ -154,15 +158,21 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
     return state, extra, tried, p
 
 
-def ladder_shape(nbr, mines: int) -> tuple[np.ndarray, int]:
+def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
-    with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings."""
-    (d0, rings0, corner0, clump0), (d1, rings1, corner1, clump1) = LADDER_SHAPES
+    with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
+    with `excluded` (the click's block), the two rings around it scaled by their own weights."""
+    (d0, rings0, corner0, clump0, click0), (d1, rings1, corner1, clump1, click1) = LADDER_SHAPES
     t = min(max((mines / nbr.shape[0] - d0) / (d1 - d0), 0.0), 1.0)
 
     def mix(a, b):
         return int(round(a + t * (b - a)))
+
+    def around(cells):
+        grown = np.zeros(nbr.shape[0], dtype=np.bool_)
+        grown[nbr[cells][nbr[cells] >= 0]] = True
+        return grown
 
     degree = (nbr >= 0).sum(axis=1)
     weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
@@ -170,11 +180,16 @@ def ladder_shape(nbr, mines: int) -> tuple[np.ndarray, int]:
     seen = ring.copy()
     for a, b in zip(rings0, rings1):
         weight[ring] = mix(a, b)
-        grown = np.zeros_like(seen)
-        grown[nbr[ring][nbr[ring] >= 0]] = True
-        ring = grown & ~seen
+        ring = around(ring) & ~seen
         seen |= ring
     weight[degree == 3] = mix(corner0, corner1)
+    if excluded is not None:
+        ring = around(excluded) & ~excluded
+        seen = ring | excluded
+        for a, b in zip(click0, click1):
+            weight[ring] = (weight[ring] * mix(a, b) + INNER_WEIGHT // 2) // INNER_WEIGHT
+            ring = around(ring) & ~seen
+            seen |= ring
     return weight, mix(clump0, clump1)
 
 
@@ -304,7 +319,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=Tr
         base = min(mines, int(LADDER_BASE_DENSITY * n))
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
     if ladder and ok:
-        weight, clump = ladder_shape(nbr, mines)
+        weight, clump = ladder_shape(nbr, mines, excluded)
         state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
                                          weight, clump, nbr)
         if added == mines - base:

@@ -71,7 +71,7 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # interpolated, and held at the nearer end outside.
 INNER_WEIGHT = 16
 LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14)),  # (mines per cell, ring weights, corner weight,
-                 (170 / 480, (33, 20, 13), 70, 4, (19, 14)))  # clump base, the two rings around the click's block)
+                 (170 / 480, (33, 22, 14), 80, 4, (19, 14)))  # clump base, the two rings around the click's block)
 
 
 @dataclass(frozen=True)

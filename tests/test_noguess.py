@@ -529,6 +529,20 @@ def test_kept_170_mine_long_chain_reference_is_what_it_claims():
     assert (ref.edge <= 170).all() and (ref.corner <= 4).all() and (ref.touching <= 8 * 170).all()
 
 
+def test_the_kept_170_mine_chain_reference_from_the_repair():
+    """The second 170-mine reference: 1,000 chains of 20,000 moves each from the repair's start
+    (make_reference.py --seed 2 --steps 20000 --chain-start repair); its first board drawn again
+    has the same figures."""
+    from sweeplab.cli.uniformity import Sample, draw_sample
+    ref = Sample.load("tests/data/noguess_chain_170_repair.npz")
+    assert (ref.width, ref.height, ref.boards) == (30, 16, 1000)
+    assert ref.label == "chain of 20000 moves from the repair start"
+    assert ref.counts.sum() == 170 * 1000 and ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    again = draw_sample(30, 16, 170, 15, 8, 1, 2 + 1_000_003, method="mcmc", steps=20000, chain_start="repair")
+    for name in ("bbbv", "openings", "needs_total", "edge", "corner", "touching"):
+        assert getattr(again, name)[0] == getattr(ref, name)[0], name
+
+
 def test_chain_boards_at_130_mines_match_the_rejection_references():
     """The default chain's boards against the two kept rejection references joined: 3BV, edge
     share, corner rate, clumping and the share needing the total each within 2.5 standard

@@ -6,6 +6,7 @@ densest boards that still generate, and an independent check of many boards.
                                                             #   the project's solver (sweeplab.solver)
     python benchmarks/bench_noguess.py --no-speed --verify 2000 --verify-mines 130   # chain boards
     python benchmarks/bench_noguess.py --no-speed --against --tatham ~/src/puzzles   # issue 21's table
+    python benchmarks/bench_noguess.py --no-speed --stages 200      # where a chain board's time goes
 
 `--against` times sweeplab, Simon Tatham's Mines (its `minegen`, built here from the source
 folder given to `--tatham`, which holds mines.c, misc.c, random.c, tree234.c, malloc.c and
@@ -112,6 +113,76 @@ def against(boards: int, tatham: str | None, adjust_boards: int) -> None:
               flush=True)
 
 
+def stages(boards: int) -> None:
+    """Where the time of a chain board goes: the ladder's 20% rejection sample, the ladder, the
+    chain; and a chain move's cost, accepted or rejected, found by trying each move `extra` more
+    times (a repeat runs warm, with the branches already seen: a lower bound on a first try)."""
+    from sweeplab.generators import noguess as G
+    from sweeplab.generators.certify import SOLVED, keep, try_move, undo, workspace
+    from sweeplab.rng import below, seed_key
+    from sweeplab._numba_cache import njit
+
+    @njit
+    def chain(p, excluded, state, steps, extra_accepted, extra_rejected):
+        n = p.mines.shape[0]
+        mpos, fpos = np.flatnonzero(p.mines).astype(np.int32), np.flatnonzero(~p.mines & ~excluded).astype(np.int32)
+        accepted = 0
+        for _ in range(steps):  # as noguess._chain, with the repeats
+            state, a = below(state, mpos.shape[0])
+            state, b = below(state, fpos.shape[0])
+            src, dst = mpos[a], fpos[b]
+            if try_move(p, src, dst) == SOLVED:
+                for _ in range(extra_accepted):
+                    undo(p, src, dst)
+                    try_move(p, src, dst)
+                mpos[a], fpos[b] = dst, src
+                accepted += 1
+                p = keep(p)
+            else:
+                undo(p, src, dst)
+                for _ in range(extra_rejected):
+                    try_move(p, src, dst)
+                    undo(p, src, dst)
+        return accepted
+
+    def run(w, h, m, k, extra_accepted, extra_rejected):
+        n, x, y = w * h, w // 2, h // 2
+        excluded, nbr = grid.block_mask(w, h, x, y), grid.neighbour_table(w, h)
+        room = workspace(w, h)
+        times, counts = [], []
+        for i in range(k):
+            state = np.uint64(seed_key(stream_key(1, i)))
+            t0 = time.process_time()
+            base = min(m, int(G.LADDER_BASE_DENSITY * n))
+            p, state, laid, _ = G._rejection(n, base, excluded, nbr, y * w + x, state, G.LADDER_BASE_TRIES,
+                                             G.DEFAULT_LEAF_BUDGET, room)
+            t1 = time.process_time()
+            weight, clump = G.ladder_shape(nbr, m, excluded)
+            state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
+                                               weight, clump, nbr)
+            t2 = time.process_time()
+            steps = G.default_steps(m, True, tried)
+            accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)
+            times.append((t1 - t0, t2 - t1, time.process_time() - t2))
+            counts.append((laid, tried, steps, accepted))
+        return np.array(times) * 1e3, np.array(counts, dtype=float)
+
+    print(f"{'level':>10} {'sample ms':>9} {'boards':>6} {'ladder ms':>9} {'tries':>6} {'chain ms':>8} {'moves':>6} "
+          f"{'kept':>5} {'total ms':>8} {'kept move us':>12} {'refused us':>10}   (means; medians of the total)")
+    for w, h, m in ((30, 16, 130), (30, 16, 170), (30, 16, 200), (30, 24, 200)):
+        run(w, h, m, 2, 1, 1)  # compile
+        k = boards if m == 130 or w == 30 and h == 24 else max(10, boards // 4)
+        t, c = run(w, h, m, k, 0, 0)
+        ta, _ = run(w, h, m, k, 2, 0)
+        tr, _ = run(w, h, m, k, 0, 2)
+        mean, moves, kept = t.mean(axis=0), c[:, 2].mean(), c[:, 3].mean()
+        per_kept = (ta[:, 2].mean() - mean[2]) / 2 / kept * 1e3
+        per_refused = (tr[:, 2].mean() - mean[2]) / 2 / (moves - kept) * 1e3
+        print(f"{f'{w}x{h}/{m}':>10} {mean[0]:>9.3f} {c[:, 0].mean():>6.1f} {mean[1]:>9.3f} {c[:, 1].mean():>6.1f} "
+              f"{mean[2]:>8.3f} {moves:>6.1f} {kept:>5.1f} {statistics.median(t.sum(axis=1)):>8.3f} "
+              f"{per_kept:>12.1f} {per_refused:>10.1f}", flush=True)
+
+
 def density_sweep() -> None:
     print(f"\n{'level':>16} {'seed':>4} {'ok':>3} {'cpu s':>6} {'start':>6} {'repairs':>7} {'accepted/steps':>14}")
     for w, h, counts in ((30, 16, (200, 250, 300, 350, 380, 400)), (30, 24, (300, 400, 500, 560))):
@@ -159,7 +230,7 @@ def verify(n: int, mines: int = 99) -> None:
             safe, sure = res[3] & hidden, res[4] & hidden
             if res[0] == TOO_COMPLEX and mst is not None:  # the project solver declines: ms-toollib decides
                 declined += 1
-                shown = np.where(state == K.OPEN, numbers, np.where(state == K.FLAG, 11, 10))
+                shown = np.where(state == K.OPEN_STATE, numbers, np.where(state == K.FLAG_STATE, 11, 10))
                 prob = np.array(mst.cal_probability_onboard(shown.reshape(h, w).astype(int).tolist(),
                                                             float(mines))[0]).reshape(-1)
                 safe, sure = (prob == 0) & hidden, (prob == 1) & hidden
@@ -189,12 +260,16 @@ def main() -> None:
     ap.add_argument("--against", action="store_true", help="side by side with Tatham's Mines and ms-toollib's "
                     "laymine_solvable_adjust")
     ap.add_argument("--against-boards", type=int, default=200, help="boards per level for --against")
+    ap.add_argument("--stages", type=int, default=0, help="boards for the table of where a chain board's time "
+                    "goes (130 mines and 30x24/200; a quarter as many at 170 and 200 on 30x16)")
     ap.add_argument("--tatham", default=None, help="folder of Simon Tatham's puzzles source (with mines.c)")
     a = ap.parse_args()
     print("machine: shared 2-core x86_64; CPU time of this process per board")
     if not a.no_speed:
         speed_table(a.boards)
         density_sweep()
+    if a.stages:
+        stages(a.stages)
     if a.against:
         against(a.against_boards, a.tatham, max(5, a.against_boards // 2))
     if a.verify:

@@ -412,9 +412,19 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():
-    r = generate(30, 16, 300, 15, 8, 1, tries=3000, steps=50)
+    r = generate(30, 16, 300, 15, 8, 1, steps=50)  # the default budget: a repair can take a fresh board or two
     assert r.start == "repair" and r.tries > 0 and r.steps == 50
     assert r.board.mine_count == 300 and certify(r.board, 15, 8)[0]
+
+
+def test_the_repair_start_can_be_asked_for_where_the_ladder_would_start():
+    # long-chain references start from the repair too (another start, other biases)
+    r = generate(30, 16, 170, 15, 8, 3, method="mcmc", steps=60, chain_start="repair")
+    assert (r.start, r.ladder_tries, r.steps) == ("repair", 0, 60) and r.tries > 0
+    assert r.board.mine_count == 170 and certify(r.board, 15, 8)[0]
+    assert generate(30, 16, 170, 15, 8, 3).start == "ladder"
+    with pytest.raises(InvalidBoardError, match="allowed: auto, repair"):
+        generate(30, 16, 170, 15, 8, 3, chain_start="ladder-ish")
 
 
 def test_auto_leaves_rejection_for_the_chain_on_a_large_board():
@@ -517,6 +527,20 @@ def test_kept_170_mine_long_chain_reference_is_what_it_claims():
     assert ref.counts.sum() == 170 * 1000
     assert ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
     assert (ref.edge <= 170).all() and (ref.corner <= 4).all() and (ref.touching <= 8 * 170).all()
+
+
+def test_the_kept_170_mine_chain_reference_from_the_repair():
+    """The second 170-mine reference: 1,000 chains of 20,000 moves each from the repair's start
+    (make_reference.py --seed 2 --steps 20000 --chain-start repair); its first board drawn again
+    has the same figures."""
+    from sweeplab.cli.uniformity import Sample, draw_sample
+    ref = Sample.load("tests/data/noguess_chain_170_repair.npz")
+    assert (ref.width, ref.height, ref.boards) == (30, 16, 1000)
+    assert ref.label == "chain of 20000 moves from the repair start"
+    assert ref.counts.sum() == 170 * 1000 and ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    again = draw_sample(30, 16, 170, 15, 8, 1, 2 + 1_000_003, method="mcmc", steps=20000, chain_start="repair")
+    for name in ("bbbv", "openings", "needs_total", "edge", "corner", "touching"):
+        assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
 
 def test_chain_boards_at_130_mines_match_the_rejection_references():

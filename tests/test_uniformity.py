@@ -105,7 +105,7 @@ def test_a_sample_keeps_its_figures_through_save_load_and_join(tmp_path):
 
 
 def test_ladder_weights_follow_the_rings_from_the_edge():
-    (d0, rings0, corner0, clump0), (d1, rings1, corner1, clump1) = LADDER_SHAPES
+    (d0, rings0, corner0, clump0, _), (d1, rings1, corner1, clump1, _) = LADDER_SHAPES
     for w, h, topology, mines, rings, corner, clump in (
             (30, 16, "bounded", 130, rings0, corner0, clump0), (30, 16, "bounded", 170, rings1, corner1, clump1),
             (30, 16, "bounded", 300, rings1, corner1, clump1), (5, 1, "bounded", 1, rings0, corner0, clump0),
@@ -129,6 +129,29 @@ def test_ladder_weights_follow_the_rings_from_the_edge():
     hi, hi_clump = ladder_shape(grid.neighbour_table(30, 16), 170)
     assert (np.minimum(lo, hi) <= mid).all() and (mid <= np.maximum(lo, hi)).all()
     assert min(lo_clump, hi_clump) <= mid_clump <= max(lo_clump, hi_clump)
+
+
+def test_the_two_rings_around_the_click_scale_the_ladder_weights():
+    """Cells two and three steps (king moves) from the click, i.e. the two rings around its block,
+    get their ring-from-the-edge weight times the click ring's weight over INNER_WEIGHT, rounded."""
+    (_, _, _, _, click0), (_, _, _, _, click1) = LADDER_SHAPES
+    for w, h, topology, mines, (cx, cy), click in (
+            (30, 16, "bounded", 130, (15, 8), click0), (30, 16, "bounded", 170, (15, 8), click1),
+            (30, 16, "bounded", 130, (0, 0), click0), (30, 16, "bounded", 400, (28, 3), click1),
+            (9, 8, "bounded", 10, (4, 4), click0), (11, 10, "torus", 20, (1, 9), click0)):
+        nbr = grid.neighbour_table(w, h, topology)
+        plain, clump = ladder_shape(nbr, mines)
+        weights, got_clump = ladder_shape(nbr, mines, grid.block_mask(w, h, cx, cy, topology))
+        assert got_clump == clump
+        for y in range(h):
+            for x in range(w):
+                dx, dy = abs(x - cx), abs(y - cy)
+                if topology == "torus":
+                    dx, dy = min(dx, w - dx), min(dy, h - dy)
+                steps = max(dx, dy)
+                base = int(plain[y * w + x])
+                want = (base * click[steps - 2] + INNER_WEIGHT // 2) // INNER_WEIGHT if steps in (2, 3) else base
+                assert weights[y * w + x] == want, (w, h, x, y)
 
 
 def test_cli_json_is_the_comparison_of_the_samples_it_drew(tmp_path):

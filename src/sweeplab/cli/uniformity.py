@@ -113,7 +113,7 @@ class Sample:
 
 
 def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", steps=None, tries=None,
-                label=None, start=0) -> Sample:
+                label=None, start=0, chain_start="auto") -> Sample:
     """K no-guess boards, board i (from `start`) seeded with stream_key(seed, i): a sample can be
     drawn in pieces and put together (`Sample.join`)."""
     from ..generators.certify import certify
@@ -132,7 +132,7 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
     t0 = time.perf_counter()
     for i in range(boards):
         r = generate(width, height, mines, x, y, stream_key(key, start + i), method=method, steps=steps,
-                     tries=tries)
+                     tries=tries, chain_start=chain_start)
         b = r.board
         counts += b.flat_mines
         bv[i] = bbbv_kernel(b.flat_mines, b.flat_numbers, nbr)

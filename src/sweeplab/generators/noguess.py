@@ -15,8 +15,9 @@ Method, by density:
     chain took about 390 moves to wash out at 130 mines). The weight leans against both: by
     the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
     on 30x16 against rejection references at 130 mines and long chains at 170
-    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21). This only shapes the start: the chain's
-    stationary law is uniform whatever the start;
+    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
+    (adds there change the first opening, and fail more often) weigh apart. This only shapes
+    the start: the chain's stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
@@ -48,6 +49,7 @@ from . import GeneratorInfo, register
 from .certify import DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, try_move, undo, workspace
 
 METHODS = ("auto", "rejection", "mcmc")
+CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair
 REJECTION_MAX_DENSITY = 0.22  # above this share of mines, rejection's success rate collapses
 DEFAULT_TRIES = 20_000  # rejection: uniform boards tried before giving up
 AUTO_REJECTION_TRIES = 200  # auto: rejection boards tried before the chain takes over (30x16/99 needs about 7)
@@ -61,12 +63,15 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # short of mines on the edge (0.1979 of them against 0.2029 at 130 mines) and of clumping, and
 # the rings just inside the edge off (too few mines on the second, too many on the third). A
 # cell's weight is its ring's (edge, second, third ring; corners apart; INNER_WEIGHT inside)
-# times (clump base + its mine neighbours). Both were measured on 30x16 at 130 mines against two
-# rejection references and at 170 against long chains; in between (by mines per cell) they are
+# times (clump base + its mine neighbours). Adds just outside the click's block fail more often
+# too (they change the first opening), which left those 16 cells 2% short of mines and the ring
+# after them over-filled: the two rings around the block scale a cell's weight by their own
+# (INNER_WEIGHT: unchanged). All were measured on 30x16 at 130 mines against two rejection
+# references and at 170 against long chains; in between (by mines per cell) they are
 # interpolated, and held at the nearer end outside.
 INNER_WEIGHT = 16
-LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12),  # (mines per cell, ring weights, corner weight, clump base)
-                 (170 / 480, (33, 20, 13), 70, 4))
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14)),  # (mines per cell, ring weights, corner weight,
+                 (170 / 480, (33, 22, 14), 80, 4, (19, 14)))  # clump base, the two rings around the click's block)
 
 
 @dataclass(frozen=True)
@@ -153,15 +158,21 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
     return state, extra, tried, p
 
 
-def ladder_shape(nbr, mines: int) -> tuple[np.ndarray, int]:
+def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
-    with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings."""
-    (d0, rings0, corner0, clump0), (d1, rings1, corner1, clump1) = LADDER_SHAPES
+    with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
+    with `excluded` (the click's block), the two rings around it scaled by their own weights."""
+    (d0, rings0, corner0, clump0, click0), (d1, rings1, corner1, clump1, click1) = LADDER_SHAPES
     t = min(max((mines / nbr.shape[0] - d0) / (d1 - d0), 0.0), 1.0)
 
     def mix(a, b):
         return int(round(a + t * (b - a)))
+
+    def around(cells):
+        grown = np.zeros(nbr.shape[0], dtype=np.bool_)
+        grown[nbr[cells][nbr[cells] >= 0]] = True
+        return grown
 
     degree = (nbr >= 0).sum(axis=1)
     weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
@@ -169,11 +180,16 @@ def ladder_shape(nbr, mines: int) -> tuple[np.ndarray, int]:
     seen = ring.copy()
     for a, b in zip(rings0, rings1):
         weight[ring] = mix(a, b)
-        grown = np.zeros_like(seen)
-        grown[nbr[ring][nbr[ring] >= 0]] = True
-        ring = grown & ~seen
+        ring = around(ring) & ~seen
         seen |= ring
     weight[degree == 3] = mix(corner0, corner1)
+    if excluded is not None:
+        ring = around(excluded) & ~excluded
+        seen = ring | excluded
+        for a, b in zip(click0, click1):
+            weight[ring] = (weight[ring] * mix(a, b) + INNER_WEIGHT // 2) // INNER_WEIGHT
+            ring = around(ring) & ~seen
+            seen |= ring
     return weight, mix(clump0, clump1)
 
 
@@ -296,13 +312,14 @@ class _Start:
     repairs: int
 
 
-def _start(n, mines, excluded, nbr, click, state, tries, budget, room) -> _Start:
+def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=True) -> _Start:
     """A rejection sample where rejection is cheap, with mines added one at a time (the ladder);
-    where that stalls, a uniform board repaired."""
-    base = min(mines, int(LADDER_BASE_DENSITY * n))
-    p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
-    if ok:
-        weight, clump = ladder_shape(nbr, mines)
+    where that stalls (or without `ladder`), a uniform board repaired."""
+    if ladder:
+        base = min(mines, int(LADDER_BASE_DENSITY * n))
+        p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
+    if ladder and ok:
+        weight, clump = ladder_shape(nbr, mines, excluded)
         state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
                                          weight, clump, nbr)
         if added == mines - base:
@@ -327,8 +344,13 @@ def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
              method: str = "auto", steps: int | None = None, tries: int | None = None,
-             budget: int = DEFAULT_LEAF_BUDGET, allow_uncertified: bool = False) -> NoGuessResult:
+             budget: int = DEFAULT_LEAF_BUDGET, allow_uncertified: bool = False,
+             chain_start: str = "auto") -> NoGuessResult:
     """A board certified no-guess from the first click (x, y), whose 3x3 block is mine-free.
+
+    `chain_start` ("auto" or "repair") picks what makes the chain's first board for `mcmc`: the
+    ladder (the repair where it stalls), or always the repair (a start with other biases, for
+    long-chain references: docs/benchmarks.md).
 
     Raises GenerationError when no board certifies within `tries` (rejection: boards laid;
     mcmc: repair moves), unless `allow_uncertified`, which returns the last board marked
@@ -343,6 +365,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     grid.check_mines(width, height, mines, int(np.count_nonzero(excluded)))
     if method not in METHODS:
         raise InvalidBoardError(f"unknown no-guess method {method!r}; allowed: {', '.join(METHODS)}")
+    if chain_start not in CHAIN_STARTS:
+        raise InvalidBoardError(f"unknown chain start {chain_start!r}; allowed: {', '.join(CHAIN_STARTS)}")
     auto = method == "auto"
     if auto:
         method = "rejection" if mines <= REJECTION_MAX_DENSITY * n else "mcmc"
@@ -364,7 +388,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             method = "mcmc"
     if method == "mcmc":
         tries = DEFAULT_REPAIRS if tries is None else tries
-        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room)
+        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=chain_start == "auto")
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"

@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from sweeplab import Game, View, make_rule
@@ -386,10 +386,12 @@ def test_two_move_score_matches_brute_force(view):
 
 @settings(max_examples=80, suppress_health_check=list(HealthCheck))
 @given(small_views())
-def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal_outside(view):
+@example(View.from_text("mines: 3\n###\n#3#\n###\n"))
+def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal(view):
     """Brute force: for each set T found, any two layouts that agree outside T give the same number
-    on every cell outside T that is safe in both (so no reveal outside T ever separates them), and
-    each cell of T is a mine in some layout and safe in another (a guess is needed)."""
+    on every hidden cell that is safe in both, inside T as well as outside (so no reveal ever
+    separates them), and each cell of T is a mine in some layout and safe in another (a guess is
+    needed)."""
     from sweeplab.solver import analyse
     from sweeplab.solver.fifty import unavoidable_sets
     a = analyse(view)
@@ -406,11 +408,46 @@ def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal_outside(view):
             by_outside.setdefault(frozenset(lay - members), []).append(lay)
         for group in by_outside.values():
             for c in hidden:
-                if int(c) in members:
-                    continue
                 shown = {sum(1 for j in nbr[c] if j >= 0 and int(j) in lay) for lay in group if int(c) not in lay}
                 assert len(shown) <= 1
 
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
+@given(small_views())
+@example(View.from_text("mines: 3\n###\n#3#\n###\n"))
+def test_an_unavoidable_guess_is_an_optimal_move(view):
+    """The exact optimum (`solver.optimal`) as the oracle: every cell the unavoidable-guess rule may
+    pick (the safest of a set it finds) is worth as much as the best move of perfect play. The
+    example is the 3x3/3 centre showing its 3: a rule that ignores reveals inside the set guesses an
+    edge cell (19/56 of winning) where a corner wins 5/14."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.fifty import unavoidable_sets
+    from sweeplab.solver.optimal import OptimalPlay
+    a = analyse(view)
+    assume(not a.safe.any())
+    sets = unavoidable_sets(view, a.mines, view.hidden & ~a.mines)
+    assume(sets)
+    values = OptimalPlay(view.width, view.height, view.mine_count).moves(view)
+    best = max(values.values())
+    p = a.probability.reshape(-1)
+    for t in sets:
+        safest = [c for c in t if p[c] <= min(p[list(t)]) + 1e-12]
+        assert all(values[c % view.width, c // view.width] == best for c in safest)
+
+
+def test_strong_plays_the_3x3_centre_optimally():
+    """3x3/3, the centre open with its 3: the eight cells around hold 3 mines, but a corner's number
+    tells its two edge neighbours apart, so `strong` must not guess at once at any safest cell of the
+    ring; perfect play opens a corner (5/14), and so must `strong`."""
+    from fractions import Fraction
+    from sweeplab.solver.optimal import OptimalPlay
+    view = View.from_text("mines: 3\n###\n#3#\n###\n")
+    values = OptimalPlay(3, 3, 3).moves(view)
+    assert max(values.values()) == Fraction(5, 14) and values[1, 0] == Fraction(19, 56)
+    for seed in range(8):
+        (move,) = StrongPlayer(seed).moves(view)
+        assert values[move.x, move.y] == Fraction(5, 14)
 
 
 @settings(max_examples=60, suppress_health_check=list(HealthCheck))

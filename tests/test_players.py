@@ -341,7 +341,8 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
 def test_progress_score_matches_brute_force(view, blend):
     """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
     number weighted by its share, 1 when some other cell is then safe in every layout, else the best
-    safety then; a cell that can show only one number cut by the dead penalty."""
+    safety then; times 1 + the progress weight x the chance that some other cell is then certain; a
+    cell that can show only one number cut by the dead penalty."""
     a, layouts, cells, nbr, mines = _guess_position(view)
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
@@ -354,9 +355,32 @@ def test_progress_score_matches_brute_force(view, blend):
         got = player._score_progress(view, a, base, int(c), known, unknown)
         others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
         want = _brute_progress(layouts, int(c), others, nbr, blend)
+        progress = sum(len(g) for g in _groups(layouts, int(c), nbr).values()
+                       if any(not any(j in lay for lay in g) for j in others if j != c)) / len(layouts)
+        want *= 1 + player.progress_weight * progress
         if len(_groups(layouts, int(c), nbr)) == 1:
             want *= 1 - player.dead_penalty
         assert got == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_progress_and_expected_clears_match_brute_force(view):
+    """The chance that a guess is safe and leaves some other cell certain, and the expected count of
+    such cells, recomputed from the brute-force layouts (each number's group of layouts)."""
+    from sweeplab.solver.lookahead import flagged, progress_detail
+    a, layouts, cells, nbr, mines = _guess_position(view)
+    base = flagged(view, a)
+    hidden = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
+    for c in hidden:
+        want_progress = want_clears = 0.0
+        for group in _groups(layouts, c, nbr).values():
+            certain = [j for j in hidden if j != c and not any(j in lay for lay in group)]
+            want_progress += len(group) / len(layouts) * bool(certain)
+            want_clears += len(group) / len(layouts) * len(certain)
+        d = progress_detail(view, a, base, c)
+        assert d.progress == pytest.approx(want_progress, abs=1e-9)
+        assert d.clears == pytest.approx(want_clears, abs=1e-9)
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))

@@ -335,19 +335,21 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
 
 
-@pytest.mark.parametrize("blend", [0.0, 0.2])
+@pytest.mark.parametrize("blend,progress_cells", [(0.0, 0), (0.2, 0), (0.0, StrongPlayer.progress_cells)])
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(view=small_views())
-def test_progress_score_matches_brute_force(view, blend):
+def test_progress_score_matches_brute_force(view, blend, progress_cells):
     """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
     number weighted by its share, 1 when some other cell is then safe in every layout, else the best
-    safety then; times 1 + the progress weight x the chance that some other cell is then certain; a
-    cell that can show only one number cut by the dead penalty."""
+    safety then; times 1 + the progress weight x the chance that some other cell is then certain
+    while more than `progress_cells` undecided cells are left (never on these small boards by
+    default); a cell that can show only one number cut by the dead penalty."""
     a, layouts, cells, nbr, mines = _guess_position(view)
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
     player = StrongPlayer(0)
     player.blend = blend
+    player.progress_cells = progress_cells
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
         ns = nbr[c][nbr[c] >= 0]
         known = int(np.count_nonzero(mines[ns]))
@@ -357,7 +359,8 @@ def test_progress_score_matches_brute_force(view, blend):
         want = _brute_progress(layouts, int(c), others, nbr, blend)
         progress = sum(len(g) for g in _groups(layouts, int(c), nbr).values()
                        if any(not any(j in lay for lay in g) for j in others if j != c)) / len(layouts)
-        want *= 1 + player.progress_weight * progress
+        if len(others) > progress_cells:
+            want *= 1 + player.progress_weight * progress
         if len(_groups(layouts, int(c), nbr)) == 1:
             want *= 1 - player.dead_penalty
         assert got == pytest.approx(want, abs=1e-9)

@@ -205,6 +205,7 @@ class StrongPlayer(SafestPlayer):
     # "progress": score x (1 + this x the chance that the guess leaves a certain cell): the score
     # alone counts a reveal that leaves a safer next guess almost as much as one that frees a cell
     progress_weight = 0.2
+    progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -352,7 +353,8 @@ class StrongPlayer(SafestPlayer):
             score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
         else:
             d = progress_detail(view, a, base, c, self.blend)
-            score, shown = d.score * (1.0 + self.progress_weight * d.progress), d.shown
+            weight = self.progress_weight if np.count_nonzero(base == HIDDEN) > self.progress_cells else 0.0
+            score, shown = d.score * (1.0 + weight * d.progress), d.shown
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
         return score

@@ -181,7 +181,8 @@ class StrongPlayer(SafestPlayer):
     (`solver.endgame`) when few layouts remain; otherwise one move of look-ahead on the safest few
     cells, scoring each by P(safe) x E[safety of the best next move] (1 when the reveal leads to a
     certain cell), each number the cell can show weighted by its exact share of the layouts, and
-    the score raised by a fifth of the chance that the reveal frees some cell (progress). A
+    the score raised by a fifth of the chance that the reveal frees some cell (progress) while more
+    than 40 undecided cells are left. A
     dead cell (it can show only one number: its reveal tells nothing) is never chosen while a
     live one is left, and a guess dominated by a cell that is safe whenever it is (and more often)
     gives way to that cell."""

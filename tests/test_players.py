@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from sweeplab import Game, View, make_rule
@@ -335,18 +335,21 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
 
 
-@pytest.mark.parametrize("blend", [0.0, 0.2])
+@pytest.mark.parametrize("blend,progress_cells", [(0.0, 0), (0.2, 0), (0.0, StrongPlayer.progress_cells)])
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(view=small_views())
-def test_progress_score_matches_brute_force(view, blend):
+def test_progress_score_matches_brute_force(view, blend, progress_cells):
     """The look-ahead score of every undecided cell, recomputed from the brute-force layouts: each
     number weighted by its share, 1 when some other cell is then safe in every layout, else the best
-    safety then; a cell that can show only one number cut by the dead penalty."""
+    safety then; times 1 + the progress weight x the chance that some other cell is then certain
+    while more than `progress_cells` undecided cells are left (never on these small boards by
+    default); a cell that can show only one number cut by the dead penalty."""
     a, layouts, cells, nbr, mines = _guess_position(view)
     base = cells.copy()
     base[mines & (base == HIDDEN)] = -2
     player = StrongPlayer(0)
     player.blend = blend
+    player.progress_cells = progress_cells
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
         ns = nbr[c][nbr[c] >= 0]
         known = int(np.count_nonzero(mines[ns]))
@@ -354,9 +357,33 @@ def test_progress_score_matches_brute_force(view, blend):
         got = player._score_progress(view, a, base, int(c), known, unknown)
         others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
         want = _brute_progress(layouts, int(c), others, nbr, blend)
+        progress = sum(len(g) for g in _groups(layouts, int(c), nbr).values()
+                       if any(not any(j in lay for lay in g) for j in others if j != c)) / len(layouts)
+        if len(others) > progress_cells:
+            want *= 1 + player.progress_weight * progress
         if len(_groups(layouts, int(c), nbr)) == 1:
             want *= 1 - player.dead_penalty
         assert got == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
+@given(small_views())
+def test_progress_and_expected_clears_match_brute_force(view):
+    """The chance that a guess is safe and leaves some other cell certain, and the expected count of
+    such cells, recomputed from the brute-force layouts (each number's group of layouts)."""
+    from sweeplab.solver.lookahead import flagged, progress_detail
+    a, layouts, cells, nbr, mines = _guess_position(view)
+    base = flagged(view, a)
+    hidden = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
+    for c in hidden:
+        want_progress = want_clears = 0.0
+        for group in _groups(layouts, c, nbr).values():
+            certain = [j for j in hidden if j != c and not any(j in lay for lay in group)]
+            want_progress += len(group) / len(layouts) * bool(certain)
+            want_clears += len(group) / len(layouts) * len(certain)
+        d = progress_detail(view, a, base, c)
+        assert d.progress == pytest.approx(want_progress, abs=1e-9)
+        assert d.clears == pytest.approx(want_clears, abs=1e-9)
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
@@ -386,10 +413,12 @@ def test_two_move_score_matches_brute_force(view):
 
 @settings(max_examples=80, suppress_health_check=list(HealthCheck))
 @given(small_views())
-def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal_outside(view):
+@example(View.from_text("mines: 3\n###\n#3#\n###\n"))
+def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal(view):
     """Brute force: for each set T found, any two layouts that agree outside T give the same number
-    on every cell outside T that is safe in both (so no reveal outside T ever separates them), and
-    each cell of T is a mine in some layout and safe in another (a guess is needed)."""
+    on every hidden cell that is safe in both, inside T as well as outside (so no reveal ever
+    separates them), and each cell of T is a mine in some layout and safe in another (a guess is
+    needed)."""
     from sweeplab.solver import analyse
     from sweeplab.solver.fifty import unavoidable_sets
     a = analyse(view)
@@ -406,11 +435,46 @@ def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal_outside(view):
             by_outside.setdefault(frozenset(lay - members), []).append(lay)
         for group in by_outside.values():
             for c in hidden:
-                if int(c) in members:
-                    continue
                 shown = {sum(1 for j in nbr[c] if j >= 0 and int(j) in lay) for lay in group if int(c) not in lay}
                 assert len(shown) <= 1
 
+
+
+@settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
+@given(small_views())
+@example(View.from_text("mines: 3\n###\n#3#\n###\n"))
+def test_an_unavoidable_guess_is_an_optimal_move(view):
+    """The exact optimum (`solver.optimal`) as the oracle: every cell the unavoidable-guess rule may
+    pick (the safest of a set it finds) is worth as much as the best move of perfect play. The
+    example is the 3x3/3 centre showing its 3: a rule that ignores reveals inside the set guesses an
+    edge cell (19/56 of winning) where a corner wins 5/14."""
+    from sweeplab.solver import analyse
+    from sweeplab.solver.fifty import unavoidable_sets
+    from sweeplab.solver.optimal import OptimalPlay
+    a = analyse(view)
+    assume(not a.safe.any())
+    sets = unavoidable_sets(view, a.mines, view.hidden & ~a.mines)
+    assume(sets)
+    values = OptimalPlay(view.width, view.height, view.mine_count).moves(view)
+    best = max(values.values())
+    p = a.probability.reshape(-1)
+    for t in sets:
+        safest = [c for c in t if p[c] <= min(p[list(t)]) + 1e-12]
+        assert all(values[c % view.width, c // view.width] == best for c in safest)
+
+
+def test_strong_plays_the_3x3_centre_optimally():
+    """3x3/3, the centre open with its 3: the eight cells around hold 3 mines, but a corner's number
+    tells its two edge neighbours apart, so `strong` must not guess at once at any safest cell of the
+    ring; perfect play opens a corner (5/14), and so must `strong`."""
+    from fractions import Fraction
+    from sweeplab.solver.optimal import OptimalPlay
+    view = View.from_text("mines: 3\n###\n#3#\n###\n")
+    values = OptimalPlay(3, 3, 3).moves(view)
+    assert max(values.values()) == Fraction(5, 14) and values[1, 0] == Fraction(19, 56)
+    for seed in range(8):
+        (move,) = StrongPlayer(seed).moves(view)
+        assert values[move.x, move.y] == Fraction(5, 14)
 
 
 @settings(max_examples=60, suppress_health_check=list(HealthCheck))

@@ -1,8 +1,11 @@
 """Unavoidable guesses: a few hidden cells around one number, holding some but not all of its
-mines, that no later reveal can ever tell apart; the commonest is a 50/50 pair.
+mines, that no later reveal, outside the set or inside it, can ever tell apart; the commonest is a
+50/50 pair.
 
 Such a set must be guessed sooner or later at the same odds, so guessing it at once costs nothing
-and, when it goes well, leaves the rest of the game with fewer unknowns.
+and, when it goes well, leaves the rest of the game with fewer unknowns. A set whose own cells can
+tell the others apart (a cell beside some of them but not all) is not one: which of its cells is
+opened first then matters, and the end game or the look-ahead chooses.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ def unavoidable_sets(view: View, mines: np.ndarray, undecided: np.ndarray) -> li
     needs some but not all of them to be mines; every hidden cell outside T that could still be
     opened and touches a cell of T touches all of them (its number would tell only their total,
     which is known); and every open number touching some but not all of T sees no undecided cell
-    outside T (nothing outside T can ever be learnt that would tell its cells apart)."""
+    outside T (nothing outside T can ever be learnt that would tell its cells apart); and every cell
+    of T touches all of T's other cells or none (its own number, once it is opened, tells their
+    total, which is known, or nothing about them)."""
     cells = view.cells.reshape(-1)
     nbr = view.neighbours
     known = mines.reshape(-1)
@@ -33,6 +38,9 @@ def unavoidable_sets(view: View, mines: np.ndarray, undecided: np.ndarray) -> li
             continue
         seen.add(t)
         members = set(t)
+        inside = [{int(j) for j in nbr[c] if j >= 0} & members for c in t]
+        if any(s and len(s) != len(t) - 1 for s in inside):  # beside some of the others, not all
+            continue
         around = set()
         for c in t:
             around.update(int(j) for j in nbr[c] if j >= 0)

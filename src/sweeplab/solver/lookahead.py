@@ -9,7 +9,7 @@ comes from the exact analysis (`analyse`) of the view with the numbers put in.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
@@ -50,16 +50,28 @@ def outcomes(view: View, a: Analysis, base: np.ndarray, c: int) -> Iterator[tupl
             yield weight, tv, b
 
 
-def progress_score(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> tuple[float, int]:
-    """(one-move score of guessing c, how many numbers it can show): each number's share x the
-    safety of the best next move then (1 for a certain cell), blended with the second best:
-    (1 - blend) x best + blend x second (two next moves that are both good are worth more than one
-    good move beside poor ones)."""
+class Progress(NamedTuple):
+    """The one-move look at a guess c: its score, how many numbers it can show, the chance that it
+    is safe and its number leaves some other cell certain (progress), and the expected count of
+    cells that are then certain (both over all layouts, c a mine counting as none)."""
+
+    score: float
+    shown: int
+    progress: float
+    clears: float
+
+
+def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> Progress:
+    """The one-move look at c (see `progress_score`), with its progress and expected clears."""
     hidden = base == HIDDEN
     hidden[c] = False
-    score, shown = 0.0, 0
+    score, shown, progress, clears = 0.0, 0, 0.0, 0.0
     for weight, _, b in outcomes(view, a, base, c):
         shown += 1
+        certain = int(np.count_nonzero(b.safe.reshape(-1) & hidden))
+        if certain:
+            progress += weight
+            clears += weight * certain
         if not hidden.any():
             score += weight
             continue
@@ -69,7 +81,16 @@ def progress_score(view: View, a: Analysis, base: np.ndarray, c: int, blend: flo
         else:
             two = np.partition(q, 1)[:2]
             score += weight * (1.0 - (1.0 - blend) * float(two[0]) - blend * float(two[1]))
-    return score, shown
+    return Progress(score, shown, progress, clears)
+
+
+def progress_score(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> tuple[float, int]:
+    """(one-move score of guessing c, how many numbers it can show): each number's share x the
+    safety of the best next move then (1 for a certain cell), blended with the second best:
+    (1 - blend) x best + blend x second (two next moves that are both good are worth more than one
+    good move beside poor ones)."""
+    d = progress_detail(view, a, base, c, blend)
+    return d.score, d.shown
 
 
 def safe_whenever(view: View, a: Analysis, base: np.ndarray, c: int) -> np.ndarray:

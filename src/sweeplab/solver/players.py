@@ -21,7 +21,7 @@ from .frontier import InconsistentPositionError, TooComplexError
 from .fifty import unavoidable_sets
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
 from .local import deduce_rules
-from .lookahead import progress_score, safe_whenever, two_move_score
+from .lookahead import progress_detail, safe_whenever, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
@@ -180,7 +180,9 @@ class StrongPlayer(SafestPlayer):
     """Complete deduction; unavoidable guesses (forced 50/50s) at once; an exhaustive end game
     (`solver.endgame`) when few layouts remain; otherwise one move of look-ahead on the safest few
     cells, scoring each by P(safe) x E[safety of the best next move] (1 when the reveal leads to a
-    certain cell), each number the cell can show weighted by its exact share of the layouts. A
+    certain cell), each number the cell can show weighted by its exact share of the layouts, and
+    the score raised by a fifth of the chance that the reveal frees some cell (progress) while more
+    than 40 undecided cells are left. A
     dead cell (it can show only one number: its reveal tells nothing) is never chosen while a
     live one is left, and a guess dominated by a cell that is safe whenever it is (and more often)
     gives way to that cell."""
@@ -201,6 +203,10 @@ class StrongPlayer(SafestPlayer):
     blend = 0.0              # "progress": the next move's safety blended with the second best's by this
     next_guesses = 3         # "two": the safest next guesses scored after each number
     next_near = 0.9          # ... within 10% (relative) of the best safety then
+    # "progress": score x (1 + this x the chance that the guess leaves a certain cell): the score
+    # alone counts a reveal that leaves a safer next guess almost as much as one that frees a cell
+    progress_weight = 0.2
+    progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -342,11 +348,14 @@ class StrongPlayer(SafestPlayer):
 
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
-        certain cell (progress), else the best safety then ("two": the best next guess's score)."""
+        certain cell (progress), else the best safety then ("two": the best next guess's score);
+        "progress": times 1 + `progress_weight` x the chance of progress."""
         if self.lookahead == "two":
             score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
         else:
-            score, shown = progress_score(view, a, base, c, self.blend)
+            d = progress_detail(view, a, base, c, self.blend)
+            weight = self.progress_weight if np.count_nonzero(base == HIDDEN) > self.progress_cells else 0.0
+            score, shown = d.score * (1.0 + weight * d.progress), d.shown
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
         return score

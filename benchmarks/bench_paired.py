@@ -8,7 +8,8 @@ seed), so the players differ only by their decisions. Printed: each player's win
 Wilson interval, the games only A won and only B won, and McNemar's z = (a - b) / sqrt(a + b)
 (|z| > 1.96: a difference at 95%). `--b-python` plays B with another interpreter (another
 checkout of sweeplab, e.g. a worktree of an older commit); its per-game outcomes are cached in
---cache so several A variants compare against one B run.
+--cache so several A variants compare against one B run (keyed by a digest of the source that
+played them, so another checkout or an edit is never answered from the cache).
 
 `--breakdown` also sorts the lost games of each player by the position of the fatal guess:
 a forced 50/50 (two cells no reveal can ever tell apart), an end game (at most --endgame
@@ -18,6 +19,7 @@ layouts), a larger position, or one beyond the exact analysis.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -103,13 +105,26 @@ def classify(view, cell: int, endgame: int) -> str:
     return "end-game" if a.layouts <= endgame and np.count_nonzero(undecided) <= 64 else "large"
 
 
+def source_tag(python) -> str:
+    """A digest of the sweeplab source that `python` (None: this interpreter) imports: outcomes cached
+    under one player name from another checkout, or from this one before an edit, are not reused."""
+    code = "import pathlib, sweeplab; print(pathlib.Path(sweeplab.__file__).parent)"
+    root = Path(subprocess.run([python or sys.executable, "-c", code], check=True, capture_output=True,
+                               text=True).stdout.strip())
+    digest = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def outcomes(label, player, python, case, seed, games, breakdown, endgame, cache):
-    key = f"{label}-{player}-{case}-s{seed}-{games}{'-b' + str(endgame) if breakdown else ''}.json"
+    tag = source_tag(python)
+    key = f"{label}-{tag}-{player}-{case}-s{seed}-{games}{'-b' + str(endgame) if breakdown else ''}.json"
     path = Path(cache) / key.replace("/", "_")
     if path.exists():
         return json.loads(path.read_text())
     if not breakdown:  # a longer cached run of the same: its first games are these games
-        stem = f"{label}-{player}-{case}-s{seed}-".replace("/", "_")
+        stem = f"{label}-{tag}-{player}-{case}-s{seed}-".replace("/", "_")
         for other in Path(cache).glob(stem + "*.json"):
             n = other.stem[len(stem):]
             if n.isdigit() and int(n) >= games:

@@ -318,12 +318,12 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=Tr
     if ladder:
         base = min(mines, int(LADDER_BASE_DENSITY * n))
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
-    if ladder and ok:
-        weight, clump = ladder_shape(nbr, mines, excluded)
-        state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                         weight, clump, nbr)
-        if added == mines - base:
-            return _Start(p, state, True, True, tried, 0)
+        if ok:
+            weight, clump = ladder_shape(nbr, mines, excluded)
+            state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
+                                             weight, clump, nbr)
+            if added == mines - base:
+                return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
     used = 0
     while True:

@@ -18,7 +18,7 @@ from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
                                         play_moved, set_mine)
-from sweeplab.generators.noguess import AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, generate
+from sweeplab.generators.noguess import AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, STEPS_PER_LADDER_TRY, generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
 
@@ -406,7 +406,7 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
     r = generate(30, 16, 130, 15, 8, 5)
     assert (r.method, r.start, r.tries) == ("mcmc", "ladder", 0)
     assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
-    assert r.steps == max(50, 2 * r.ladder_tries)  # LADDER_PACE: two moves per try at 130 mines on 30x16
+    assert r.steps == max(50, STEPS_PER_LADDER_TRY * r.ladder_tries)
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
 
 
@@ -434,15 +434,11 @@ def test_the_ladder_thins_its_adds_that_use_the_mine_total():
     assert not any(needs[0]) and any(needs[16])
 
 
-def test_the_ladder_pace_runs_from_130_to_170_mines():
-    from sweeplab.generators.noguess import LADDER_PACE, ladder_pace
-    (_, keep0, steps0), (_, keep1, steps1) = LADDER_PACE
-    assert ladder_pace(480, 130) == (keep0, steps0) and ladder_pace(480, 100) == (keep0, steps0)
-    assert ladder_pace(480, 170) == (keep1, steps1) and ladder_pace(480, 300) == (keep1, steps1)
-    keep, steps = ladder_pace(480, 150)
-    assert min(keep0, keep1) <= keep <= max(keep0, keep1) and min(steps0, steps1) < steps < max(steps0, steps1)
-    r = generate(30, 16, 170, 15, 8, 5)
-    assert r.start == "ladder" and r.steps == max(50, int(steps1 * r.ladder_tries))
+def test_the_ladder_keeps_adds_that_use_the_total_by_density():
+    from sweeplab.generators.noguess import KEEP_TOTAL, keep_total
+    assert keep_total(480, 130) == KEEP_TOTAL[0] == keep_total(480, 100) == 16  # 130 mines: every add kept
+    assert keep_total(480, 170) == KEEP_TOTAL[1] == keep_total(480, 300)
+    assert min(KEEP_TOTAL) <= keep_total(480, 150) <= max(KEEP_TOTAL)
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():

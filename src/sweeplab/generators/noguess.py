@@ -18,14 +18,14 @@ Method, by density:
     (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
     (adds there change the first opening, and fail more often) weigh apart. The kept adds also
     lean to boards that need the mine total, so at high density an add whose play uses the total
-    is kept only with a probability (`LADDER_PACE`). This only shapes the start: the chain's
+    is kept only with a probability (`KEEP_TOTAL`). This only shapes the start: the chain's
     stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
-  The number of chain moves is a parameter; by default a number per cell the ladder tried
-  (`LADDER_PACE`: two at 130 mines on 30x16, one at 170), or three per mine after a repair: `docs/benchmarks.md` measures the bias left against
+  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
+  three per mine after a repair: `docs/benchmarks.md` measures the bias left against
   rejection references.
 
 Every board returned has been certified (`certify.start` / `try_move`) from its click;
@@ -75,11 +75,10 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 INNER_WEIGHT = 16
 # The ladder's kept adds also lean to boards that need the mine total (at 170 mines the ladder
 # alone gives 0.90 of them against 0.78 in the long chains, and the chain washes that out slowest
-# of all figures: 0.82 after two moves per try, 0.79 after eight): an add whose play uses the
-# total is kept only with a probability (of 16), and the chain that follows can then be shorter.
-# (mines per cell, adds using the total kept of 16, chain moves per ladder try), interpolated
-# like LADDER_SHAPES (docs/benchmarks.md, issue 21, session 4).
-LADDER_PACE = ((130 / 480, 16, 2.0), (170 / 480, 8, 1.0))
+# of all figures: 0.82 after two moves per try, 0.79 after eight). An add whose play uses the
+# total is kept only with a probability, of 16: at the two densities of LADDER_SHAPES (130 mines
+# on 30x16 need none), interpolated like them (docs/benchmarks.md, issue 21, session 4).
+KEEP_TOTAL = (16, 8)
 LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14)),  # (mines per cell, ring weights, corner weight,
                  (170 / 480, (33, 22, 14), 80, 4, (19, 14)))  # clump base, the two rings around the click's block)
 
@@ -181,12 +180,11 @@ def _between(cells: int, mines: int) -> float:
     return min(max((mines / cells - d0) / (d1 - d0), 0.0), 1.0)
 
 
-def ladder_pace(cells: int, mines: int) -> tuple[int, float]:
-    """(of 16 adds whose play uses the mine total, how many the ladder keeps; chain moves per
-    cell the ladder tried) for `mines` on `cells` cells (LADDER_PACE)."""
-    (_, keep0, steps0), (_, keep1, steps1) = LADDER_PACE
-    t = _between(cells, mines)
-    return int(round(keep0 + t * (keep1 - keep0))), steps0 + t * (steps1 - steps0)
+def keep_total(cells: int, mines: int) -> int:
+    """Of 16 adds whose play uses the mine total, how many the ladder keeps, for `mines` on
+    `cells` cells (KEEP_TOTAL)."""
+    keep0, keep1 = KEEP_TOTAL
+    return int(round(keep0 + _between(cells, mines) * (keep1 - keep0)))
 
 
 def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
@@ -327,6 +325,7 @@ def _chain(p, excluded, state, steps):
     return state, accepted
 
 
+STEPS_PER_LADDER_TRY = 2  # chain moves after a ladder, per cell it tried (docs/benchmarks.md, issue 21)
 STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
 
 
@@ -351,7 +350,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=Tr
         if ok:
             weight, clump = ladder_shape(nbr, mines, excluded)
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr, ladder_pace(n, mines)[0])
+                                             weight, clump, nbr, keep_total(n, mines))
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -365,12 +364,11 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=Tr
             return _Start(p, state, ok, False, 0, used)
 
 
-def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> int:
+def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
-    references and long chains (docs/benchmarks.md): per cell the ladder tried (it tries more,
-    and leaves more bias, the denser the board) two at 130 mines on 30x16, one at 170 where the
-    ladder thins its adds that use the total (`ladder_pace`), or three per mine after a repair."""
-    return max(50, int(ladder_pace(cells, mines)[1] * ladder_tries) if ladder else STEPS_PER_MINE * mines)
+    references (docs/benchmarks.md): twice the cells the ladder tried (it tries more, and
+    leaves more bias, the denser the board), or three per mine after a repair."""
+    return max(50, STEPS_PER_LADDER_TRY * ladder_tries if ladder else STEPS_PER_MINE * mines)
 
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
@@ -423,7 +421,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"
-        steps = default_steps(n, mines, begun.ladder, ladder_tries) if steps is None else steps
+        steps = default_steps(mines, begun.ladder, ladder_tries) if steps is None else steps
         if ok and steps > 0:
             state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)
     if not ok and not allow_uncertified:

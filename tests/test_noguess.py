@@ -435,10 +435,10 @@ def test_the_ladder_thins_its_adds_that_use_the_mine_total():
 
 
 def test_the_ladder_keeps_adds_that_use_the_total_by_density():
-    from sweeplab.generators.noguess import KEEP_TOTAL, keep_total
-    assert keep_total(480, 130) == KEEP_TOTAL[0] == keep_total(480, 100) == 16  # 130 mines: every add kept
-    assert keep_total(480, 170) == KEEP_TOTAL[1] == keep_total(480, 300)
-    assert min(KEEP_TOTAL) <= keep_total(480, 150) <= max(KEEP_TOTAL)
+    from sweeplab.generators.noguess import KEEP_TOTAL, ladder_keep_total
+    assert ladder_keep_total(480, 130) == KEEP_TOTAL[0] == ladder_keep_total(480, 100) == 16  # 130: all kept
+    assert ladder_keep_total(480, 170) == KEEP_TOTAL[1] == ladder_keep_total(480, 300)
+    assert min(KEEP_TOTAL) <= ladder_keep_total(480, 150) <= max(KEEP_TOTAL)
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():

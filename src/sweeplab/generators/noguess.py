@@ -48,8 +48,8 @@ from ..firstclick import FirstClick, register_rule
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, NEEDED_TOTAL, SOLVED, hidden, keep, position, revealed, start, try_move,
-                      undo, workspace)
+from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, tried_uses_total,
+                      try_move, undo, workspace)
 
 METHODS = ("auto", "rejection", "mcmc")
 CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair
@@ -152,7 +152,7 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
             state, r = below(state, total)
             c = _pick(p.mines, excluded, weight, clump, near, r)
             kept = try_move(p, -1, c) == SOLVED
-            if kept and keep_total < 16 and p.spare[2][NEEDED_TOTAL]:
+            if kept and keep_total < 16 and tried_uses_total(p):
                 state, coin = below(state, 16)
                 kept = coin < keep_total
                 tried -= not kept
@@ -180,7 +180,7 @@ def _between(cells: int, mines: int) -> float:
     return min(max((mines / cells - d0) / (d1 - d0), 0.0), 1.0)
 
 
-def keep_total(cells: int, mines: int) -> int:
+def ladder_keep_total(cells: int, mines: int) -> int:
     """Of 16 adds whose play uses the mine total, how many the ladder keeps, for `mines` on
     `cells` cells (KEEP_TOTAL)."""
     keep0, keep1 = KEEP_TOTAL
@@ -350,7 +350,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=Tr
         if ok:
             weight, clump = ladder_shape(nbr, mines, excluded)
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr, keep_total(n, mines))
+                                             weight, clump, nbr, ladder_keep_total(n, mines))
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out

@@ -159,7 +159,7 @@ def stages(boards: int) -> None:
             t1 = time.process_time()
             weight, clump = G.ladder_shape(nbr, m, excluded)
             state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
-                                               weight, clump, nbr)
+                                               weight, clump, nbr, G.ladder_keep_total(n, m))
             t2 = time.process_time()
             steps = G.default_steps(m, True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)

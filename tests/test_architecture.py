@@ -21,7 +21,7 @@ FLOOR = {room: k for k, rooms in enumerate(FLOORS) for room in rooms}
 
 # What the certifier offers other modules: a Position and its verdicts (see generators/certify.py).
 CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Position", "position", "start", "try_move",
-                     "keep", "undo", "hidden", "revealed", "workspace", "certify"}
+                     "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify"}
 
 
 def imports():

@@ -18,8 +18,7 @@ from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
                                         play_moved, set_mine)
-from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, STEPS_PER_LADDER_TRY,
-                                         generate)
+from sweeplab.generators.noguess import AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, STEPS_PER_LADDER_TRY, generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
 
@@ -409,6 +408,37 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
     assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
     assert r.steps == max(50, STEPS_PER_LADDER_TRY * r.ladder_tries)
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
+
+
+def test_the_ladder_thins_its_adds_that_use_the_mine_total():
+    """With none of them kept, every add the ladder keeps has a play that does not use the total,
+    so its last board does not need the total; with all kept (the pace at 130 mines), the same
+    starts need it on some boards."""
+    from sweeplab.generators import noguess as G
+    from sweeplab.generators.certify import workspace
+    from sweeplab.rng import seed_key
+    w, h, x, y = 30, 16, 15, 8
+    n, excluded, nbr = w * h, grid.block_mask(w, h, x, y), grid.neighbour_table(w, h)
+    needs = {0: [], 16: []}
+    for seed in range(12):
+        for keep_total in needs:
+            p, state, _, ok = G._rejection(n, 96, excluded, nbr, y * w + x, np.uint64(seed_key(seed)), 2000,
+                                           G.DEFAULT_LEAF_BUDGET, workspace(w, h))
+            weight, clump = G.ladder_shape(nbr, 150, excluded)
+            _, added, _, p = G._ladder(p, excluded, np.uint64(state), 54, G.LADDER_TRIES_PER_MINE, weight, clump,
+                                       nbr, keep_total)
+            board = Board._from_flat(w, h, p.mines.copy())
+            certified, needed = certify(board, x, y)
+            assert ok and added == 54 and board.mine_count == 150 and certified
+            needs[keep_total].append(needed)
+    assert not any(needs[0]) and any(needs[16])
+
+
+def test_the_ladder_keeps_adds_that_use_the_total_by_density():
+    from sweeplab.generators.noguess import KEEP_TOTAL, ladder_keep_total
+    assert ladder_keep_total(480, 130) == KEEP_TOTAL[0] == ladder_keep_total(480, 100) == 16  # 130: all kept
+    assert ladder_keep_total(480, 170) == KEEP_TOTAL[1] == ladder_keep_total(480, 300)
+    assert min(KEEP_TOTAL) <= ladder_keep_total(480, 150) <= max(KEEP_TOTAL)
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():

@@ -1524,6 +1524,12 @@ def hidden(p, i):
 
 
 @njit(inline='always')
+def tried_uses_total(p):
+    """Does the tried move's play (before `keep` or `undo`) use the mine total?"""
+    return p.spare[2][NEEDED_TOTAL] == 1
+
+
+@njit(inline='always')
 def revealed(p, i):
     """Did the last play open cell i?"""
     return p.play[1][ST, i] == OPEN_STATE

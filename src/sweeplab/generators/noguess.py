@@ -16,8 +16,10 @@ Method, by density:
     the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
     on 30x16 against rejection references at 130 mines and long chains at 170
     (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
-    (adds there change the first opening, and fail more often) weigh apart. This only shapes
-    the start: the chain's stationary law is uniform whatever the start;
+    (adds there change the first opening, and fail more often) weigh apart. The kept adds also
+    lean to boards that need the mine total, so at high density an add whose play uses the total
+    is kept only with a probability (`KEEP_TOTAL`). This only shapes the start: the chain's
+    stationary law is uniform whatever the start;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
@@ -46,7 +48,8 @@ from ..firstclick import FirstClick, register_rule
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from . import GeneratorInfo, register
-from .certify import DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, try_move, undo, workspace
+from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, tried_uses_total,
+                      try_move, undo, workspace)
 
 METHODS = ("auto", "rejection", "mcmc")
 CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair
@@ -70,6 +73,12 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # references and at 170 against long chains; in between (by mines per cell) they are
 # interpolated, and held at the nearer end outside.
 INNER_WEIGHT = 16
+# The ladder's kept adds also lean to boards that need the mine total (at 170 mines the ladder
+# alone gives 0.90 of them against 0.78 in the long chains, and the chain washes that out slowest
+# of all figures: 0.82 after two moves per try, 0.79 after eight). An add whose play uses the
+# total is kept only with a probability, of 16: at the two densities of LADDER_SHAPES (130 mines
+# on 30x16 need none), interpolated like them (docs/benchmarks.md, issue 21, session 4).
+KEEP_TOTAL = (16, 8)
 LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14)),  # (mines per cell, ring weights, corner weight,
                  (170 / 480, (33, 22, 14), 80, 4, (19, 14)))  # clump base, the two rings around the click's block)
 
@@ -113,11 +122,13 @@ def _pick(mines, excluded, weight, clump, near, r):
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
     with probability proportional to weight[c] * (clump + mines next to c), kept iff the
-    board still certifies (tried again elsewhere if not). Returns (state, mines added, cells
-    tried, position); it stops early when `tries_per_mine` cells in a row fail.
+    board still certifies (tried again elsewhere if not); an add whose play uses the mine total
+    is kept only with probability keep_total / 16 (a thinned add counts as no try). Returns
+    (state, mines added, cells tried, position); it stops early when `tries_per_mine` cells in a
+    row fail.
     """
     n = p.mines.shape[0]
     near = np.zeros(n, dtype=np.int64)  # mines next to each cell
@@ -140,7 +151,12 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
             tried += 1
             state, r = below(state, total)
             c = _pick(p.mines, excluded, weight, clump, near, r)
-            if try_move(p, -1, c) == SOLVED:
+            kept = try_move(p, -1, c) == SOLVED
+            if kept and keep_total < 16 and tried_uses_total(p):
+                state, coin = below(state, 16)
+                kept = coin < keep_total
+                tried -= not kept
+            if kept:
                 total -= weight[c] * (clump + near[c])
                 for k in range(8):
                     j = nbr[c, k]
@@ -158,13 +174,26 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr):
     return state, extra, tried, p
 
 
+def _between(cells: int, mines: int) -> float:
+    """Where `mines` on `cells` cells lies between the two measured densities (0 to 1, held at the ends)."""
+    d0, d1 = LADDER_SHAPES[0][0], LADDER_SHAPES[1][0]
+    return min(max((mines / cells - d0) / (d1 - d0), 0.0), 1.0)
+
+
+def ladder_keep_total(cells: int, mines: int) -> int:
+    """Of 16 adds whose play uses the mine total, how many the ladder keeps, for `mines` on
+    `cells` cells (KEEP_TOTAL)."""
+    keep0, keep1 = KEEP_TOTAL
+    return int(round(keep0 + _between(cells, mines) * (keep1 - keep0)))
+
+
 def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
     with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
     with `excluded` (the click's block), the two rings around it scaled by their own weights."""
-    (d0, rings0, corner0, clump0, click0), (d1, rings1, corner1, clump1, click1) = LADDER_SHAPES
-    t = min(max((mines / nbr.shape[0] - d0) / (d1 - d0), 0.0), 1.0)
+    (_, rings0, corner0, clump0, click0), (_, rings1, corner1, clump1, click1) = LADDER_SHAPES
+    t = _between(nbr.shape[0], mines)
 
     def mix(a, b):
         return int(round(a + t * (b - a)))
@@ -321,7 +350,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=Tr
         if ok:
             weight, clump = ladder_shape(nbr, mines, excluded)
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr)
+                                             weight, clump, nbr, ladder_keep_total(n, mines))
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out

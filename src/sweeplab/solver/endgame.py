@@ -117,6 +117,7 @@ def _search(obs, budget, every, z1, z2):
     bnd[btop[d]:...] (offsets from top[d]); a reveal decides its cell, so the depth is at most n + 1.
     """
     n, N = obs.shape
+    byrow = obs.T.copy()  # the scan of a state reads each layout's row
     depth = n + 2
     G = 1
     for k in range(n):
@@ -198,7 +199,7 @@ def _search(obs, budget, every, z1, z2):
                 for t in range(lo[d], hi[d]):
                     r = pool[t]
                     for k in range(n):
-                        o = obs[k, r]
+                        o = byrow[r, k]
                         if o >= 0:
                             alive[d, k] += 1
                             if first[k] < 0:
@@ -213,11 +214,14 @@ def _search(obs, budget, every, z1, z2):
                         order[d, 0] = k
                         ncand[d] = 1
                         break
-                if not free[d]:
-                    srt = np.argsort(-alive[d], kind="mergesort")  # safest first, then by cell
-                    for k in srt:
+                if not free[d]:  # the guesses, safest first, then by cell (an insertion sort)
+                    for k in range(n):
                         if 0 < alive[d, k] < size:
-                            order[d, ncand[d]] = k
+                            q = ncand[d]
+                            while q > 0 and alive[d, order[d, q - 1]] < alive[d, k]:
+                                order[d, q] = order[d, q - 1]
+                                q -= 1
+                            order[d, q] = k
                             ncand[d] += 1
                 pos[d] = 0
                 cell[d] = -1

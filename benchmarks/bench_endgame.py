@@ -45,7 +45,12 @@ def main(argv=None):
     ap.add_argument("--limits", default="200,1000,2000,5000")
     ap.add_argument("--budgets", default="50000,100000,200000,500000",
                     help="state caps of the move search: what each limit and cap would gain and cost")
+    ap.add_argument("--compare-with", default=None, metavar="ENDGAME_PY",
+                    help="another checkout's solver/endgame.py (e.g. main's pure-Python search): time its "
+                         "endgame_move beside this one's on the positions of at most --max-layouts, with --budget")
     args = ap.parse_args(argv)
+    if args.compare_with:
+        return compare(args)
 
     from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
@@ -153,6 +158,50 @@ def main(argv=None):
         print(f"{f'{lo + 1}-{hi}':>11} {len(sel):>9} {len(sel) / n:>8.3f} {np.median(s):>10.0f} "
               f"{np.percentile(s, 90):>9.0f} {s.max():>9.0f} {np.median(ms):>7.2f} {np.percentile(ms, 90):>7.2f} "
               f"{ms.max():>8.1f} {ms.sum() / n:>8.2f}")
+
+
+def compare(args):
+    """Both end games' endgame_move, side by side on the same positions, within the old limits."""
+    import importlib.util
+
+    from sweeplab.firstclick import make_rule, rule_seed
+    from sweeplab.game import Game
+    from sweeplab.lab.runner import game_seeds
+    from sweeplab.solver import endgame as new
+    from sweeplab.solver.complete import analyse
+    from sweeplab.solver.players import make_player
+
+    spec = importlib.util.spec_from_file_location("sweeplab.solver._other_endgame", args.compare_with)
+    old = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(old)
+    w, h, m, rule, at = CASES[args.case]
+    positions = []
+    for i in range(args.start, args.start + args.games):
+        board_seed, player_seed = game_seeds(args.seed, i)
+        game = Game(rule=make_rule(rule, w, h, m, rule_seed(rule, board_seed)))
+        player = make_player("strong", player_seed)
+        game.open(*at)
+        while not game.over:
+            view = game.view()
+            moves = player.moves(view)
+            if len(moves) == 1 and not moves[0].certain:
+                a = analyse(view)
+                undecided = view.hidden & ~a.mines
+                if 1 < a.layouts <= args.max_layouts:
+                    positions.append((view, a, undecided))
+            for mv in moves:
+                if not game.over and not (mv.certain and game.cell_state(mv.x, mv.y) == "open"):
+                    game.open(mv.x, mv.y)
+    v, a, u = positions[0]
+    new.endgame_move(v, a.mines, u, a.layouts, args.budget)  # compiled before timing
+    print(f"# {platform.machine()}; {len(positions)} positions of {args.case} games (seed {args.seed}) with at "
+          f"most {args.max_layouts:,} layouts, budget {args.budget:,} states each")
+    print(f"{'end game':>10} {'total s':>8} {'ms/pos':>7} {'gave up':>7}")
+    for label, mod in (("other", old), ("this", new)):
+        t0 = time.process_time()
+        gave_up = sum(mod.endgame_move(v, a.mines, u, a.layouts, args.budget) is None for v, a, u in positions)
+        t = time.process_time() - t0
+        print(f"{label:>10} {t:>8.2f} {1000 * t / len(positions):>7.2f} {gave_up:>7}")
 
 
 if __name__ == "__main__":

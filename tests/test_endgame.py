@@ -19,6 +19,8 @@ from sweeplab.solver.optimal import OptimalPlay
 from sweeplab.solver.players import make_player
 from sweeplab.view import FLAG
 
+from .test_players import small_views
+
 
 # --- the oracle: the same search, plainly, over Python-int bitsets ---------------------------------
 def plain_sights(view, mines, undecided, L):
@@ -79,16 +81,7 @@ def plain_wins(sights, count):
 @st.composite
 def positions(draw):
     """A position of a small board where a guess is due: (view, analysis, undecided)."""
-    w, h = draw(st.integers(3, 6)), draw(st.integers(2, 5))
-    m = draw(st.integers(1, max(1, w * h // 3)))
-    board = make_rule("safe", w, h, m, draw(st.integers(0, 10**6))).board_for(0, 0)[0]
-    game = Game(board)
-    game.open(0, 0)
-    for x, y in draw(st.lists(st.tuples(st.integers(0, w - 1), st.integers(0, h - 1)), max_size=4)):
-        if not board.mines[y, x] and not game.over:
-            game.open(x, y)
-    assume(not game.over)
-    view = game.view()
+    view = draw(small_views())
     a = analyse(view)
     assume(1 < a.layouts <= 300 and not a.safe.any())
     return view, a, view.hidden & ~a.mines

@@ -146,3 +146,31 @@ def test_end_game_gives_up_over_budget():
     assert endgame_search(view, a.mines, undecided, a.layouts, full.states).wins == full.wins
     assert endgame_search(view, a.mines, undecided, a.layouts, full.states - 1) is None
     assert endgame_search(view, a.mines, undecided, a.layouts - 1, 10**6) is None  # more layouts than allowed
+
+
+def test_strong_plays_the_end_game_perfectly_past_main_s_old_limit():
+    """`strong` guesses by the end game in positions of a few hundred layouts (main searched at most
+    200), and its guess wins as much as perfect play's."""
+    from sweeplab.solver.players import ENDGAME, FIFTY, StrongPlayer
+    checked = 0
+    for i in range(60):
+        game = Game(rule=make_rule("opening", 30, 16, 99, 9100 + i))
+        game.open(3, 3)
+        player = make_player("safest", i)
+        while not game.over and checked < 3:
+            view = game.view()
+            a = analyse(view)
+            if not a.safe.any() and 200 < a.layouts <= StrongPlayer.endgame_layouts:
+                undecided = view.hidden & ~a.mines
+                e = endgame_search(view, a.mines, undecided, a.layouts, 10**7, every=True)
+                (move,) = StrongPlayer(i).moves(view)
+                if e.states <= StrongPlayer.endgame_budget:  # an unavoidable guess goes first, and is as good
+                    assert move.note in (ENDGAME, FIFTY)
+                    assert e.cell_wins[move.y * view.width + move.x] == e.wins
+                    checked += move.note == ENDGAME
+            for mv in player.moves(view):
+                if not game.over:
+                    game.open(mv.x, mv.y)
+        if checked == 3:
+            break
+    assert checked == 3

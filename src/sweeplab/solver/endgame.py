@@ -229,15 +229,13 @@ def _search(obs, budget, every, z1, z2):
                 bestk[d] = -1
                 btop[d] = 0 if d == 0 else btop[d - 1] + groups[d - 1] + 1
                 top[d] = N if d == 0 else top[d - 1] + alive[d - 1, cell[d - 1]]
-        if ret >= 0 and d >= 0 and not enter and cell[d] >= 0 and g[d] < groups[d]:
-            got[d] += ret  # a part of the cell being tried came back
+        if ret >= 0:  # a part of the cell being tried came back
+            got[d] += ret
             g[d] += 1
             ret = -1
             bound = -1 if (d == 0 and every) or free[d] else best[d]
             if got[d] + left[d] <= bound:
                 g[d] = groups[d] + 1  # even winning the rest cannot beat the best: give up this cell
-        elif d < 0:
-            break
         c = cell[d]
         if c >= 0 and g[d] < groups[d]:  # play the next part of cell c
             b = btop[d] + g[d]

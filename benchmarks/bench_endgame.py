@@ -42,6 +42,8 @@ def main(argv=None):
     ap.add_argument("--player", default="strong", help="a player name, knobs as name:knob=value,...")
     ap.add_argument("--max-layouts", type=int, default=5000)
     ap.add_argument("--budget", type=int, default=20_000_000, help="states before a position counts as unsolved")
+    ap.add_argument("--max-cells", type=int, default=None,
+                    help="leave out positions with more undecided cells (as the player does)")
     ap.add_argument("--limits", default="200,1000,2000,5000")
     ap.add_argument("--budgets", default="50000,100000,200000,500000",
                     help="state caps of the move search: what each limit and cap would gain and cost")
@@ -84,8 +86,9 @@ def main(argv=None):
                     a = analyse(view)
                 except TooComplexError:
                     a = None
-                if a is not None and 1 < a.layouts <= args.max_layouts:
-                    undecided = view.hidden & ~a.mines
+                undecided = view.hidden & ~a.mines if a is not None else None
+                if a is not None and 1 < a.layouts <= args.max_layouts and \
+                        (args.max_cells is None or np.count_nonzero(undecided) <= args.max_cells):
                     c = moves[0].y * w + moves[0].x
                     s0 = time.process_time()
                     pick = endgame_search(view, a.mines, undecided, a.layouts, args.budget)

@@ -174,3 +174,16 @@ def test_strong_plays_the_end_game_perfectly_past_main_s_old_limit():
         if checked == 3:
             break
     assert checked == 3
+
+
+def test_end_game_declines_a_position_too_wide_to_list():
+    """A 1 in the corner of a 20x20 board with 2 mines: 1,188 layouts over 399 cells, where a 0's
+    cascade crosses the board in almost every layout. The search declines it at once (it took 16 s
+    to list what every reveal shows) rather than hang; a narrower board of the same kind is searched."""
+    from sweeplab.solver.endgame import MAX_SIGHT_WORK
+    for w, searched in ((20, False), (6, True)):
+        view = View.from_text("mines: 2\n" + "\n".join(["1" + "#" * (w - 1)] + ["#" * w] * (w - 1)) + "\n")
+        a = analyse(view)
+        undecided = view.hidden & ~a.mines
+        assert (np.count_nonzero(undecided) ** 2 * a.layouts <= MAX_SIGHT_WORK) == searched
+        assert (endgame_search(view, a.mines, undecided, a.layouts, 10**6) is not None) == searched

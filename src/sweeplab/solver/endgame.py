@@ -26,6 +26,10 @@ from ..errors import SweeplabError
 from ..view import FLAG, View
 from .layouts import enumerate_layouts
 
+# What each reveal shows costs up to cells x cells x layouts steps to list (a 0's cascade can cross
+# every cell, in every layout): past this the end game declines the position (about 0.7 s here).
+MAX_SIGHT_WORK = 10_000_000
+
 _ZOBRIST = np.random.default_rng(16).integers(0, 2**63, size=(2, 1 << 12), dtype=np.int64).view(np.uint64)
 
 
@@ -337,7 +341,10 @@ def endgame_search(view: View, mines: np.ndarray, undecided: np.ndarray, layouts
                    every: bool = False) -> EndGame | None:
     """The exact end game over the undecided cells, or None when there are more than `layouts`
     layouts (the analysis's count: checked) or the search passes `budget` new states. `every`:
-    also each guess's own wins (the root searched without cut-offs)."""
+    also each guess's own wins (the root searched without cut-offs). None too for a position whose
+    sights would take more than MAX_SIGHT_WORK steps to list."""
+    if np.count_nonzero(undecided) ** 2 * layouts > MAX_SIGHT_WORK:
+        return None
     L = enumerate_layouts(view, mines, undecided, layouts)
     if L is None or len(L) == 0:
         return None

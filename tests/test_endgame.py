@@ -113,26 +113,34 @@ def test_compiled_end_game_is_perfect_play(pos):
         assert Fraction(w, e.layouts) == best[c % view.width, c // view.width]
 
 
+def expert_guesses(seed, lo, hi):
+    """Positions of real expert games (played by `safest`) where a guess is due with lo < layouts <=
+    hi: (view, analysis, undecided)."""
+    for i in range(200):
+        game = Game(rule=make_rule("opening", 30, 16, 99, seed + i))
+        game.open(3, 3)
+        player = make_player("safest", i)
+        while not game.over:
+            view = game.view()
+            a = analyse(view)
+            if not a.safe.any() and lo < a.layouts <= hi:
+                yield view, a, view.hidden & ~a.mines
+            for mv in player.moves(view):
+                if not game.over:
+                    game.open(mv.x, mv.y)
+
+
 def test_end_game_on_expert_positions_matches_the_plain_search():
     """Positions of real expert games with up to 120 layouts: cascades through long chains of
     undecided cells, flags, many cells."""
     checked = 0
-    for i in range(40):
-        game = Game(rule=make_rule("opening", 30, 16, 99, 7000 + i))
-        game.open(3, 3)
-        player = make_player("safest", i)
-        while not game.over and checked < 12:
-            view = game.view()
-            a = analyse(view)
-            undecided = view.hidden & ~a.mines
-            if not a.safe.any() and 1 < a.layouts <= 120:
-                L = enumerate_layouts(view, a.mines, undecided, a.layouts)
-                wins, _ = plain_wins(plain_sights(view, a.mines, undecided, L), len(L))
-                assert endgame_search(view, a.mines, undecided, a.layouts, 10**7).wins == wins
-                checked += 1
-            for mv in player.moves(view):
-                if not game.over:
-                    game.open(mv.x, mv.y)
+    for view, a, undecided in expert_guesses(7000, 1, 120):
+        L = enumerate_layouts(view, a.mines, undecided, a.layouts)
+        wins, _ = plain_wins(plain_sights(view, a.mines, undecided, L), len(L))
+        assert endgame_search(view, a.mines, undecided, a.layouts, 10**7).wins == wins
+        checked += 1
+        if checked == 12:
+            break
     assert checked == 12
 
 
@@ -153,24 +161,13 @@ def test_strong_plays_the_end_game_perfectly_past_main_s_old_limit():
     200), and its guess wins as much as perfect play's."""
     from sweeplab.solver.players import ENDGAME, FIFTY, StrongPlayer
     checked = 0
-    for i in range(60):
-        game = Game(rule=make_rule("opening", 30, 16, 99, 9100 + i))
-        game.open(3, 3)
-        player = make_player("safest", i)
-        while not game.over and checked < 3:
-            view = game.view()
-            a = analyse(view)
-            if not a.safe.any() and 200 < a.layouts <= StrongPlayer.endgame_layouts:
-                undecided = view.hidden & ~a.mines
-                e = endgame_search(view, a.mines, undecided, a.layouts, 10**7, every=True)
-                (move,) = StrongPlayer(i).moves(view)
-                if e.states <= StrongPlayer.endgame_budget:  # an unavoidable guess goes first, and is as good
-                    assert move.note in (ENDGAME, FIFTY)
-                    assert e.cell_wins[move.y * view.width + move.x] == e.wins
-                    checked += move.note == ENDGAME
-            for mv in player.moves(view):
-                if not game.over:
-                    game.open(mv.x, mv.y)
+    for view, a, undecided in expert_guesses(9100, 200, StrongPlayer.endgame_layouts):
+        e = endgame_search(view, a.mines, undecided, a.layouts, 10**7, every=True)
+        (move,) = StrongPlayer(checked).moves(view)
+        if e.states <= StrongPlayer.endgame_budget:  # an unavoidable guess goes first, and is as good
+            assert move.note in (ENDGAME, FIFTY)
+            assert e.cell_wins[move.y * view.width + move.x] == e.wins
+            checked += move.note == ENDGAME
         if checked == 3:
             break
     assert checked == 3

@@ -249,15 +249,6 @@ def test_endgame_choice_is_optimal_by_plain_recursion(view):
     assert not move.certain
 
 
-def test_endgame_gives_up_over_budget():
-    from sweeplab.solver import analyse
-    view = View.from_text("mines: 4\n1###\n####\n####\n")
-    a = analyse(view)
-    undecided = view.hidden & ~a.mines
-    assert endgame_move(view, a.mines, undecided, a.layouts, budget=3) is None
-    assert endgame_move(view, a.mines, undecided, a.layouts, budget=10**6) is not None
-
-
 def _stuck_views(count, seed):
     """Positions from real expert games where complete deduction finds nothing (a guess is due)."""
     from sweeplab.solver import analyse

@@ -65,14 +65,16 @@ def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limi
     cell_cons = np.full((nv, 9), -1, dtype=np.int64)
     cell_ncons = np.zeros(nv, dtype=np.int64)
     need, nfree = [], []
-    for i in np.flatnonzero(cells >= 0):
+    numbers = np.flatnonzero(cells >= 0)
+    around = nbr[numbers]
+    touching = (np.where(around >= 0, index[around], -1) >= 0).any(axis=1)
+    for i in numbers[touching]:  # only the numbers next to an undecided cell constrain the layouts
         ns = nbr[i][nbr[i] >= 0]
         vs = index[ns][index[ns] >= 0]
-        if len(vs):
-            cell_cons[vs, cell_ncons[vs]] = len(need)
-            cell_ncons[vs] += 1
-            need.append(int(cells[i]) - int(np.count_nonzero(known[ns])))
-            nfree.append(len(vs))
+        cell_cons[vs, cell_ncons[vs]] = len(need)
+        cell_ncons[vs] += 1
+        need.append(int(cells[i]) - int(np.count_nonzero(known[ns])))
+        nfree.append(len(vs))
     # frontier cells first (constrained), off-frontier last (only the total binds them)
     order = sorted(range(nv), key=lambda v: (not cell_ncons[v], -int(cell_ncons[v])))
     cell_cons[np.arange(nv), cell_ncons] = len(need)  # the mine total

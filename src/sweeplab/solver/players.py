@@ -192,9 +192,10 @@ class StrongPlayer(SafestPlayer):
     # knobs, chosen by short paired win-rate runs (see docs/benchmarks.md)
     near_tie = 0.20          # look ahead on cells whose safety is within 20% (relative) of the best
     lookahead_cells = 8      # ... but on at most this many of them
-    endgame_layouts = 200    # search the end game exhaustively when this few layouts remain
-    endgame_cells = 40       # ... over at most this many undecided cells
-    endgame_budget = 5000    # states searched before giving up on the end game (then: look-ahead)
+    # search the end game exhaustively when this few layouts remain, giving up (then: look-ahead)
+    # past this many states: by bench_endgame.py, what fits in the speed floor (docs/benchmarks.md)
+    endgame_layouts = 3000
+    endgame_budget = 200_000
     fifty_first = True
     # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
     # is never chosen while a live candidate is left (opening it later is never worse)
@@ -232,8 +233,7 @@ class StrongPlayer(SafestPlayer):
         fifty = self._forced_fifty(view, a.mines, undecided, a.probability) if self.fifty_first else None
         if fifty is not None:
             return fifty._replace(note=FIFTY)
-        if self.endgame_layouts and a.layouts <= self.endgame_layouts \
-                and np.count_nonzero(undecided) <= self.endgame_cells:
+        if self.endgame_layouts and a.layouts <= self.endgame_layouts:
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
                 return move._replace(note=ENDGAME)

@@ -96,7 +96,9 @@ def test_evf_round_trip(board, seed, steps):
     assert r.time == pytest.approx(game.elapsed, abs=5e-4)
     assert np.array_equal(r.game.cell_codes(), game.cell_codes())
     # ms-toollib read the same file: its 3BV, clicks, result and open cells equal sweeplab's
-    assert r.check() in ([], [c for c in r.check() if c.startswith("zini (ties)")])
+    # ... but for ZiNi's ties, and an opening left partly open by flags (worded, see below)
+    assert [c for c in r.check() if not c.startswith("zini (ties)")
+            and not (r.partly_open_openings() and "partly open" in c)] == []
     t = r.toollib
     assert t["bbbv"] == bbbv(board)
     assert t["left"] == sum(a.kind == "open" for a in game.log)
@@ -426,3 +428,23 @@ def test_docstring_example_runs():
     import sweeplab.replays
     result = doctest.testmod(sweeplab.replays)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_an_opening_left_partly_open_by_flags_is_worded():
+    """Flags stop a cascade; taken off, they leave closed zeros in an opened opening. On this game
+    (the one hypothesis found) ms-toollib counts that opening in its 3BV solved and sweeplab does not;
+    with one such flag instead of two ms-toollib did not count it either, so its rule is not known
+    here: the difference is only named, wherever an opening is partly open."""
+    board = Board.from_text("....*....\n.........\n.........\n")
+    game = Game(board)
+    for kind, x, y in [("open", 5, 1), ("flag", 7, 2), ("flag", 0, 0), ("chord", 6, 1), ("flag", 4, 2),
+                       ("open", 0, 0), ("open", 8, 2), ("flag", 7, 2), ("open", 1, 0), ("flag", 4, 2),
+                       ("open", 5, 0), ("flag", 0, 0), ("open", 0, 0)]:
+        game.act(kind, x, y)  # flags on (4,2) and (7,2) stop the cascades, then are taken off
+    assert game.status == "playing" and game.cell_state(4, 2) != "open" != game.cell_state(7, 2)
+    r = read_replay(game_to_evf(game, player="t", country="AT", finished_at=1_700_000_000.0), name="g.evf")
+    assert r.partly_open_openings() == 1
+    assert r.stats()["bbbv_solved"] == 0 and r.toollib["bbbv_solved"] == 1  # live ms-toollib
+    assert [c for c in r.check() if c.startswith("3BV solved")] == [
+        "3BV solved: sweeplab 0, ms-toollib 1: an opening is partly open (flags stopped its cascade), where "
+        "ms-toollib's count can differ; sweeplab counts an opening only when all its zeros are open"]

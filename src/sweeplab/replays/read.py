@@ -27,7 +27,7 @@ import numpy as np
 from ..board import Board
 from ..errors import FormatError
 from ..game import Game
-from ..stats import game_stats, zini
+from ..stats import game_stats, label_openings, zini
 from .mouse import KINDS, MouseEvent, play_events
 
 FORMATS = {".avf": "avf", ".rmv": "rmv", ".mvf": "mvf", ".evf": "evf"}
@@ -169,6 +169,14 @@ class Replay:
             return "placeholder"
         return "present, unverifiable"
 
+    def partly_open_openings(self) -> int:
+        """Openings with some of their zeros open and some closed (a flag stopped the cascade)."""
+        b = self.game.board
+        labels, _ = label_openings(b.flat_mines, b.flat_numbers, b.neighbours)
+        zeros = (labels > 0) & (b.flat_numbers == 0) & ~b.flat_mines
+        opened = np.array(self.game.cell_codes()).reshape(-1) >= 0
+        return len(set(labels[zeros & opened].tolist()) & set(labels[zeros & ~opened].tolist()))
+
     def check(self, stats: dict | None = None) -> list[str]:
         """Every figure where sweeplab's reading disagrees with ms-toollib's; [] when they agree.
 
@@ -184,6 +192,10 @@ class Replay:
                 out.append(f"3BV solved: sweeplab {ours}, ms-toollib {theirs}: the game was lost by a chord at "
                            f"{x},{y} ({when:.3f} s) beside a wrong flag on a 0, which ms-toollib counts as open; "
                            "sweeplab counts an opening only when all its zeros are open")
+            elif ours != theirs and name == "3BV solved" and self.partly_open_openings():
+                out.append(f"3BV solved: sweeplab {ours}, ms-toollib {theirs}: an opening is partly open (flags "
+                           "stopped its cascade), where ms-toollib's count can differ; sweeplab counts an opening "
+                           "only when all its zeros are open")
             elif ours != theirs:
                 out.append(f"{name}: sweeplab {ours}, ms-toollib {theirs}")
         ours = np.array(self.game.cell_codes()) >= 0  # open cells (numbers)

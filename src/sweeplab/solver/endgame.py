@@ -30,18 +30,6 @@ from .layouts import enumerate_layouts
 # every cell, in every layout): past this the end game declines the position (about 0.7 s here).
 MAX_SIGHT_WORK = 10_000_000
 
-_ZOBRIST = np.random.default_rng(16).integers(0, 2**63, size=(2, 1 << 12), dtype=np.int64).view(np.uint64)
-
-
-def _zobrist(count: int) -> np.ndarray:
-    """(2, >= count) random words, seeded: the same signatures on every run."""
-    global _ZOBRIST
-    if _ZOBRIST.shape[1] < count:
-        size = 1 << max(12, (count - 1).bit_length())
-        _ZOBRIST = np.random.default_rng(16).integers(0, 2**63, size=(2, size), dtype=np.int64).view(np.uint64)
-    return _ZOBRIST
-
-
 @njit
 def _cascade_rows(values, near, nnear, k, rows):
     """What revealing cell k shows in each layout of `rows` where it is a 0: per undecided cell, its
@@ -350,7 +338,8 @@ def endgame_search(view: View, mines: np.ndarray, undecided: np.ndarray, layouts
         return None
     if len(L) != layouts:
         raise SweeplabError(f"end game: enumerated {len(L)} layouts where the analysis counted {layouts}")
-    z = _zobrist(len(L))
+    # each layout's two signature words, seeded: the same search on every run
+    z = np.random.default_rng(16).integers(0, 2**63, size=(2, len(L)), dtype=np.int64).view(np.uint64)
     wins, k, states, rootw = _search(observations(view, mines, undecided, L), budget, every, z[0], z[1])
     if wins < 0:
         return None
@@ -359,7 +348,7 @@ def endgame_search(view: View, mines: np.ndarray, undecided: np.ndarray, layouts
     return EndGame(int(wins), len(L), int(var[k]) if k >= 0 else -1, int(states), cell_wins)
 
 
-def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int, budget: int = 4000):
+def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int, budget: int):
     """The guess with the highest chance of winning the whole game, by searching every sequence
     of reveals over the remaining layouts (all equally likely): a `Move`, or None when the search
     goes over `budget` states. `layouts`: how many the analysis counted (checked)."""

@@ -263,9 +263,15 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     """
     fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
         play_constraints(st, numbers, nbr, hid, kno, hmask)
+    # The round's arrays are carved from one allocation per type: a round is short, and its
+    # thirty-odd allocations were 8% of a 130-mine board (issue 21, session 5). Sizes before the
+    # components are known are bounded by the frontier's nf cells and the nc numbers.
+    ints = np.empty(16 * nf + 2 * nc + 1, dtype=np.int32)
+    longs = np.empty(4 * nf + 2, dtype=np.int64)
     # group frontier cells by component
-    comp = np.empty(nf, dtype=np.int32)
-    root_comp = np.full(nf, -1, dtype=np.int32)
+    comp = ints[:nf]
+    root_comp = ints[nf:2 * nf]
+    root_comp[:] = -1
     ncomp = 0
     for f in range(nf):
         r = find_root(parent, f)
@@ -273,12 +279,17 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
             root_comp[r] = ncomp
             ncomp += 1
         comp[f] = root_comp[r]
-    size = np.zeros(ncomp + 1, dtype=np.int32)
+    size = ints[2 * nf:2 * nf + ncomp + 1]
+    size[:] = 0
     for f in range(nf):
         size[comp[f] + 1] += 1
-    start = np.cumsum(size)
-    members = np.empty(nf, dtype=np.int32)
-    fill = start[:ncomp].copy()
+    start = longs[:ncomp + 1]
+    start[0] = 0
+    for c in range(ncomp):
+        start[c + 1] = start[c] + size[c + 1]
+    members = ints[3 * nf + 1:4 * nf + 1]
+    fill = longs[nf + 1:nf + 1 + ncomp]
+    fill[:] = start[:ncomp]
     for f in range(nf):
         members[fill[comp[f]]] = f
         fill[comp[f]] += 1
@@ -286,40 +297,58 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     for c in range(ncomp):
         if size[c + 1] > maxm:
             maxm = size[c + 1]
-    # per component: ksets and per-k witnesses, stored in flat slabs
-    kslab = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
+    order = ints[4 * nf + 1:4 * nf + 1 + maxm]
+    pos_of = ints[5 * nf + 1:6 * nf + 1]
+    pos_of[:] = -1
+    cell_cons = ints[6 * nf + 1:6 * nf + 1 + 8 * maxm].reshape((maxm, 8))
+    cell_ncons = ints[14 * nf + 1:14 * nf + 1 + maxm]
+    cell_ncons[:] = 0
+    corder = ints[15 * nf + 1:16 * nf + 1]  # each component's cells in search order, at start[c]
+    need = ints[16 * nf + 1:16 * nf + 1 + nc]
+    need[:] = need0
+    nfree = ints[16 * nf + 1 + nc:16 * nf + 1 + 2 * nc]
+    nfree[:] = nfree0
     # each enumerated component's per-k bitsets, kept as words (km_kept[wstart[c]:], (m + 1) rows
     # of (m + 63) // 64 words) until the total needs them
-    wstart = np.empty(ncomp + 1, dtype=np.int64)
+    wstart = longs[2 * nf + 1:2 * nf + 2 + ncomp]
     wstart[0] = 0
     for c in range(ncomp):
         m = size[c + 1]
         wstart[c + 1] = wstart[c] + (m + 1) * ((m + 63) // 64)
-    km_kept = np.empty(wstart[ncomp], dtype=np.uint64)
-    ks_kept = np.empty(wstart[ncomp], dtype=np.uint64)
-    order = np.empty(maxm, dtype=np.int32)
-    pos_of = np.full(nf, -1, dtype=np.int32)
-    cell_cons = np.empty((maxm, 8), dtype=np.int32)
-    cell_ncons = np.zeros(maxm, dtype=np.int32)
-    need = need0.copy()
-    nfree = nfree0.copy()
-    nwords = (maxm + 63) // 64
-    km = np.empty((maxm + 1, nwords), dtype=np.uint64)
-    ks = np.empty((maxm + 1, nwords), dtype=np.uint64)
-    bits = np.empty(nwords, dtype=np.uint64)
-    kk = np.empty(maxm + 1, dtype=np.bool_)
-    cur = np.empty(maxm + 1, dtype=np.int8)
-    nxt = np.empty(maxm + 1, dtype=np.int8)
-    assigned = np.empty(maxm + 1, dtype=np.bool_)
-    corder = np.empty(nf, dtype=np.int32)  # each component's cells in search order, at start[c]
-    wit_mine = np.empty(maxm, dtype=np.bool_)
-    wit_safe = np.empty(maxm, dtype=np.bool_)
-    any_mine = np.empty(nwords, dtype=np.uint64)
-    any_safe = np.empty(nwords, dtype=np.uint64)
-    deferred = np.zeros(ncomp, dtype=np.bool_)
-    scanned = np.zeros(nc, dtype=np.bool_)  # constraints the breadth-first order has been through
     # smallest components first: most stalls are broken by a small one, and then we stop
-    by_size = np.argsort(size[1:], kind="mergesort")
+    # (a stable insertion sort by size: components are few)
+    by_size = longs[3 * nf + 2:3 * nf + 2 + ncomp]
+    for c in range(ncomp):
+        j = c
+        while j > 0 and size[by_size[j - 1] + 1] > size[c + 1]:
+            by_size[j] = by_size[j - 1]
+            j -= 1
+        by_size[j] = c
+    nwords = (maxm + 63) // 64
+    words = np.empty(2 * wstart[ncomp] + 2 * (maxm + 1) * nwords + 3 * nwords, dtype=np.uint64)
+    km_kept = words[:wstart[ncomp]]
+    ks_kept = words[wstart[ncomp]:2 * wstart[ncomp]]
+    o = 2 * wstart[ncomp]
+    km = words[o:o + (maxm + 1) * nwords].reshape((maxm + 1, nwords))
+    o += (maxm + 1) * nwords
+    ks = words[o:o + (maxm + 1) * nwords].reshape((maxm + 1, nwords))
+    o += (maxm + 1) * nwords
+    bits = words[o:o + nwords]
+    any_mine = words[o + nwords:o + 2 * nwords]
+    any_safe = words[o + 2 * nwords:o + 3 * nwords]
+    # per component: ksets, in a flat slab
+    flags = np.zeros(ncomp * (maxm + 1) + 4 * maxm + 2 + ncomp + nc, dtype=np.bool_)
+    kslab = flags[:ncomp * (maxm + 1)].reshape((ncomp, maxm + 1))
+    o = ncomp * (maxm + 1)
+    kk = flags[o:o + maxm + 1]
+    assigned = flags[o + maxm + 1:o + 2 * maxm + 2]
+    wit_mine = flags[o + 2 * maxm + 2:o + 3 * maxm + 2]
+    wit_safe = flags[o + 3 * maxm + 2:o + 4 * maxm + 2]
+    deferred = flags[o + 4 * maxm + 2:o + 4 * maxm + 2 + ncomp]
+    scanned = flags[o + 4 * maxm + 2 + ncomp:o + 4 * maxm + 2 + ncomp + nc]  # constraints the breadth-first order has been through
+    steps = np.empty(2 * (maxm + 1), dtype=np.int8)
+    cur = steps[:maxm + 1]
+    nxt = steps[maxm + 1:]
     over_budget = False
     found = 0
     for ci in range(ncomp):

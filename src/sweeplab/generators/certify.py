@@ -200,8 +200,11 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
     """
     n = st.shape[0]
     # constraints: open numbers with hidden neighbours; the frontier: those neighbours, in cell order
-    fidx = np.full(n, -1, dtype=np.int32)
-    con_cell = np.empty(n, dtype=np.int32)
+    # (one allocation for the cells' arrays, one for the rest once nc and nf are known: see _complete_step)
+    cells = np.empty(3 * n, dtype=np.int32)
+    fidx = cells[:n]
+    fidx[:] = -1
+    con_cell = cells[n:2 * n]
     nc = 0
     for j in range(n):
         if hmask[j] != 0 and st[j] == OPEN_STATE:
@@ -210,7 +213,7 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
             for k in range(8):
                 if hmask[j] >> k & 1:
                     fidx[nbr[j, k]] = -2
-    front = np.empty(n, dtype=np.int32)
+    front = cells[2 * n:]
     nf = 0
     hidden = 0
     for i in range(n):
@@ -223,13 +226,17 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
     # each constraint's frontier cells (con_front[con_start[c]:con_start[c + 1]]) and each
     # frontier cell's constraints (fcons[f, :fdeg[f]]), both in neighbour-slot order on a
     # bounded grid; components by union-find
-    need0 = np.empty(nc, dtype=np.int32)
-    nfree0 = np.empty(nc, dtype=np.int32)
-    con_start = np.empty(nc + 1, dtype=np.int32)
-    con_front = np.empty(8 * nc, dtype=np.int32)
-    fcons = np.empty((nf, 8), dtype=np.int32)
-    fdeg = np.zeros(nf, dtype=np.int32)
-    parent = np.arange(nf).astype(np.int32)
+    rest = np.empty(11 * nc + 1 + 10 * nf, dtype=np.int32)
+    need0 = rest[:nc]
+    nfree0 = rest[nc:2 * nc]
+    con_start = rest[2 * nc:3 * nc + 1]
+    con_front = rest[3 * nc + 1:11 * nc + 1]
+    fcons = rest[11 * nc + 1:11 * nc + 1 + 8 * nf].reshape((nf, 8))
+    fdeg = rest[11 * nc + 1 + 8 * nf:11 * nc + 1 + 9 * nf]
+    fdeg[:] = 0
+    parent = rest[11 * nc + 1 + 9 * nf:]
+    for f in range(nf):
+        parent[f] = f
     u = 0
     for c in range(nc):
         j = con_cell[c]
@@ -787,17 +794,26 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
     Returns 1, or -1 when more than 16 constraints are open at once or the states pass
     `max_states` (then search instead)."""
     nc = need.shape[0]
-    last = np.full(nc, -1, dtype=np.int32)
-    left = np.zeros(nc, dtype=np.int32)  # cells of each constraint not yet passed
+    # one allocation per type (see _complete_step)
+    ints = np.empty(3 * nc + 9 * m + 18, dtype=np.int32)
+    longs = np.empty(8 * m + max_states + 1, dtype=np.int64)
+    last = ints[:nc]
+    last[:] = -1
+    left = ints[nc:2 * nc]  # cells of each constraint not yet passed
+    left[:] = 0
     for q in range(m):
         for t in range(cell_ncons[q]):
             last[cell_cons[q, t]] = q
             left[cell_cons[q, t]] += 1
     # each constraint's 4-bit slot in the state while it is open, and its cells after position q
-    shift = np.empty((m, 8), dtype=np.int64)
-    rest = np.empty((m, 8), dtype=np.int32)
-    slot = np.full(nc, -1, dtype=np.int32)
-    free = np.arange(16).astype(np.int32)
+    rows = np.int64(m)
+    shift = longs[:8 * m].reshape((rows, 8))
+    rest = ints[2 * nc:2 * nc + 8 * m].reshape((rows, 8))
+    slot = ints[2 * nc + 8 * m:3 * nc + 8 * m]
+    slot[:] = -1
+    free = ints[3 * nc + 8 * m:3 * nc + 8 * m + 16]
+    for i in range(16):
+        free[i] = i
     nfree_slots = 16
     for q in range(m):
         for t in range(cell_ncons[q]):
@@ -815,8 +831,8 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
             if last[c] == q:  # closed after this cell: its slot is free from the next one on
                 free[nfree_slots] = slot[c]
                 nfree_slots += 1
-    keys = np.empty(max_states + 1, dtype=np.int64)
-    start = np.empty(m + 2, dtype=np.int32)
+    keys = longs[8 * m:]
+    start = ints[3 * nc + 8 * m + 16:]
     keys[0] = 0
     start[0] = 0
     start[1] = 1

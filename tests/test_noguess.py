@@ -410,6 +410,22 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
 
 
+def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_only():
+    """generate() takes the ladder's weights from a cache (their numpy work was 3% of a 130-mine
+    board): they must be ladder_shape's for that level and click, the same array each time, and
+    nobody may write to them."""
+    from sweeplab.generators.noguess import _ladder_shape_for, ladder_shape
+    for w, h, m, x, y, topology in ((30, 16, 130, 15, 8, "bounded"), (30, 16, 170, 3, 2, "bounded"),
+                                    (9, 9, 30, 4, 4, "torus")):
+        weight, clump = _ladder_shape_for(w, h, topology, m, x, y)
+        want, want_clump = ladder_shape(grid.neighbour_table(w, h, topology), m,
+                                        grid.block_mask(w, h, x, y, topology))
+        assert clump == want_clump and (weight == want).all()
+        assert _ladder_shape_for(w, h, topology, m, x, y)[0] is weight
+        with pytest.raises(ValueError):
+            weight[0] = 1
+
+
 def test_the_ladder_thins_its_adds_that_use_the_mine_total():
     """With none of them kept, every add the ladder keeps has a play that does not use the total,
     so its last board does not need the total; with all kept (the pace at 130 mines), the same

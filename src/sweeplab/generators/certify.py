@@ -270,9 +270,10 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     """
     fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
         play_constraints(st, numbers, nbr, hid, kno, hmask)
-    # The round's arrays are carved from one allocation per type: a round is short, and its
-    # thirty-odd allocations were 8% of a 130-mine board (issue 21, session 5). Sizes before the
-    # components are known are bounded by the frontier's nf cells and the nc numbers.
+    # The round's arrays are carved from one allocation per type: a round is short, and its 45 or
+    # so allocations kept malloc, free and reference counts at 8% of a 130-mine board (issue 21,
+    # session 5). Sizes before the components are known are bounded by the frontier's nf cells
+    # and the nc numbers.
     ints = np.empty(16 * nf + 2 * nc + 1, dtype=np.int32)
     longs = np.empty(4 * nf + 2, dtype=np.int64)
     # group frontier cells by component
@@ -343,7 +344,7 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     bits = words[o:o + nwords]
     any_mine = words[o + nwords:o + 2 * nwords]
     any_safe = words[o + 2 * nwords:o + 3 * nwords]
-    # per component: ksets, in a flat slab
+    # per component: which mine counts it can hold (ksets), in a flat slab; then per-cell flags
     flags = np.zeros(ncomp * (maxm + 1) + 4 * maxm + 2 + ncomp + nc, dtype=np.bool_)
     kslab = flags[:ncomp * (maxm + 1)].reshape((ncomp, maxm + 1))
     o = ncomp * (maxm + 1)
@@ -352,10 +353,11 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     wit_mine = flags[o + 2 * maxm + 2:o + 3 * maxm + 2]
     wit_safe = flags[o + 3 * maxm + 2:o + 4 * maxm + 2]
     deferred = flags[o + 4 * maxm + 2:o + 4 * maxm + 2 + ncomp]
-    scanned = flags[o + 4 * maxm + 2 + ncomp:o + 4 * maxm + 2 + ncomp + nc]  # constraints the breadth-first order has been through
-    steps = np.empty(2 * (maxm + 1), dtype=np.int8)
-    cur = steps[:maxm + 1]
-    nxt = steps[maxm + 1:]
+    # constraints the breadth-first order has been through
+    scanned = flags[o + 4 * maxm + 2 + ncomp:o + 4 * maxm + 2 + ncomp + nc]
+    walk = np.empty(2 * (maxm + 1), dtype=np.int8)
+    cur = walk[:maxm + 1]
+    nxt = walk[maxm + 1:]
     over_budget = False
     found = 0
     for ci in range(ncomp):

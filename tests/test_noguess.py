@@ -589,18 +589,21 @@ def test_the_kept_170_mine_chain_reference_from_the_repair():
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
 
-@pytest.mark.parametrize("path, seed, start", [("tests/data/noguess_chain_200.npz", 0, "auto"),
-                                               ("tests/data/noguess_chain_200_repair.npz", 2, "repair")])
-def test_the_kept_200_mine_chain_references(path, seed, start):
-    """At 200 mines (30x16) two long-chain references: 1,000 chains of 10,000 moves each from the
-    ladder (seed 0) and from the repair (seed 2), make_reference.py --steps 10000 [--chain-start
-    repair]; each one's first board, drawn again, has the same figures."""
+@pytest.mark.parametrize("path, h, steps, seed, start", [
+    ("tests/data/noguess_chain_200.npz", 16, 10000, 0, "auto"),
+    ("tests/data/noguess_chain_200_repair.npz", 16, 10000, 2, "repair"),
+    ("tests/data/noguess_chain_30x24_200.npz", 24, 5000, 0, "auto"),
+    ("tests/data/noguess_chain_30x24_200_repair.npz", 24, 5000, 2, "repair")])
+def test_the_kept_200_mine_chain_references(path, h, steps, seed, start):
+    """At 200 mines two long-chain references a level: 1,000 chains each from the ladder (seed 0)
+    and from the repair (seed 2), of 10,000 moves on 30x16 and 5,000 on 30x24 (make_reference.py
+    --steps S [--chain-start repair]); each one's first board, drawn again, has the same figures."""
     from sweeplab.cli.uniformity import Sample, draw_sample
     ref = Sample.load(path)
-    assert (ref.width, ref.height, ref.boards) == (30, 16, 1000)
-    assert ref.label == f"chain of 10000 moves from the {start} start"
-    assert ref.counts.sum() == 200 * 1000 and ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
-    again = draw_sample(30, 16, 200, 15, 8, 1, seed + 1_000_003, method="mcmc", steps=10000, chain_start=start)
+    assert (ref.width, ref.height, ref.boards) == (30, h, 1000)
+    assert ref.label == f"chain of {steps} moves from the {start} start"
+    assert ref.counts.sum() == 200 * 1000 and ref.counts[grid.block_mask(30, h, 15, h // 2)].sum() == 0
+    again = draw_sample(30, h, 200, 15, h // 2, 1, seed + 1_000_003, method="mcmc", steps=steps, chain_start=start)
     for name in ("bbbv", "openings", "needs_total", "edge", "corner", "touching"):
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 

@@ -410,6 +410,22 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
 
 
+def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_only():
+    """generate() takes the ladder's weights from a cache (their numpy work was 3% of a 130-mine
+    board): they must be ladder_shape's for that level and click, the same array each time, and
+    nobody may write to them."""
+    from sweeplab.generators.noguess import _ladder_shape_for, ladder_shape
+    for w, h, m, x, y, topology in ((30, 16, 130, 15, 8, "bounded"), (30, 16, 170, 3, 2, "bounded"),
+                                    (9, 9, 30, 4, 4, "torus")):
+        weight, clump = _ladder_shape_for(w, h, topology, m, x, y)
+        want, want_clump = ladder_shape(grid.neighbour_table(w, h, topology), m,
+                                        grid.block_mask(w, h, x, y, topology))
+        assert clump == want_clump and (weight == want).all()
+        assert _ladder_shape_for(w, h, topology, m, x, y)[0] is weight
+        with pytest.raises(ValueError):
+            weight[0] = 1
+
+
 def test_the_ladder_thins_its_adds_that_use_the_mine_total():
     """With none of them kept, every add the ladder keeps has a play that does not use the total,
     so its last board does not need the total; with all kept (the pace at 130 mines), the same
@@ -569,6 +585,25 @@ def test_the_kept_170_mine_chain_reference_from_the_repair():
     assert ref.label == "chain of 20000 moves from the repair start"
     assert ref.counts.sum() == 170 * 1000 and ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
     again = draw_sample(30, 16, 170, 15, 8, 1, 2 + 1_000_003, method="mcmc", steps=20000, chain_start="repair")
+    for name in ("bbbv", "openings", "needs_total", "edge", "corner", "touching"):
+        assert getattr(again, name)[0] == getattr(ref, name)[0], name
+
+
+@pytest.mark.parametrize("path, h, steps, seed, start", [
+    ("tests/data/noguess_chain_200.npz", 16, 10000, 0, "auto"),
+    ("tests/data/noguess_chain_200_repair.npz", 16, 10000, 2, "repair"),
+    ("tests/data/noguess_chain_30x24_200.npz", 24, 5000, 0, "auto"),
+    ("tests/data/noguess_chain_30x24_200_repair.npz", 24, 5000, 2, "repair")])
+def test_the_kept_200_mine_chain_references(path, h, steps, seed, start):
+    """At 200 mines two long-chain references a level: 1,000 chains each from the ladder (seed 0)
+    and from the repair (seed 2), of 10,000 moves on 30x16 and 5,000 on 30x24 (make_reference.py
+    --steps S [--chain-start repair]); each one's first board, drawn again, has the same figures."""
+    from sweeplab.cli.uniformity import Sample, draw_sample
+    ref = Sample.load(path)
+    assert (ref.width, ref.height, ref.boards) == (30, h, 1000)
+    assert ref.label == f"chain of {steps} moves from the {start} start"
+    assert ref.counts.sum() == 200 * 1000 and ref.counts[grid.block_mask(30, h, 15, h // 2)].sum() == 0
+    again = draw_sample(30, h, 200, 15, h // 2, 1, seed + 1_000_003, method="mcmc", steps=steps, chain_start=start)
     for name in ("bbbv", "openings", "needs_total", "edge", "corner", "touching"):
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 

@@ -200,8 +200,11 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
     """
     n = st.shape[0]
     # constraints: open numbers with hidden neighbours; the frontier: those neighbours, in cell order
-    fidx = np.full(n, -1, dtype=np.int32)
-    con_cell = np.empty(n, dtype=np.int32)
+    # (one allocation for the cells' arrays, one for the rest once nc and nf are known: see _complete_step)
+    cells = np.empty(3 * n, dtype=np.int32)
+    fidx = cells[:n]
+    fidx[:] = -1
+    con_cell = cells[n:2 * n]
     nc = 0
     for j in range(n):
         if hmask[j] != 0 and st[j] == OPEN_STATE:
@@ -210,7 +213,7 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
             for k in range(8):
                 if hmask[j] >> k & 1:
                     fidx[nbr[j, k]] = -2
-    front = np.empty(n, dtype=np.int32)
+    front = cells[2 * n:]
     nf = 0
     hidden = 0
     for i in range(n):
@@ -223,13 +226,17 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
     # each constraint's frontier cells (con_front[con_start[c]:con_start[c + 1]]) and each
     # frontier cell's constraints (fcons[f, :fdeg[f]]), both in neighbour-slot order on a
     # bounded grid; components by union-find
-    need0 = np.empty(nc, dtype=np.int32)
-    nfree0 = np.empty(nc, dtype=np.int32)
-    con_start = np.empty(nc + 1, dtype=np.int32)
-    con_front = np.empty(8 * nc, dtype=np.int32)
-    fcons = np.empty((nf, 8), dtype=np.int32)
-    fdeg = np.zeros(nf, dtype=np.int32)
-    parent = np.arange(nf).astype(np.int32)
+    rest = np.empty(11 * nc + 1 + 10 * nf, dtype=np.int32)
+    need0 = rest[:nc]
+    nfree0 = rest[nc:2 * nc]
+    con_start = rest[2 * nc:3 * nc + 1]
+    con_front = rest[3 * nc + 1:11 * nc + 1]
+    fcons = rest[11 * nc + 1:11 * nc + 1 + 8 * nf].reshape((nf, 8))
+    fdeg = rest[11 * nc + 1 + 8 * nf:11 * nc + 1 + 9 * nf]
+    fdeg[:] = 0
+    parent = rest[11 * nc + 1 + 9 * nf:]
+    for f in range(nf):
+        parent[f] = f
     u = 0
     for c in range(nc):
         j = con_cell[c]
@@ -263,9 +270,16 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     """
     fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
         play_constraints(st, numbers, nbr, hid, kno, hmask)
+    # The round's arrays are carved from one allocation per type: a round is short, and its 45 or
+    # so allocations kept malloc, free and reference counts at 8% of a 130-mine board (issue 21,
+    # session 5). Sizes before the components are known are bounded by the frontier's nf cells
+    # and the nc numbers.
+    ints = np.empty(16 * nf + 2 * nc + 1, dtype=np.int32)
+    longs = np.empty(4 * nf + 2, dtype=np.int64)
     # group frontier cells by component
-    comp = np.empty(nf, dtype=np.int32)
-    root_comp = np.full(nf, -1, dtype=np.int32)
+    comp = ints[:nf]
+    root_comp = ints[nf:2 * nf]
+    root_comp[:] = -1
     ncomp = 0
     for f in range(nf):
         r = find_root(parent, f)
@@ -273,12 +287,17 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
             root_comp[r] = ncomp
             ncomp += 1
         comp[f] = root_comp[r]
-    size = np.zeros(ncomp + 1, dtype=np.int32)
+    size = ints[2 * nf:2 * nf + ncomp + 1]
+    size[:] = 0
     for f in range(nf):
         size[comp[f] + 1] += 1
-    start = np.cumsum(size)
-    members = np.empty(nf, dtype=np.int32)
-    fill = start[:ncomp].copy()
+    start = longs[:ncomp + 1]
+    start[0] = 0
+    for c in range(ncomp):
+        start[c + 1] = start[c] + size[c + 1]
+    members = ints[3 * nf + 1:4 * nf + 1]
+    fill = longs[nf + 1:nf + 1 + ncomp]
+    fill[:] = start[:ncomp]
     for f in range(nf):
         members[fill[comp[f]]] = f
         fill[comp[f]] += 1
@@ -286,40 +305,59 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     for c in range(ncomp):
         if size[c + 1] > maxm:
             maxm = size[c + 1]
-    # per component: ksets and per-k witnesses, stored in flat slabs
-    kslab = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
+    order = ints[4 * nf + 1:4 * nf + 1 + maxm]
+    pos_of = ints[5 * nf + 1:6 * nf + 1]
+    pos_of[:] = -1
+    cell_cons = ints[6 * nf + 1:6 * nf + 1 + 8 * maxm].reshape((maxm, 8))
+    cell_ncons = ints[14 * nf + 1:14 * nf + 1 + maxm]
+    cell_ncons[:] = 0
+    corder = ints[15 * nf + 1:16 * nf + 1]  # each component's cells in search order, at start[c]
+    need = ints[16 * nf + 1:16 * nf + 1 + nc]
+    need[:] = need0
+    nfree = ints[16 * nf + 1 + nc:16 * nf + 1 + 2 * nc]
+    nfree[:] = nfree0
     # each enumerated component's per-k bitsets, kept as words (km_kept[wstart[c]:], (m + 1) rows
     # of (m + 63) // 64 words) until the total needs them
-    wstart = np.empty(ncomp + 1, dtype=np.int64)
+    wstart = longs[2 * nf + 1:2 * nf + 2 + ncomp]
     wstart[0] = 0
     for c in range(ncomp):
         m = size[c + 1]
         wstart[c + 1] = wstart[c] + (m + 1) * ((m + 63) // 64)
-    km_kept = np.empty(wstart[ncomp], dtype=np.uint64)
-    ks_kept = np.empty(wstart[ncomp], dtype=np.uint64)
-    order = np.empty(maxm, dtype=np.int32)
-    pos_of = np.full(nf, -1, dtype=np.int32)
-    cell_cons = np.empty((maxm, 8), dtype=np.int32)
-    cell_ncons = np.zeros(maxm, dtype=np.int32)
-    need = need0.copy()
-    nfree = nfree0.copy()
-    nwords = (maxm + 63) // 64
-    km = np.empty((maxm + 1, nwords), dtype=np.uint64)
-    ks = np.empty((maxm + 1, nwords), dtype=np.uint64)
-    bits = np.empty(nwords, dtype=np.uint64)
-    kk = np.empty(maxm + 1, dtype=np.bool_)
-    cur = np.empty(maxm + 1, dtype=np.int8)
-    nxt = np.empty(maxm + 1, dtype=np.int8)
-    assigned = np.empty(maxm + 1, dtype=np.bool_)
-    corder = np.empty(nf, dtype=np.int32)  # each component's cells in search order, at start[c]
-    wit_mine = np.empty(maxm, dtype=np.bool_)
-    wit_safe = np.empty(maxm, dtype=np.bool_)
-    any_mine = np.empty(nwords, dtype=np.uint64)
-    any_safe = np.empty(nwords, dtype=np.uint64)
-    deferred = np.zeros(ncomp, dtype=np.bool_)
-    scanned = np.zeros(nc, dtype=np.bool_)  # constraints the breadth-first order has been through
     # smallest components first: most stalls are broken by a small one, and then we stop
-    by_size = np.argsort(size[1:], kind="mergesort")
+    # (a stable insertion sort by size: components are few)
+    by_size = longs[3 * nf + 2:3 * nf + 2 + ncomp]
+    for c in range(ncomp):
+        j = c
+        while j > 0 and size[by_size[j - 1] + 1] > size[c + 1]:
+            by_size[j] = by_size[j - 1]
+            j -= 1
+        by_size[j] = c
+    nwords = (maxm + 63) // 64
+    words = np.empty(2 * wstart[ncomp] + 2 * (maxm + 1) * nwords + 3 * nwords, dtype=np.uint64)
+    km_kept = words[:wstart[ncomp]]
+    ks_kept = words[wstart[ncomp]:2 * wstart[ncomp]]
+    o = 2 * wstart[ncomp]
+    km = words[o:o + (maxm + 1) * nwords].reshape((maxm + 1, nwords))
+    o += (maxm + 1) * nwords
+    ks = words[o:o + (maxm + 1) * nwords].reshape((maxm + 1, nwords))
+    o += (maxm + 1) * nwords
+    bits = words[o:o + nwords]
+    any_mine = words[o + nwords:o + 2 * nwords]
+    any_safe = words[o + 2 * nwords:o + 3 * nwords]
+    # per component: which mine counts it can hold (ksets), in a flat slab; then per-cell flags
+    flags = np.zeros(ncomp * (maxm + 1) + 4 * maxm + 2 + ncomp + nc, dtype=np.bool_)
+    kslab = flags[:ncomp * (maxm + 1)].reshape((ncomp, maxm + 1))
+    o = ncomp * (maxm + 1)
+    kk = flags[o:o + maxm + 1]
+    assigned = flags[o + maxm + 1:o + 2 * maxm + 2]
+    wit_mine = flags[o + 2 * maxm + 2:o + 3 * maxm + 2]
+    wit_safe = flags[o + 3 * maxm + 2:o + 4 * maxm + 2]
+    deferred = flags[o + 4 * maxm + 2:o + 4 * maxm + 2 + ncomp]
+    # constraints the breadth-first order has been through
+    scanned = flags[o + 4 * maxm + 2 + ncomp:o + 4 * maxm + 2 + ncomp + nc]
+    walk = np.empty(2 * (maxm + 1), dtype=np.int8)
+    cur = walk[:maxm + 1]
+    nxt = walk[maxm + 1:]
     over_budget = False
     found = 0
     for ci in range(ncomp):
@@ -758,17 +796,26 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
     Returns 1, or -1 when more than 16 constraints are open at once or the states pass
     `max_states` (then search instead)."""
     nc = need.shape[0]
-    last = np.full(nc, -1, dtype=np.int32)
-    left = np.zeros(nc, dtype=np.int32)  # cells of each constraint not yet passed
+    # one allocation per type (see _complete_step)
+    ints = np.empty(3 * nc + 9 * m + 18, dtype=np.int32)
+    longs = np.empty(8 * m + max_states + 1, dtype=np.int64)
+    last = ints[:nc]
+    last[:] = -1
+    left = ints[nc:2 * nc]  # cells of each constraint not yet passed
+    left[:] = 0
     for q in range(m):
         for t in range(cell_ncons[q]):
             last[cell_cons[q, t]] = q
             left[cell_cons[q, t]] += 1
     # each constraint's 4-bit slot in the state while it is open, and its cells after position q
-    shift = np.empty((m, 8), dtype=np.int64)
-    rest = np.empty((m, 8), dtype=np.int32)
-    slot = np.full(nc, -1, dtype=np.int32)
-    free = np.arange(16).astype(np.int32)
+    rows = np.int64(m)
+    shift = longs[:8 * m].reshape((rows, 8))
+    rest = ints[2 * nc:2 * nc + 8 * m].reshape((rows, 8))
+    slot = ints[2 * nc + 8 * m:3 * nc + 8 * m]
+    slot[:] = -1
+    free = ints[3 * nc + 8 * m:3 * nc + 8 * m + 16]
+    for i in range(16):
+        free[i] = i
     nfree_slots = 16
     for q in range(m):
         for t in range(cell_ncons[q]):
@@ -786,8 +833,8 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
             if last[c] == q:  # closed after this cell: its slot is free from the next one on
                 free[nfree_slots] = slot[c]
                 nfree_slots += 1
-    keys = np.empty(max_states + 1, dtype=np.int64)
-    start = np.empty(m + 2, dtype=np.int32)
+    keys = longs[8 * m:]
+    start = ints[3 * nc + 8 * m + 16:]
     keys[0] = 0
     start[0] = 0
     start[1] = 1

@@ -36,6 +36,7 @@ and click give the same board.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -222,6 +223,16 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     return weight, mix(clump0, clump1)
 
 
+@functools.lru_cache(maxsize=64)
+def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int, y: int) -> tuple[np.ndarray, int]:
+    """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
+    130-mine board (docs/benchmarks.md, issue 21, session 5). The weights come back read-only (shared)."""
+    weight, clump = ladder_shape(grid.neighbour_table(width, height, topology), mines,
+                                 grid.block_mask(width, height, x, y, topology))
+    weight.setflags(write=False)
+    return weight, clump
+
+
 @njit
 def _repair(mines, excluded, nbr, click, state, repairs, budget, room):
     """Move stuck frontier mines until the board certifies. Returns (state, moves, certified, position).
@@ -341,14 +352,15 @@ class _Start:
     repairs: int
 
 
-def _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=True) -> _Start:
-    """A rejection sample where rejection is cheap, with mines added one at a time (the ladder);
-    where that stalls (or without `ladder`), a uniform board repaired."""
-    if ladder:
+def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=None) -> _Start:
+    """A rejection sample where rejection is cheap, with mines added one at a time (the ladder,
+    drawing by `shape`: `ladder_shape`'s weights and clump base); where that stalls (or without a
+    `shape`), a uniform board repaired."""
+    if shape is not None:
         base = min(mines, int(LADDER_BASE_DENSITY * n))
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
         if ok:
-            weight, clump = ladder_shape(nbr, mines, excluded)
+            weight, clump = shape
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
                                              weight, clump, nbr, ladder_keep_total(n, mines))
             if added == mines - base:
@@ -417,7 +429,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             method = "mcmc"
     if method == "mcmc":
         tries = DEFAULT_REPAIRS if tries is None else tries
-        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room, ladder=chain_start == "auto")
+        shape = _ladder_shape_for(width, height, topology, mines, x, y) if chain_start == "auto" else None
+        begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape)
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"

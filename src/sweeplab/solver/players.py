@@ -19,6 +19,7 @@ from .complete import analyse
 from .endgame import endgame_move
 from .frontier import InconsistentPositionError, TooComplexError
 from .fifty import unavoidable_sets
+from .influence import Influence
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
 from .local import deduce_rules
 from .lookahead import progress_detail, safe_whenever, two_move_score
@@ -208,6 +209,9 @@ class StrongPlayer(SafestPlayer):
     # alone counts a reveal that leaves a safer next guess almost as much as one that frees a cell
     progress_weight = 0.2
     progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
+    # a look-ahead guess's score x (1 + this x the share of its safe layouts that its 50/50
+    # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway); 0: off
+    fifty_influence = 0.9
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -276,6 +280,7 @@ class StrongPlayer(SafestPlayer):
             best = self._undominated(view, a, base, cands[0], undecided)
             return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
+        shapes = Influence(view, a, base) if self.fifty_influence else None  # 50/50 shapes counted once
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
             known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
@@ -292,10 +297,24 @@ class StrongPlayer(SafestPlayer):
                     score = self._score_fast(view, a, base, c, known, unknown, p)
             else:
                 score = self._score_fast(view, a, base, c, known, unknown, p)
+            if self.fifty_influence and score > 0:
+                score *= self._influence_factor(a, shapes, c)
             if score > best_score + 1e-12:
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _influence_factor(self, a, shapes, c) -> float:
+        """1 + `fifty_influence` x (c's 50/50 influence / the layouts where c is safe): the
+        layouts where c is a mine that a 50/50 would cost anyway, counted as partly safe."""
+        try:
+            i = shapes.of(c)
+        except TooComplexError:
+            return 1.0
+        if not i:
+            return 1.0
+        p = float(a.probability.reshape(-1)[c])  # a ratio of counts: a float is exact enough for a score
+        return 1.0 + self.fifty_influence * (i / a.layouts) / (1.0 - p)
 
     def _undominated(self, view, a, base, c, undecided) -> int:
         """c, or a cell that dominates it (safe in every layout where c is safe, and in more), the

@@ -93,7 +93,7 @@ def _brute_influences(view, cells, pair_ends=3, box_ends=2):
 def test_influence_matches_brute_force(view, pair_ends, box_ends, monkeypatch):
     """Every undecided cell's influence, exactly, on positions where a guess is due; with the
     limits on ends as the player has them, and raised so every shape counts (the cap then binds
-    more often)."""
+    more often). `Influence.reach` marks every cell whose influence is not 0."""
     monkeypatch.setattr(influence_module, "PAIR_ENDS", pair_ends)
     monkeypatch.setattr(influence_module, "BOX_ENDS", box_ends)
     a = analyse(view)
@@ -102,6 +102,8 @@ def test_influence_matches_brute_force(view, pair_ends, box_ends, monkeypatch):
     und = np.flatnonzero((view.hidden & ~a.mines).reshape(-1))
     got = [shapes.of(int(c)) for c in und]
     assert got == _brute_influences(view, und.tolist(), pair_ends, box_ends)
+    # the quick pass over the board finds every cell that counts (the player looks no further)
+    assert all(shapes.reach()[c] for c, n in zip(und, got) if n)
 
 
 def test_influence_counts_a_closed_pair_and_what_it_needs():

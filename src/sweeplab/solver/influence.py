@@ -151,6 +151,33 @@ class Influence:
         except InconsistentPositionError:  # no layout has them all mines
             return 0
 
+    def reach(self) -> np.ndarray:
+        """Flat bool: the undecided cells some shape could count (a pair or box they are in, or a
+        pair whose one undecided end they are, with no open cell among its ends), found at once over
+        the board from the neighbour table's geometry; `of` counts them exactly (and may find less)."""
+        b, nbr = self.base, self.nbr
+        und = np.append(b == HIDDEN, False)  # index -1 (off a bounded grid): neither undecided nor open
+        opn = np.append(b >= 0, False)
+        out = np.zeros(b.size + 1, dtype=np.bool_)
+        idx = np.arange(b.size)
+        # (the other cell's slot, the slots of the first cell's ends, of the other's ends)
+        for side, near, far in ((RIGHT, [0, 3, 5], [2, 4, 7]), (DOWN, [0, 1, 2], [5, 6, 7])):
+            q = nbr[:, side]
+            ends = np.concatenate([nbr[:, near], nbr[q][:, far]], axis=1)
+            closed = und[idx] & und[q] & ~opn[ends].any(axis=1)
+            left = und[ends].sum(axis=1)
+            pair = closed & (left <= PAIR_ENDS)
+            out[idx[pair]] = out[q[pair]] = True
+            one = ends[closed & (left == ENABLER_ENDS)]
+            out[one[und[one]]] = True
+        tr, bl = nbr[:, RIGHT], nbr[:, DOWN]
+        br = nbr[:, 7]
+        box = np.stack([idx, tr, bl, br], axis=1)
+        corners = np.stack([nbr[:, 0], nbr[tr, 2], nbr[bl, 5], nbr[br, 7]], axis=1)
+        ok = und[box].all(axis=1) & ~opn[corners].any(axis=1) & (und[corners].sum(axis=1) <= BOX_ENDS)
+        out[box[ok].reshape(-1)] = True
+        return out[:-1]
+
     def of(self, c: int) -> int:
         """The layouts in which c is a mine that a 50/50 would cost anyway: the pairs it is in,
         added, the most of the boxes it is in, and the pairs it enables, added; at most the layouts

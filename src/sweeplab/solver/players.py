@@ -212,6 +212,7 @@ class StrongPlayer(SafestPlayer):
     # a look-ahead guess's score x (1 + this x the share of its safe layouts that its 50/50
     # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway); 0: off
     fifty_influence = 0.9
+    influence_cells = 0      # ... and up to this many cells outside the safest that it lifts near them
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -276,11 +277,13 @@ class StrongPlayer(SafestPlayer):
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
         base[mines & (base == HIDDEN)] = FLAG
+        shapes = Influence(view, a, base) if self.fifty_influence else None  # 50/50 shapes counted once
+        if self.influence_cells and shapes is not None:
+            cands += self._influenced(a, shapes, cands, p, best_safety * (1.0 - self.near_tie))
         if len(cands) == 1:
             best = self._undominated(view, a, base, cands[0], undecided)
             return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
-        shapes = Influence(view, a, base) if self.fifty_influence else None  # 50/50 shapes counted once
         for c in cands:
             ns = nbr[c][nbr[c] >= 0]
             known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
@@ -303,6 +306,21 @@ class StrongPlayer(SafestPlayer):
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _influenced(self, a, shapes, cands, p, floor) -> list[int]:
+        """Cells outside `cands` whose safety with their 50/50 influence counted (as in the score)
+        reaches `floor`, the safest first, at most `influence_cells` of them."""
+        more = np.flatnonzero(shapes.reach())
+        more = more[np.argsort(p[more], kind="stable")]
+        out = []
+        for c in more.tolist():
+            if c in cands or 1.0 - p[c] >= floor:
+                continue  # (a cell as safe as that, left out, was left out as one of a kind)
+            if (1.0 - p[c]) * self._influence_factor(a, shapes, c) >= floor:
+                out.append(c)
+                if len(out) == self.influence_cells:
+                    break
+        return out
 
     def _influence_factor(self, a, shapes, c) -> float:
         """1 + `fifty_influence` x (c's 50/50 influence / the layouts where c is safe): the

@@ -64,6 +64,7 @@ class Influence:
         self.near = _neighbour_sets(view.width, view.height, view.topology)
         self.mines_left = view.mine_count - self.cells.count(FLAG)
         self.counts: dict[frozenset, int] = {}
+        self._reach = None
 
     def shape(self, a: tuple[int, ...], mirror: tuple[int, ...], most_ends: int) -> Shape | None:
         """The shape whose mines sit at `a` or at `mirror`, or None where it cannot become a 50/50:
@@ -182,6 +183,10 @@ class Influence:
         """The layouts in which c is a mine that a 50/50 would cost anyway: the pairs it is in,
         added, the most of the boxes it is in, and the pairs it enables, added; at most the layouts
         where it is a mine, and at most those where it is safe."""
+        if self._reach is None:
+            self._reach = self.reach()
+        if not self._reach[c]:
+            return 0  # no shape can count it: not worth looking at each
         pairs, boxes, enables = self.shapes_of(c)
         got = sum(map(self.layouts, pairs)) + max(map(self.layouts, boxes), default=0) + sum(map(self.layouts, enables))
         if not got:

@@ -4,12 +4,12 @@
 
 On small boards (a safe first click in the corner) `strong` plays with its end game off, so that
 its look-ahead makes every guess; at each guess the look-ahead chooses with the influence
-(`StrongPlayer.fifty_influence` as committed) and without it (0), and where the two differ the
-exact optimum (`solver.optimal.OptimalPlay.moves`) gives each choice's worth: the chance perfect
-play wins after it. Printed per board: the guesses, those the influence changes, how many of
-those it makes better, worse or no different, and the mean gain in win chance per changed
-guess with a 95% interval. The game goes on with the choice made without the influence, so
-both are judged on the same positions.
+(`StrongPlayer.fifty_influence` = --weight, JSMinesweeper's 0.9 by default) and without it (0),
+and where the two differ the exact optimum (`solver.optimal.OptimalPlay.moves`) gives each
+choice's worth: the chance perfect play wins after it. Printed per board: the guesses, those the
+influence changes, how many of those it makes better, worse or no different, and the mean gain
+in win chance per changed guess with a 95% interval. The game goes on with the choice made
+without the influence, so both are judged on the same positions.
 """
 
 from __future__ import annotations
@@ -58,10 +58,9 @@ def main(argv=None):
     ap.add_argument("--boards", default="6x5/6,7x4/6,8x4/7", help="WxH/M,... (at most 64 cells: the exact search)")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--weight", type=float, default=0.9, help="the influence weight tried (StrongPlayer.fifty_influence)")
     args = ap.parse_args(argv)
-    from sweeplab.solver.players import StrongPlayer
-
-    weight = StrongPlayer.fifty_influence
+    weight = args.weight
     print(f"# {platform.machine()}, Python {platform.python_version()}; seed {args.seed}, {args.games} games a board, "
           f"safe first click at (0,0), end game off, influence weight {weight}")
     print(f"{'board':8} {'guesses':>8} {'changed':>8} {'better':>7} {'worse':>6} {'same':>5} "

@@ -210,8 +210,9 @@ class StrongPlayer(SafestPlayer):
     progress_weight = 0.2
     progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
     # a look-ahead guess's score x (1 + this x the share of its safe layouts that its 50/50
-    # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway); 0: off
-    fifty_influence = 0.9
+    # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway). Off:
+    # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md, session 5)
+    fifty_influence = 0.0
     influence_cells = 0      # ... and up to this many cells outside the safest that it lifts near them
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 

@@ -19,6 +19,7 @@ from .complete import analyse
 from .endgame import endgame_move
 from .frontier import InconsistentPositionError, TooComplexError
 from .fifty import unavoidable_sets
+from .influence import Influence
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
 from .local import deduce_rules
 from .lookahead import progress_detail, safe_whenever, two_move_score
@@ -208,6 +209,11 @@ class StrongPlayer(SafestPlayer):
     # alone counts a reveal that leaves a safer next guess almost as much as one that frees a cell
     progress_weight = 0.2
     progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
+    # a look-ahead guess's score x (1 + this x the share of its safe layouts that its 50/50
+    # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway). Off:
+    # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md, session 5)
+    fifty_influence = 0.0
+    influence_cells = 0      # ... and up to this many cells outside the safest that it lifts near them
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -272,6 +278,9 @@ class StrongPlayer(SafestPlayer):
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
         base[mines & (base == HIDDEN)] = FLAG
+        shapes = Influence(view, a, base) if self.fifty_influence else None  # 50/50 shapes counted once
+        if self.influence_cells and shapes is not None:
+            cands += self._influenced(a, shapes, cands, p, best_safety * (1.0 - self.near_tie))
         if len(cands) == 1:
             best = self._undominated(view, a, base, cands[0], undecided)
             return Move("open", best % w, best // w, False)
@@ -292,10 +301,39 @@ class StrongPlayer(SafestPlayer):
                     score = self._score_fast(view, a, base, c, known, unknown, p)
             else:
                 score = self._score_fast(view, a, base, c, known, unknown, p)
+            if self.fifty_influence and score > 0:
+                score *= self._influence_factor(a, shapes, c)
             if score > best_score + 1e-12:
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _influenced(self, a, shapes, cands, p, floor) -> list[int]:
+        """Cells outside `cands` whose safety with their 50/50 influence counted (as in the score)
+        reaches `floor`, the safest first, at most `influence_cells` of them."""
+        more = np.flatnonzero(shapes.reach())
+        more = more[np.argsort(p[more], kind="stable")]
+        out = []
+        for c in more.tolist():
+            if c in cands or 1.0 - p[c] >= floor:
+                continue  # (a cell as safe as that, left out, was left out as one of a kind)
+            if (1.0 - p[c]) * self._influence_factor(a, shapes, c) >= floor:
+                out.append(c)
+                if len(out) == self.influence_cells:
+                    break
+        return out
+
+    def _influence_factor(self, a, shapes, c) -> float:
+        """1 + `fifty_influence` x (c's 50/50 influence / the layouts where c is safe): the
+        layouts where c is a mine that a 50/50 would cost anyway, counted as partly safe."""
+        try:
+            i = shapes.of(c)
+        except TooComplexError:
+            return 1.0
+        if not i:
+            return 1.0
+        p = float(a.probability.reshape(-1)[c])  # a ratio of counts: a float is exact enough for a score
+        return 1.0 + self.fifty_influence * (i / a.layouts) / (1.0 - p)
 
     def _undominated(self, view, a, base, c, undecided) -> int:
         """c, or a cell that dominates it (safe in every layout where c is safe, and in more), the

@@ -14,6 +14,10 @@ played them, so another checkout or an edit is never answered from the cache).
 `--breakdown` also sorts the lost games of each player by the position of the fatal guess:
 a forced 50/50 (two cells no reveal can ever tell apart), an end game (at most --endgame
 layouts), a larger position, or one beyond the exact analysis.
+
+Speed (games per CPU-second) counts everything in the timed games, numba's compiling included:
+after a source edit each kernel compiles when a game first reaches it, so quote the speed of a
+second run (B's is cached; run A again) or a run long enough for that to vanish.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import numpy as np
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
 from .deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR
-from .frontier import InconsistentPositionError
+from .lookahead import flagged, outcomes
 from .players import ENDGAME, FIFTY
 
 KINDS = ("safe", "mine", "guess")
@@ -112,23 +112,28 @@ def _why_certain(view: View, a: Analysis, i: int, safe: bool, cell: _Namer) -> s
 
 
 def guess_progress(view: View, a: Analysis, i: int, *, trust_flags: bool = False) -> tuple[float, float]:
-    """(chance cell i is safe and opening it gives a new certain cell, chance it shows a 0)."""
-    total = a.layouts
-    progress = 0
-    zero = 0
+    """(chance cell i is safe and opening it gives a new certain cell, chance it shows a 0): the
+    look-ahead's own one-move look (`lookahead.outcomes`, each number it could show)."""
+    view = _untrusted_flags_hidden(view, trust_flags)
+    base = flagged(view, a)
+    others = base == HIDDEN
+    others[i] = False
+    progress = zero = 0.0
+    for weight, shown, b in outcomes(view, a, base, i):
+        if (b.safe.reshape(-1) & others).any():
+            progress += weight
+        if shown.cells.reshape(-1)[i] == 0:
+            zero += weight
+    return progress, zero
+
+
+def _untrusted_flags_hidden(view: View, trust_flags: bool) -> View:
+    """The view as the analysis saw it: flags not trusted are hidden cells."""
+    if trust_flags:
+        return view
     cells = view.cells.copy()
-    for n in range(9):
-        cells.reshape(-1)[i] = n
-        try:
-            b = analyse(View(cells, view.mine_count, view.topology), trust_flags=trust_flags)
-        except InconsistentPositionError:
-            continue
-        count = b.layouts  # layouts where cell i is safe and shows n
-        if n == 0:
-            zero = count
-        if (b.safe & (cells < 0)).any():
-            progress += count
-    return progress / total, zero / total
+    cells[cells == FLAG] = HIDDEN
+    return View(cells, view.mine_count, view.topology)
 
 
 def hint(view: View, *, trust_flags: bool = False, name=coordinates) -> Hint:
@@ -193,9 +198,5 @@ def _strong_guess(view: View, a: Analysis, trust_flags: bool) -> tuple[int, str]
     """The cell the `strong` player would guess here, and how it chose it. Untrusted flags are
     hidden cells to it, as to the analysis `a`."""
     from .players import StrongPlayer
-    if not trust_flags:
-        cells = view.cells.copy()
-        cells[cells == FLAG] = HIDDEN
-        view = View(cells, view.mine_count, view.topology)
-    move = StrongPlayer(0).guess(view, a)
+    move = StrongPlayer(0).guess(_untrusted_flags_hidden(view, trust_flags), a)
     return move.y * view.width + move.x, move.note

@@ -187,6 +187,13 @@ def _search(m, cell_cons, cell_ncons, need, nfree, fp, fv, pref, budget, cur, tr
     return 0
 
 
+@njit(inline='always')
+def _carve(buf, at, k):
+    """buf[at:at + k] and the offset after it: a round's arrays are carved one after another from
+    one allocation per type (see _complete_step)."""
+    return buf[at:at + k], at + k
+
+
 @njit(inline='always')  # into _complete_step, its one caller in a play
 def play_constraints(st, numbers, nbr, hid, kno, hmask):
     """The constraints of the position `st` from the play's counts (`hid`, `hmask`, `kno`): the
@@ -202,9 +209,10 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
     # constraints: open numbers with hidden neighbours; the frontier: those neighbours, in cell order
     # (one allocation for the cells' arrays, one for the rest once nc and nf are known: see _complete_step)
     cells = np.empty(3 * n, dtype=np.int32)
-    fidx = cells[:n]
+    fidx, o = _carve(cells, 0, n)
     fidx[:] = -1
-    con_cell = cells[n:2 * n]
+    con_cell, o = _carve(cells, o, n)
+    front, o = _carve(cells, o, n)
     nc = 0
     for j in range(n):
         if hmask[j] != 0 and st[j] == OPEN_STATE:
@@ -213,7 +221,6 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
             for k in range(8):
                 if hmask[j] >> k & 1:
                     fidx[nbr[j, k]] = -2
-    front = cells[2 * n:]
     nf = 0
     hidden = 0
     for i in range(n):
@@ -227,14 +234,15 @@ def play_constraints(st, numbers, nbr, hid, kno, hmask):
     # frontier cell's constraints (fcons[f, :fdeg[f]]), both in neighbour-slot order on a
     # bounded grid; components by union-find
     rest = np.empty(11 * nc + 1 + 10 * nf, dtype=np.int32)
-    need0 = rest[:nc]
-    nfree0 = rest[nc:2 * nc]
-    con_start = rest[2 * nc:3 * nc + 1]
-    con_front = rest[3 * nc + 1:11 * nc + 1]
-    fcons = rest[11 * nc + 1:11 * nc + 1 + 8 * nf].reshape((nf, 8))
-    fdeg = rest[11 * nc + 1 + 8 * nf:11 * nc + 1 + 9 * nf]
+    need0, o = _carve(rest, 0, nc)
+    nfree0, o = _carve(rest, o, nc)
+    con_start, o = _carve(rest, o, nc + 1)
+    con_front, o = _carve(rest, o, 8 * nc)
+    fcons, o = _carve(rest, o, 8 * nf)
+    fcons = fcons.reshape((nf, 8))
+    fdeg, o = _carve(rest, o, nf)
     fdeg[:] = 0
-    parent = rest[11 * nc + 1 + 9 * nf:]
+    parent, o = _carve(rest, o, nf)
     for f in range(nf):
         parent[f] = f
     u = 0
@@ -273,12 +281,12 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     # The round's arrays are carved from one allocation per type: a round is short, and its 45 or
     # so allocations kept malloc, free and reference counts at 8% of a 130-mine board (issue 21,
     # session 5). Sizes before the components are known are bounded by the frontier's nf cells
-    # and the nc numbers.
+    # and the nc numbers (an array whose length is known later takes the room of its bound).
     ints = np.empty(16 * nf + 2 * nc + 1, dtype=np.int32)
     longs = np.empty(4 * nf + 2, dtype=np.int64)
     # group frontier cells by component
-    comp = ints[:nf]
-    root_comp = ints[nf:2 * nf]
+    comp, o = _carve(ints, 0, nf)
+    root_comp, o = _carve(ints, o, nf)
     root_comp[:] = -1
     ncomp = 0
     for f in range(nf):
@@ -287,16 +295,19 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
             root_comp[r] = ncomp
             ncomp += 1
         comp[f] = root_comp[r]
-    size = ints[2 * nf:2 * nf + ncomp + 1]
+    size, o = _carve(ints, o, nf + 1)
+    size = size[:ncomp + 1]
     size[:] = 0
     for f in range(nf):
         size[comp[f] + 1] += 1
-    start = longs[:ncomp + 1]
+    start, ol = _carve(longs, 0, nf + 1)
+    start = start[:ncomp + 1]
     start[0] = 0
     for c in range(ncomp):
         start[c + 1] = start[c] + size[c + 1]
-    members = ints[3 * nf + 1:4 * nf + 1]
-    fill = longs[nf + 1:nf + 1 + ncomp]
+    members, o = _carve(ints, o, nf)
+    fill, ol = _carve(longs, ol, nf)
+    fill = fill[:ncomp]
     fill[:] = start[:ncomp]
     for f in range(nf):
         members[fill[comp[f]]] = f
@@ -305,27 +316,31 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     for c in range(ncomp):
         if size[c + 1] > maxm:
             maxm = size[c + 1]
-    order = ints[4 * nf + 1:4 * nf + 1 + maxm]
-    pos_of = ints[5 * nf + 1:6 * nf + 1]
+    order, o = _carve(ints, o, nf)
+    order = order[:maxm]
+    pos_of, o = _carve(ints, o, nf)
     pos_of[:] = -1
-    cell_cons = ints[6 * nf + 1:6 * nf + 1 + 8 * maxm].reshape((maxm, 8))
-    cell_ncons = ints[14 * nf + 1:14 * nf + 1 + maxm]
+    cell_cons, o = _carve(ints, o, 8 * nf)
+    cell_cons = cell_cons[:8 * maxm].reshape((maxm, 8))
+    cell_ncons, o = _carve(ints, o, nf)
+    cell_ncons = cell_ncons[:maxm]
     cell_ncons[:] = 0
-    corder = ints[15 * nf + 1:16 * nf + 1]  # each component's cells in search order, at start[c]
-    need = ints[16 * nf + 1:16 * nf + 1 + nc]
+    corder, o = _carve(ints, o, nf)  # each component's cells in search order, at start[c]
+    need, o = _carve(ints, o, nc)
     need[:] = need0
-    nfree = ints[16 * nf + 1 + nc:16 * nf + 1 + 2 * nc]
+    nfree, o = _carve(ints, o, nc)
     nfree[:] = nfree0
     # each enumerated component's per-k bitsets, kept as words (km_kept[wstart[c]:], (m + 1) rows
     # of (m + 63) // 64 words) until the total needs them
-    wstart = longs[2 * nf + 1:2 * nf + 2 + ncomp]
+    wstart, ol = _carve(longs, ol, nf + 1)
+    wstart = wstart[:ncomp + 1]
     wstart[0] = 0
     for c in range(ncomp):
         m = size[c + 1]
         wstart[c + 1] = wstart[c] + (m + 1) * ((m + 63) // 64)
     # smallest components first: most stalls are broken by a small one, and then we stop
     # (a stable insertion sort by size: components are few)
-    by_size = longs[3 * nf + 2:3 * nf + 2 + ncomp]
+    by_size, ol = _carve(longs, ol, nf)
     for c in range(ncomp):
         j = c
         while j > 0 and size[by_size[j - 1] + 1] > size[c + 1]:
@@ -334,27 +349,25 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
         by_size[j] = c
     nwords = (maxm + 63) // 64
     words = np.empty(2 * wstart[ncomp] + 2 * (maxm + 1) * nwords + 3 * nwords, dtype=np.uint64)
-    km_kept = words[:wstart[ncomp]]
-    ks_kept = words[wstart[ncomp]:2 * wstart[ncomp]]
-    o = 2 * wstart[ncomp]
-    km = words[o:o + (maxm + 1) * nwords].reshape((maxm + 1, nwords))
-    o += (maxm + 1) * nwords
-    ks = words[o:o + (maxm + 1) * nwords].reshape((maxm + 1, nwords))
-    o += (maxm + 1) * nwords
-    bits = words[o:o + nwords]
-    any_mine = words[o + nwords:o + 2 * nwords]
-    any_safe = words[o + 2 * nwords:o + 3 * nwords]
+    km_kept, ow = _carve(words, 0, wstart[ncomp])
+    ks_kept, ow = _carve(words, ow, wstart[ncomp])
+    km, ow = _carve(words, ow, (maxm + 1) * nwords)
+    km = km.reshape((maxm + 1, nwords))
+    ks, ow = _carve(words, ow, (maxm + 1) * nwords)
+    ks = ks.reshape((maxm + 1, nwords))
+    bits, ow = _carve(words, ow, nwords)
+    any_mine, ow = _carve(words, ow, nwords)
+    any_safe, ow = _carve(words, ow, nwords)
     # per component: which mine counts it can hold (ksets), in a flat slab; then per-cell flags
     flags = np.zeros(ncomp * (maxm + 1) + 4 * maxm + 2 + ncomp + nc, dtype=np.bool_)
-    kslab = flags[:ncomp * (maxm + 1)].reshape((ncomp, maxm + 1))
-    o = ncomp * (maxm + 1)
-    kk = flags[o:o + maxm + 1]
-    assigned = flags[o + maxm + 1:o + 2 * maxm + 2]
-    wit_mine = flags[o + 2 * maxm + 2:o + 3 * maxm + 2]
-    wit_safe = flags[o + 3 * maxm + 2:o + 4 * maxm + 2]
-    deferred = flags[o + 4 * maxm + 2:o + 4 * maxm + 2 + ncomp]
-    # constraints the breadth-first order has been through
-    scanned = flags[o + 4 * maxm + 2 + ncomp:o + 4 * maxm + 2 + ncomp + nc]
+    kslab, ob = _carve(flags, 0, ncomp * (maxm + 1))
+    kslab = kslab.reshape((ncomp, maxm + 1))
+    kk, ob = _carve(flags, ob, maxm + 1)
+    assigned, ob = _carve(flags, ob, maxm + 1)
+    wit_mine, ob = _carve(flags, ob, maxm)
+    wit_safe, ob = _carve(flags, ob, maxm)
+    deferred, ob = _carve(flags, ob, ncomp)
+    scanned, ob = _carve(flags, ob, nc)  # constraints the breadth-first order has been through
     walk = np.empty(2 * (maxm + 1), dtype=np.int8)
     cur = walk[:maxm + 1]
     nxt = walk[maxm + 1:]
@@ -799,9 +812,9 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
     # one allocation per type (see _complete_step)
     ints = np.empty(3 * nc + 9 * m + 18, dtype=np.int32)
     longs = np.empty(8 * m + max_states + 1, dtype=np.int64)
-    last = ints[:nc]
+    last, o = _carve(ints, 0, nc)
     last[:] = -1
-    left = ints[nc:2 * nc]  # cells of each constraint not yet passed
+    left, o = _carve(ints, o, nc)  # cells of each constraint not yet passed
     left[:] = 0
     for q in range(m):
         for t in range(cell_ncons[q]):
@@ -809,11 +822,13 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
             left[cell_cons[q, t]] += 1
     # each constraint's 4-bit slot in the state while it is open, and its cells after position q
     rows = np.int64(m)
-    shift = longs[:8 * m].reshape((rows, 8))
-    rest = ints[2 * nc:2 * nc + 8 * m].reshape((rows, 8))
-    slot = ints[2 * nc + 8 * m:3 * nc + 8 * m]
+    shift, ol = _carve(longs, 0, 8 * m)
+    shift = shift.reshape((rows, 8))
+    rest, o = _carve(ints, o, 8 * m)
+    rest = rest.reshape((rows, 8))
+    slot, o = _carve(ints, o, nc)
     slot[:] = -1
-    free = ints[3 * nc + 8 * m:3 * nc + 8 * m + 16]
+    free, o = _carve(ints, o, 16)
     for i in range(16):
         free[i] = i
     nfree_slots = 16
@@ -833,8 +848,8 @@ def _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, max_states):
             if last[c] == q:  # closed after this cell: its slot is free from the next one on
                 free[nfree_slots] = slot[c]
                 nfree_slots += 1
-    keys = longs[8 * m:]
-    start = ints[3 * nc + 8 * m + 16:]
+    keys, ol = _carve(longs, ol, max_states + 1)
+    start, o = _carve(ints, o, m + 2)
     keys[0] = 0
     start[0] = 0
     start[1] = 1

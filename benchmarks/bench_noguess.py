@@ -157,7 +157,7 @@ def stages(boards: int) -> None:
             p, state, laid, _ = G._rejection(n, base, excluded, nbr, y * w + x, state, G.LADDER_BASE_TRIES,
                                              G.DEFAULT_LEAF_BUDGET, room)
             t1 = time.process_time()
-            weight, clump = G.ladder_shape(nbr, m, excluded)
+            weight, clump = G._ladder_shape_for(w, h, "bounded", m, x, y)  # as generate() takes them
             state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
                                                weight, clump, nbr, G.ladder_keep_total(n, m))
             t2 = time.process_time()

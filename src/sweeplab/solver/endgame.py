@@ -30,6 +30,7 @@ from .layouts import enumerate_layouts
 # every cell, in every layout): past this the end game declines the position (about 0.7 s here).
 MAX_SIGHT_WORK = 10_000_000
 
+
 @njit
 def _cascade_rows(values, near, nnear, k, rows):
     """What revealing cell k shows in each layout of `rows` where it is a 0: per undecided cell, its

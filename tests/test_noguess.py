@@ -451,10 +451,14 @@ def test_the_ladder_thins_its_adds_that_use_the_mine_total():
 
 
 def test_the_ladder_keeps_adds_that_use_the_total_by_density():
-    from sweeplab.generators.noguess import KEEP_TOTAL, ladder_keep_total
+    from sweeplab.generators.noguess import KEEP_TOTAL, LADDER_SHAPES, ladder_keep_total
     assert ladder_keep_total(480, 130) == KEEP_TOTAL[0] == ladder_keep_total(480, 100) == 16  # 130: all kept
-    assert ladder_keep_total(480, 170) == KEEP_TOTAL[1] == ladder_keep_total(480, 300)
-    assert min(KEEP_TOTAL) <= ladder_keep_total(480, 150) <= max(KEEP_TOTAL)
+    assert ladder_keep_total(480, 170) == KEEP_TOTAL[1]
+    assert ladder_keep_total(480, 200) == KEEP_TOTAL[2] == ladder_keep_total(480, 300)
+    for low, high, mines in ((0, 1, 150), (1, 2, 185)):
+        keep = ladder_keep_total(480, mines)
+        assert min(KEEP_TOTAL[low], KEEP_TOTAL[high]) <= keep <= max(KEEP_TOTAL[low], KEEP_TOTAL[high])
+    assert len(KEEP_TOTAL) == len(LADDER_SHAPES)
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():

@@ -112,9 +112,10 @@ def test_ladder_weights_follow_the_rings_from_the_edge():
             (30, 16, "bounded", 170, rings1, corner1, clump1, near1),
             (30, 16, "bounded", 200, rings2, corner2, clump2, near2),
             (30, 16, "bounded", 300, rings2, corner2, clump2, near2),
-            (30, 30, "bounded", 450, rings2, corner2, clump2, near2), (5, 1, "bounded", 1, rings0, corner0, clump0, near0),
-            (7, 2, "bounded", 6, rings2, corner2, clump2, near2), (9, 8, "bounded", 10, rings0, corner0, clump0, near0),
-            (4, 4, "bounded", 7, rings2, corner2, clump2, near2), (6, 5, "torus", 3, rings0, corner0, clump0, near0)):
+            (30, 30, "bounded", 450, rings2, corner2, clump2, near2),
+            (5, 1, "bounded", 1, rings0, corner0, clump0, near0), (7, 2, "bounded", 6, rings2, corner2, clump2, near2),
+            (9, 8, "bounded", 10, rings0, corner0, clump0, near0), (4, 4, "bounded", 7, rings2, corner2, clump2, near2),
+            (6, 5, "torus", 3, rings0, corner0, clump0, near0)):
         weights, got_clump = ladder_shape(grid.neighbour_table(w, h, topology), mines)
         assert got_clump == clump
         corners = [(cx, cy) for cx in (0, w - 1) for cy in (0, h - 1)] if topology == "bounded" and w > 1 and h > 1 \

@@ -85,9 +85,11 @@ KEEP_TOTAL = (16, 8, 6)
 # At 200 mines the cells around a corner (two king steps or less) were short of mines and the
 # rest of the rim over-filled, whatever the corner's own weight: those cells scale their weight by
 # their own (of INNER_WEIGHT; at 130 and 170: unchanged).
-LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), 16),  # (mines per cell, ring weights, corner weight,
-                 (170 / 480, (33, 22, 14), 80, 4, (19, 14), 16),  # clump base, the two rings around the click's
-                 (200 / 480, (67, 32, 14), 1200, 1, (16, 13), 19))  # block, the cells around a corner)
+# A row: (mines per cell, ring weights, corner weight, clump base, the two rings around the
+# click's block, the cells around a corner).
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), 16),
+                 (170 / 480, (33, 22, 14), 80, 4, (19, 14), 16),
+                 (200 / 480, (67, 32, 14), 1200, 1, (16, 13), 19))
 
 
 @dataclass(frozen=True)

@@ -597,15 +597,16 @@ def test_the_kept_170_mine_chain_reference_from_the_repair():
     ("tests/data/noguess_chain_200.npz", 16, 10000, 0, "auto", 2),
     ("tests/data/noguess_chain_200_repair.npz", 16, 10000, 2, "repair", 3),
     ("tests/data/noguess_chain_200_repair20k.npz", 16, 20000, 3, "repair", 3),
+    ("tests/data/noguess_chain_200_ladder20k.npz", 16, 20000, 4, "auto", 3),
     ("tests/data/noguess_chain_30x24_200.npz", 24, 5000, 0, "auto", 3),
     ("tests/data/noguess_chain_30x24_200_repair.npz", 24, 5000, 2, "repair", 3)])
 def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, monkeypatch):
     """At 200 mines long-chain references: 1,000 chains each from the ladder (seed 0) and from the
-    repair (seed 2; on 30x16 also seed 3, twice as long), of 10,000 moves on 30x16 and 5,000 on
-    30x24 (make_reference.py --steps S [--chain-start repair]); each one's first board, drawn again,
-    has the same figures. The first was drawn before the ladder's weights were measured at 200 mines
-    on 30x16: its start is drawn with the weights then in force (the first `rows` of LADDER_SHAPES,
-    170's held above it)."""
+    repair (seed 2), of 10,000 moves on 30x16 and 5,000 on 30x24, and on 30x16 two more of 20,000
+    moves, from the repair (seed 3) and the ladder (seed 4) (make_reference.py --steps S
+    [--chain-start repair]); each one's first board, drawn again, has the same figures. The first
+    was drawn before the ladder's weights were measured at 200 mines on 30x16: its start is drawn
+    with the weights then in force (the first `rows` of LADDER_SHAPES, 170's held above it)."""
     from sweeplab.cli.uniformity import Sample, draw_sample
     from sweeplab.generators import noguess as G
     ref = Sample.load(path)

@@ -105,39 +105,56 @@ def test_a_sample_keeps_its_figures_through_save_load_and_join(tmp_path):
 
 
 def test_ladder_weights_follow_the_rings_from_the_edge():
-    (d0, rings0, corner0, clump0, _), (d1, rings1, corner1, clump1, _) = LADDER_SHAPES
-    for w, h, topology, mines, rings, corner, clump in (
-            (30, 16, "bounded", 130, rings0, corner0, clump0), (30, 16, "bounded", 170, rings1, corner1, clump1),
-            (30, 16, "bounded", 300, rings1, corner1, clump1), (5, 1, "bounded", 1, rings0, corner0, clump0),
-            (7, 2, "bounded", 2, rings0, corner0, clump0), (9, 8, "bounded", 10, rings0, corner0, clump0),
-            (6, 5, "torus", 3, rings0, corner0, clump0)):
+    (d0, rings0, corner0, clump0, _, near0), (d1, rings1, corner1, clump1, _, near1), \
+        (d2, rings2, corner2, clump2, _, near2) = LADDER_SHAPES
+    for w, h, topology, mines, rings, corner, clump, near in (
+            (30, 16, "bounded", 130, rings0, corner0, clump0, near0),
+            (30, 16, "bounded", 170, rings1, corner1, clump1, near1),
+            (30, 16, "bounded", 200, rings2, corner2, clump2, near2),
+            (30, 16, "bounded", 300, rings2, corner2, clump2, near2),
+            (30, 30, "bounded", 450, rings2, corner2, clump2, near2),
+            (5, 1, "bounded", 1, rings0, corner0, clump0, near0), (7, 2, "bounded", 6, rings2, corner2, clump2, near2),
+            (9, 8, "bounded", 10, rings0, corner0, clump0, near0), (4, 4, "bounded", 7, rings2, corner2, clump2, near2),
+            (6, 5, "torus", 3, rings0, corner0, clump0, near0)):
         weights, got_clump = ladder_shape(grid.neighbour_table(w, h, topology), mines)
         assert got_clump == clump
+        corners = [(cx, cy) for cx in (0, w - 1) for cy in (0, h - 1)] if topology == "bounded" and w > 1 and h > 1 \
+            else []
         for y in range(h):
             for x in range(w):
                 ring = min(x, w - 1 - x, y, h - 1 - y) if topology == "bounded" else None
                 if ring is None or ring >= len(rings):
                     want = INNER_WEIGHT
-                elif ring == 0 and x in (0, w - 1) and y in (0, h - 1) and w > 1 and h > 1:
+                elif (x, y) in corners:
                     want = corner
                 else:
                     want = rings[ring]
+                if (x, y) not in corners and any(max(abs(x - cx), abs(y - cy)) <= 2 for cx, cy in corners):
+                    want = (want * near + INNER_WEIGHT // 2) // INNER_WEIGHT
                 assert weights[y * w + x] == want, (w, h, x, y)
-    # in between, each weight lies between its two ends
-    mid, mid_clump = ladder_shape(grid.neighbour_table(30, 16), 150)
-    lo, lo_clump = ladder_shape(grid.neighbour_table(30, 16), 130)
-    hi, hi_clump = ladder_shape(grid.neighbour_table(30, 16), 170)
-    assert (np.minimum(lo, hi) <= mid).all() and (mid <= np.maximum(lo, hi)).all()
-    assert min(lo_clump, hi_clump) <= mid_clump <= max(lo_clump, hi_clump)
+    # in between, each weight lies between those of the two measured densities around it, and
+    # moves with the density only one way there
+    nbr = grid.neighbour_table(30, 16)
+    for low, high in ((130, 170), (170, 200)):
+        lo, lo_clump = ladder_shape(nbr, low)
+        hi, hi_clump = ladder_shape(nbr, high)
+        last = lo
+        for mines in range(low + 1, high):
+            mid, mid_clump = ladder_shape(nbr, mines)
+            assert (np.minimum(lo, hi) <= mid).all() and (mid <= np.maximum(lo, hi)).all()
+            assert min(lo_clump, hi_clump) <= mid_clump <= max(lo_clump, hi_clump)
+            assert ((mid - last) * (hi - lo) >= 0).all()
+            last = mid
 
 
 def test_the_two_rings_around_the_click_scale_the_ladder_weights():
     """Cells two and three steps (king moves) from the click, i.e. the two rings around its block,
     get their ring-from-the-edge weight times the click ring's weight over INNER_WEIGHT, rounded."""
-    (_, _, _, _, click0), (_, _, _, _, click1) = LADDER_SHAPES
+    (_, _, _, _, click0, _), (_, _, _, _, click1, _), (_, _, _, _, click2, _) = LADDER_SHAPES
     for w, h, topology, mines, (cx, cy), click in (
             (30, 16, "bounded", 130, (15, 8), click0), (30, 16, "bounded", 170, (15, 8), click1),
-            (30, 16, "bounded", 130, (0, 0), click0), (30, 16, "bounded", 400, (28, 3), click1),
+            (30, 16, "bounded", 200, (15, 8), click2), (30, 16, "bounded", 170, (28, 3), click1),
+            (30, 16, "bounded", 130, (0, 0), click0), (30, 16, "bounded", 400, (28, 3), click2),
             (9, 8, "bounded", 10, (4, 4), click0), (11, 10, "torus", 20, (1, 9), click0)):
         nbr = grid.neighbour_table(w, h, topology)
         plain, clump = ladder_shape(nbr, mines)

@@ -14,7 +14,7 @@ Method, by density:
     boards short of mines on the edge and of clumping, with a little more 3BV (a deficit the
     chain took about 390 moves to wash out at 130 mines). The weight leans against both: by
     the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
-    on 30x16 against rejection references at 130 mines and long chains at 170
+    on 30x16 against rejection references at 130 mines and long chains at 170 and 200
     (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
     (adds there change the first opening, and fail more often) weigh apart. The kept adds also
     lean to boards that need the mine total, so at high density an add whose play uses the total
@@ -71,17 +71,25 @@ LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when thi
 # too (they change the first opening), which left those 16 cells 2% short of mines and the ring
 # after them over-filled: the two rings around the block scale a cell's weight by their own
 # (INNER_WEIGHT: unchanged). All were measured on 30x16 at 130 mines against two rejection
-# references and at 170 against long chains; in between (by mines per cell) they are
-# interpolated, and held at the nearer end outside.
+# references and at 170 and 200 against long chains (the rim's and the corners' weights grow
+# steeply with the density: at 200 mines 170's weights left the edge share 18 se short); between
+# two measured densities (by mines per cell) they are interpolated, and held at the nearer end
+# outside.
 INNER_WEIGHT = 16
 # The ladder's kept adds also lean to boards that need the mine total (at 170 mines the ladder
 # alone gives 0.90 of them against 0.78 in the long chains, and the chain washes that out slowest
 # of all figures: 0.82 after two moves per try, 0.79 after eight). An add whose play uses the
-# total is kept only with a probability, of 16: at the two densities of LADDER_SHAPES (130 mines
-# on 30x16 need none), interpolated like them (docs/benchmarks.md, issue 21, session 4).
-KEEP_TOTAL = (16, 8)
-LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14)),  # (mines per cell, ring weights, corner weight,
-                 (170 / 480, (33, 22, 14), 80, 4, (19, 14)))  # clump base, the two rings around the click's block)
+# total is kept only with a probability, of 16: one per density of LADDER_SHAPES (130 mines on
+# 30x16 need none), interpolated like them (docs/benchmarks.md, issue 21, sessions 4 and 6).
+KEEP_TOTAL = (16, 8, 6)
+# At 200 mines the cells around a corner (two king steps or less) were short of mines and the
+# rest of the rim over-filled, whatever the corner's own weight: those cells scale their weight by
+# their own (of INNER_WEIGHT; at 130 and 170: unchanged).
+# A row: (mines per cell, ring weights, corner weight, clump base, the two rings around the
+# click's block, the cells around a corner).
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), 16),
+                 (170 / 480, (33, 22, 14), 80, 4, (19, 14), 16),
+                 (200 / 480, (67, 32, 14), 1200, 1, (16, 13), 19))
 
 
 @dataclass(frozen=True)
@@ -175,26 +183,34 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
     return state, extra, tried, p
 
 
-def _between(cells: int, mines: int) -> float:
-    """Where `mines` on `cells` cells lies between the two measured densities (0 to 1, held at the ends)."""
-    d0, d1 = LADDER_SHAPES[0][0], LADDER_SHAPES[1][0]
-    return min(max((mines / cells - d0) / (d1 - d0), 0.0), 1.0)
+def _between(cells: int, mines: int) -> tuple[int, float]:
+    """The two neighbouring measured densities of LADDER_SHAPES that `mines` on `cells` cells lies
+    between (the lower one's index), and where between them (0 to 1, held at the ends)."""
+    d = mines / cells
+    i = 0
+    while i + 2 < len(LADDER_SHAPES) and d > LADDER_SHAPES[i + 1][0]:
+        i += 1
+    d0, d1 = LADDER_SHAPES[i][0], LADDER_SHAPES[i + 1][0]
+    return i, min(max((d - d0) / (d1 - d0), 0.0), 1.0)
 
 
 def ladder_keep_total(cells: int, mines: int) -> int:
     """Of 16 adds whose play uses the mine total, how many the ladder keeps, for `mines` on
     `cells` cells (KEEP_TOTAL)."""
-    keep0, keep1 = KEEP_TOTAL
-    return int(round(keep0 + _between(cells, mines) * (keep1 - keep0)))
+    i, t = _between(cells, mines)
+    keep0, keep1 = KEEP_TOTAL[i], KEEP_TOTAL[i + 1]
+    return int(round(keep0 + t * (keep1 - keep0)))
 
 
 def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
     with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
-    with `excluded` (the click's block), the two rings around it scaled by their own weights."""
-    (_, rings0, corner0, clump0, click0), (_, rings1, corner1, clump1, click1) = LADDER_SHAPES
-    t = _between(nbr.shape[0], mines)
+    the cells two king steps or less from a corner scaled by their own weight; with `excluded`
+    (the click's block), the two rings around it scaled by their own weights."""
+    i, t = _between(nbr.shape[0], mines)
+    (_, rings0, corner0, clump0, click0, near0), (_, rings1, corner1, clump1, click1, near1) = \
+        LADDER_SHAPES[i:i + 2]
 
     def mix(a, b):
         return int(round(a + t * (b - a)))
@@ -212,7 +228,10 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
         weight[ring] = mix(a, b)
         ring = around(ring) & ~seen
         seen |= ring
-    weight[degree == 3] = mix(corner0, corner1)
+    corner = degree == 3
+    weight[corner] = mix(corner0, corner1)
+    near = (around(corner) | around(around(corner))) & ~corner
+    weight[near] = (weight[near] * mix(near0, near1) + INNER_WEIGHT // 2) // INNER_WEIGHT
     if excluded is not None:
         ring = around(excluded) & ~excluded
         seen = ring | excluded

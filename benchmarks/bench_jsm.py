@@ -104,6 +104,61 @@ def continue_strong(w, h, mines, opened, cell, player_seed):
     return bool(autoplay(g, make_player("strong", player_seed)).won)
 
 
+def resample(view, layout, rng, steps):
+    """A layout consistent with `view`, from `layout` (one consistent with it) by `steps` heat-bath
+    moves: a window of frontier cells near a random one is laid again, uniformly among its
+    configurations that keep every number, together with the off-frontier cells (their mines
+    uniform, so a configuration of j mines weighs C(off-frontier cells, their mines)). Each move keeps
+    the uniform distribution over consistent layouts, so started from the real board (a uniform draw
+    among them, given the position) every layout it returns is one too: correlated, not biased."""
+    cells = view.cells.reshape(-1)
+    nbr = view.neighbours
+    n = cells.size
+    shown = np.append(cells >= 0, False)
+    hidden = cells < 0
+    front = hidden & shown[nbr].any(axis=1)
+    off = np.flatnonzero(hidden & ~front)
+    fcells = np.flatnonzero(front)
+    lay = layout.copy()
+    if fcells.size == 0:
+        steps = 1
+    xs, ys = np.arange(n) % view.width, np.arange(n) // view.width
+    for _ in range(steps):
+        if fcells.size:
+            c = fcells[rng.integers(fcells.size)]
+            d = np.maximum(abs(xs[fcells] - xs[c]), abs(ys[fcells] - ys[c]))
+            W = fcells[np.argsort(d, kind="stable")[:12]]
+        else:
+            W = np.zeros(0, dtype=np.int64)
+        inW = np.zeros(n + 1, dtype=bool)
+        inW[W] = True
+        R = np.unique(nbr[W][nbr[W] >= 0])
+        R = R[cells[R] >= 0]
+        A = inW[nbr[R]] & (nbr[R] >= 0)  # (numbers, 8): which neighbours are in the window
+        lay_pad = np.append(lay, False)
+        need = cells[R] - (lay_pad[nbr[R]] & ~A & (nbr[R] >= 0)).sum(axis=1)
+        idx = {int(w): k for k, w in enumerate(W)}
+        M = np.zeros((len(R), len(W)), dtype=np.int64)
+        for r in range(len(R)):
+            for q in nbr[R[r]][A[r]]:
+                M[r, idx[int(q)]] = 1
+        k = len(W)
+        configs = ((np.arange(1 << k)[:, None] >> np.arange(k)) & 1).astype(np.int64)
+        ok = (configs @ M.T == need).all(axis=1)
+        T = int(lay[W].sum() + lay[off].sum())
+        j = configs.sum(axis=1)
+        rest = T - j
+        ok &= (rest >= 0) & (rest <= off.size)
+        logw = np.full(len(configs), -np.inf)
+        logw[ok] = [math.lgamma(off.size + 1) - math.lgamma(r + 1) - math.lgamma(off.size - r + 1) for r in rest[ok]]
+        wts = np.exp(logw - logw.max())
+        pick = rng.choice(len(configs), p=wts / wts.sum())
+        lay[W] = configs[pick].astype(bool)
+        lay[off] = False
+        lay[rng.choice(off, size=int(rest[pick]), replace=False)] = True
+    return lay
+
+
 def kind_of(view, a, jcell, scell, move, first_guess, note):
     """The kind of a divergence (see the module's docstring)."""
     from sweeplab.solver.fifty import forced_pairs
@@ -173,6 +228,42 @@ def divergence(case, seed, i, mines, moves):
     return None
 
 
+def judge(case, rows, J, mines, per_kind, samples, steps, seed):
+    """For up to `per_kind` divergences of each kind: `samples` layouts consistent with the position
+    (`resample` from the real board), and on each `strong` playing on from JSMinesweeper's cell and
+    from its own (the same player seed): the mean wins of each, per kind."""
+    from sweeplab.board import Board
+    from sweeplab.game import Game
+
+    w, h, m, rule, at = CASES[case]
+    rng = np.random.default_rng(seed)
+    by_kind: dict[str, list] = {}
+    for d in rows:
+        by_kind.setdefault(d["kind"], []).append(d)
+    out = {}
+    for kind, sel in by_kind.items():
+        sel = [sel[i] for i in sorted(rng.choice(len(sel), size=min(per_kind, len(sel)), replace=False))]
+        res = []
+        for d in sel:
+            opened = [c for c, _ in J[d["game"]]["moves"][:d["move"]]]
+            g = Game(Board.from_indices(w, h, mines[d["game"]]))
+            for c in opened:
+                if g.cell_state(c % w, c // w) != "open":
+                    g.open(c % w, c // w)
+            view = g.view()
+            lay = g.board.flat_mines.copy()
+            jw = sw = 0
+            for k in range(samples):
+                lay = resample(view, lay, rng, steps)
+                ms = np.flatnonzero(lay)
+                ps = (d["player_seed"] + k) % 2**63
+                jw += continue_strong(w, h, ms, opened, d["jsm"], ps)
+                sw += continue_strong(w, h, ms, opened, d["strong"], ps)
+            res.append((jw / samples, sw / samples))
+        out[kind] = res
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jsm", required=True, help="a checkout of DavidNHill/JSMinesweeper (its work tree)")
@@ -181,6 +272,9 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--cache", default="/tmp/sweeplab-jsm")
     ap.add_argument("--out", default=None, help="JSON lines of every divergence, with both continuations")
+    ap.add_argument("--judge", type=int, default=0, help="divergences of each kind judged by resampled layouts")
+    ap.add_argument("--samples", type=int, default=30, help="layouts per judged divergence")
+    ap.add_argument("--steps", type=int, default=20, help="resampling moves between two layouts")
     args = ap.parse_args(argv)
     w, h, m, rule, at = CASES[args.case]
     tag = f"{args.case}-s{args.seed}"
@@ -198,7 +292,10 @@ def main(argv=None):
     print(f"  only JSMinesweeper won {only_j}, only strong won {only_s}, McNemar z (strong - JSM) = {z:+.2f}")
     t0 = time.process_time()
     rows = []
-    for i in range(n):
+    rows_path = Path(f"{args.cache}/div-{tag}-{n}.jsonl")
+    if rows_path.exists():
+        rows = [json.loads(x) for x in rows_path.read_text().splitlines()]
+    for i in range(n if not rows_path.exists() else 0):
         d = divergence(args.case, args.seed, i, mines[i], J[i]["moves"])
         if d is None:
             continue
@@ -206,6 +303,8 @@ def main(argv=None):
         d["j_cont"] = continue_strong(w, h, mines[i], d["opened"], d["jsm"], d["player_seed"])
         d["s_cont"] = continue_strong(w, h, mines[i], d["opened"], d["strong"], d["player_seed"])
         rows.append(d)
+    if not rows_path.exists():
+        rows_path.write_text("".join(json.dumps({k: v for k, v in d.items() if k != "opened"}) + "\n" for d in rows))
     if args.out:
         with open(args.out, "w") as f:
             for d in rows:
@@ -227,6 +326,26 @@ def main(argv=None):
         ss = sum(d["p_strong"] < d["p_jsm"] - 1e-9 for d in sel)
         print(f"  {k:14} {len(sel):5d} {js:9d} {len(sel) - js - ss:6d} {ss:12d} {jc.mean():23.3f} {sc.mean():16.3f} "
               f"{diff.mean():+6.3f} {diff.mean() - 1.96 * se:+.3f}..{diff.mean() + 1.96 * se:+.3f}")
+    if args.judge:
+        t0 = time.process_time()
+        got = judge(args.case, rows, J, mines, args.judge, args.samples, args.steps, args.seed)
+        print(f"  judged on {args.samples} layouts each, resampled from the real board "
+              f"({time.process_time() - t0:.0f} CPU-s): strong playing on from each cell")
+        print(f"  {'kind':14} {'n':>5} {'from JSM cell':>13} {'from strong cell':>16} {'diff':>7} {'95% CI':>15}"
+              f" {'JSM better':>10} {'strong better':>13}")
+        allr = []
+        for k in kinds:
+            res = got.get(k, []) if k != "all" else allr
+            if not res:
+                continue
+            if k != "all":
+                allr += res
+            r = np.array(res)
+            diff = r[:, 0] - r[:, 1]
+            se = diff.std(ddof=1) / math.sqrt(len(r)) if len(r) > 1 else float("nan")
+            print(f"  {k:14} {len(r):5d} {r[:, 0].mean():13.3f} {r[:, 1].mean():16.3f} {diff.mean():+7.3f} "
+                  f"{diff.mean() - 1.96 * se:+.3f}..{diff.mean() + 1.96 * se:+.3f} {int((diff > 0).sum()):10d} "
+                  f"{int((diff < 0).sum()):13d}")
 
 
 if __name__ == "__main__":

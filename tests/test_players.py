@@ -512,3 +512,72 @@ def test_a_dominated_guess_is_replaced_by_the_cell_that_dominates_it():
         i = move.y * v.width + move.x
         p = a.probability.reshape(-1)
         assert not (safe_whenever(v, a, flagged(v, a), i) & (p < p[i])).any()
+
+
+def _early_guess_views(count, seed):
+    """Expert positions at the first three guesses of games begun by a safe click in the corner
+    (played on by `safest`): hundreds of off-frontier cells are about as safe as the best frontier
+    cells there."""
+    from sweeplab.solver import analyse
+    out = []
+    i = 0
+    while len(out) < count:
+        game = Game(rule=make_rule("safe", 30, 16, 99, seed + i))
+        i += 1
+        game.open(0, 0)
+        player, guesses = make_player("safest", i), 0
+        while not game.over and guesses < 3 and len(out) < count:
+            view = game.view()
+            a = analyse(view)
+            if not a.safe.any():
+                out.append((view, a))
+                guesses += 1
+            for mv in player.moves(view):
+                if game.over:
+                    break
+                game.open(mv.x, mv.y)
+    return out
+
+
+def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_ones():
+    """The look-ahead's guess scores best among its candidates as specified: the cells within the
+    near tie of the best safety, safest first (then likeliest to open), one off-frontier cell per
+    opening class, `lookahead_cells` in all. Cutting before spreading (the old order) let a crowd of
+    off-frontier cells leave the frontier unscored, and it guessed a far corner where a frontier cell
+    scores better by the player's own measure."""
+    from sweeplab.solver.lookahead import flagged, progress_detail
+    from sweeplab.solver.players import opening_odds
+
+    def score(player, view, a, base, c):
+        d = progress_detail(view, a, base, c)
+        weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
+        return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
+
+    worse = 0
+    for view, a in _early_guess_views(30, 700):
+        und = (view.hidden & ~a.mines).reshape(-1)
+        p = np.where(und, a.probability.reshape(-1), np.inf)
+        odds = opening_odds(view, view.hidden & ~a.mines).reshape(-1)
+        shown = np.append(view.cells.reshape(-1) >= 0, False)
+        cands, classes = [], set()
+        for c in sorted(np.flatnonzero(und), key=lambda c: (p[c], odds[c])):
+            if 1 - p[c] < (1 - p.min()) * (1 - StrongPlayer.near_tie) or len(cands) == StrongPlayer.lookahead_cells:
+                break
+            if not shown[view.neighbours[c]].any():
+                if odds[c] in classes:
+                    continue
+                classes.add(odds[c])
+            cands.append(int(c))
+        base = flagged(view, a)
+        for spread_first in (True, False):
+            player = StrongPlayer(1)
+            player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
+            player.spread_first = spread_first
+            (move,) = player.moves(view)
+            got = score(player, view, a, base, move.y * view.width + move.x)
+            best = max(score(player, view, a, base, c) for c in cands)
+            if spread_first:
+                assert got >= best - 1e-12
+            else:
+                worse += got < best - 1e-12
+    assert worse >= 1, worse  # the old order misses a better frontier cell in some of these positions

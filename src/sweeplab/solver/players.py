@@ -214,10 +214,11 @@ class StrongPlayer(SafestPlayer):
     # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md, session 5)
     fifty_influence = 0.0
     influence_cells = 0      # ... and up to this many cells outside the safest that it lifts near them
-    # the look-ahead's candidates: every cell near the best safety, off-frontier ones one per opening
-    # class, then the first `lookahead_cells` (False: the first 4 x that many before spreading, as
-    # before: early in a game off-frontier cells as safe as the frontier's best crowd it out)
-    spread_first = True
+    # True: the look-ahead's candidates are every cell near the best safety, off-frontier ones one per
+    # opening class, then the first `lookahead_cells`; False: the first 4 x that many cells, then
+    # spread (early in a game off-frontier cells as safe as the frontier's best crowd it out). Off:
+    # scoring the frontier there changed 454 expert games, net -12 (paired, docs/benchmarks.md, session 6)
+    spread_first = False
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):

@@ -249,21 +249,23 @@ def test_endgame_choice_is_optimal_by_plain_recursion(view):
     assert not move.certain
 
 
-def _stuck_views(count, seed):
-    """Positions from real expert games where complete deduction finds nothing (a guess is due)."""
+def _stuck_views(count, seed, rule="opening", at=(3, 3), per_game=None):
+    """Positions from real expert games where complete deduction finds nothing (a guess is due),
+    at most `per_game` from one game."""
     from sweeplab.solver import analyse
     out = []
     i = 0
     while len(out) < count:
-        game = Game(rule=make_rule("opening", 30, 16, 99, seed + i))
+        game = Game(rule=make_rule(rule, 30, 16, 99, seed + i))
         i += 1
-        game.open(3, 3)
-        player = make_player("safest", i)
-        while not game.over and len(out) < count:
+        game.open(*at)
+        player, taken = make_player("safest", i), 0
+        while not game.over and len(out) < count and taken != per_game:
             view = game.view()
             a = analyse(view)
             if not a.safe.any():
                 out.append((view, a))
+                taken += 1
             for mv in player.moves(view):
                 if game.over:
                     break
@@ -514,37 +516,14 @@ def test_a_dominated_guess_is_replaced_by_the_cell_that_dominates_it():
         assert not (safe_whenever(v, a, flagged(v, a), i) & (p < p[i])).any()
 
 
-def _early_guess_views(count, seed):
-    """Expert positions at the first three guesses of games begun by a safe click in the corner
-    (played on by `safest`): hundreds of off-frontier cells are about as safe as the best frontier
-    cells there."""
-    from sweeplab.solver import analyse
-    out = []
-    i = 0
-    while len(out) < count:
-        game = Game(rule=make_rule("safe", 30, 16, 99, seed + i))
-        i += 1
-        game.open(0, 0)
-        player, guesses = make_player("safest", i), 0
-        while not game.over and guesses < 3 and len(out) < count:
-            view = game.view()
-            a = analyse(view)
-            if not a.safe.any():
-                out.append((view, a))
-                guesses += 1
-            for mv in player.moves(view):
-                if game.over:
-                    break
-                game.open(mv.x, mv.y)
-    return out
-
-
 def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_ones():
-    """The look-ahead's guess scores best among its candidates as specified: the cells within the
-    near tie of the best safety, safest first (then likeliest to open), one off-frontier cell per
-    opening class, `lookahead_cells` in all. Cutting before spreading (the old order) let a crowd of
-    off-frontier cells leave the frontier unscored, and it guessed a far corner where a frontier cell
-    scores better by the player's own measure."""
+    """At the first three guesses of expert games begun by a safe click in the corner, where hundreds
+    of off-frontier cells are about as safe as the best frontier cells, the look-ahead's guess with
+    `spread_first` scores best among its candidates as specified: the cells within the near tie of
+    the best safety, safest first (then likeliest to open), one off-frontier cell per opening class,
+    `lookahead_cells` in all. Cutting before spreading (the default) lets a crowd of off-frontier
+    cells leave the frontier unscored: it guesses a far corner where a frontier cell scores better by
+    the player's own measure."""
     from sweeplab.solver.lookahead import flagged, progress_detail
     from sweeplab.solver.players import opening_odds
 
@@ -554,7 +533,7 @@ def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_one
         return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
 
     worse = 0
-    for view, a in _early_guess_views(30, 700):
+    for view, a in _stuck_views(30, 700, "safe", (0, 0), per_game=3):
         und = (view.hidden & ~a.mines).reshape(-1)
         p = np.where(und, a.probability.reshape(-1), np.inf)
         odds = opening_odds(view, view.hidden & ~a.mines).reshape(-1)

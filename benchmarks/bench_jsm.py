@@ -228,7 +228,7 @@ def divergence(case, seed, i, mines, moves):
     return None
 
 
-def judge(case, rows, J, mines, per_kind, samples, steps, seed):
+def judge(case, rows, J, mines, per_kind, samples, steps, seed, kinds=None):
     """For up to `per_kind` divergences of each kind: `samples` layouts consistent with the position
     (`resample` from the real board), and on each `strong` playing on from JSMinesweeper's cell and
     from its own (the same player seed): the mean wins of each, per kind."""
@@ -239,7 +239,8 @@ def judge(case, rows, J, mines, per_kind, samples, steps, seed):
     rng = np.random.default_rng(seed)
     by_kind: dict[str, list] = {}
     for d in rows:
-        by_kind.setdefault(d["kind"], []).append(d)
+        if kinds is None or d["kind"] in kinds:
+            by_kind.setdefault(d["kind"], []).append(d)
     out = {}
     for kind, sel in by_kind.items():
         sel = [sel[i] for i in sorted(rng.choice(len(sel), size=min(per_kind, len(sel)), replace=False))]
@@ -275,6 +276,7 @@ def main(argv=None):
     ap.add_argument("--judge", type=int, default=0, help="divergences of each kind judged by resampled layouts")
     ap.add_argument("--samples", type=int, default=30, help="layouts per judged divergence")
     ap.add_argument("--steps", type=int, default=20, help="resampling moves between two layouts")
+    ap.add_argument("--kinds", default=None, help="judge only these kinds (comma-separated)")
     args = ap.parse_args(argv)
     w, h, m, rule, at = CASES[args.case]
     tag = f"{args.case}-s{args.seed}"
@@ -328,7 +330,8 @@ def main(argv=None):
               f"{diff.mean():+6.3f} {diff.mean() - 1.96 * se:+.3f}..{diff.mean() + 1.96 * se:+.3f}")
     if args.judge:
         t0 = time.process_time()
-        got = judge(args.case, rows, J, mines, args.judge, args.samples, args.steps, args.seed)
+        got = judge(args.case, rows, J, mines, args.judge, args.samples, args.steps, args.seed,
+                    args.kinds.split(",") if args.kinds else None)
         print(f"  judged on {args.samples} layouts each, resampled from the real board "
               f"({time.process_time() - t0:.0f} CPU-s): strong playing on from each cell")
         print(f"  {'kind':14} {'n':>5} {'from JSM cell':>13} {'from strong cell':>16} {'diff':>7} {'95% CI':>15}"

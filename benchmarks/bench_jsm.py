@@ -1,6 +1,11 @@
 """JSMinesweeper's solver and `strong` on the very same boards: paired wins, and where they choose differently.
 
     python benchmarks/bench_jsm.py --jsm /path/to/JSMinesweeper --case expert-safe-corner --seed 2 --games 2000
+    python benchmarks/bench_jsm.py --jsm ... --games 3000 --judge 100 --samples 24   # each kind judged again
+
+--jsm is a work tree of DavidNHill/JSMinesweeper (e.g. `git --git-dir=MIRROR archive HEAD | tar x`
+into a scratch folder); node must be on PATH. Both players' games and the divergences are cached
+in --cache, so a second run (another --judge) replays nothing.
 
 JSMinesweeper (DavidNHill/JSMinesweeper, not part of sweeplab) is played headless in node by
 `jsm_driver.js`, which loads the solver's own files from the checkout given by --jsm and plays
@@ -17,7 +22,8 @@ the difference in wins estimates which choice is better and by how much. Diverge
 kind: a forced 50/50, an end game (at most 3,000 layouts), the first guess of the game, a guess
 off the frontier (by either player), a frontier guess; or JSMinesweeper guessing a 50/50 early
 (it does so while safe cells are left; the guess costs the same later), or guessing where `strong`
-finds a safe cell.
+finds a safe cell. `--judge N` judges N divergences of each kind again on layouts resampled from
+the real board (`resample`), `strong` playing on from both cells on each.
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import subprocess
 import sys
 import time
@@ -159,7 +164,7 @@ def resample(view, layout, rng, steps):
     return lay
 
 
-def kind_of(view, a, jcell, scell, move, first_guess, note):
+def kind_of(view, a, jcell, scell, first_guess, note):
     """The kind of a divergence (see the module's docstring)."""
     from sweeplab.solver.fifty import forced_pairs
 
@@ -217,7 +222,7 @@ def divergence(case, seed, i, mines, moves):
                     p = a.probability.reshape(-1)
                     return {"game": i, "move": k, "guess": guesses, "jsm": int(cell), "strong": scell,
                             "p_jsm": float(p[cell]), "p_strong": float(p[scell]), "layouts": float(a.layouts),
-                            "kind": kind_of(view, a, cell, scell, k, guesses == 0, mv[0].note),
+                            "kind": kind_of(view, a, cell, scell, guesses == 0, mv[0].note),
                             "note": mv[0].note, "opened": list(opened), "player_seed": int(player_seed)}
             guesses += 1
         if g.cell_state(cell % w, cell // w) != "open":

@@ -249,21 +249,23 @@ def test_endgame_choice_is_optimal_by_plain_recursion(view):
     assert not move.certain
 
 
-def _stuck_views(count, seed):
-    """Positions from real expert games where complete deduction finds nothing (a guess is due)."""
+def _stuck_views(count, seed, rule="opening", at=(3, 3), per_game=None):
+    """Positions from real expert games where complete deduction finds nothing (a guess is due),
+    at most `per_game` from one game."""
     from sweeplab.solver import analyse
     out = []
     i = 0
     while len(out) < count:
-        game = Game(rule=make_rule("opening", 30, 16, 99, seed + i))
+        game = Game(rule=make_rule(rule, 30, 16, 99, seed + i))
         i += 1
-        game.open(3, 3)
-        player = make_player("safest", i)
-        while not game.over and len(out) < count:
+        game.open(*at)
+        player, taken = make_player("safest", i), 0
+        while not game.over and len(out) < count and taken != per_game:
             view = game.view()
             a = analyse(view)
             if not a.safe.any():
                 out.append((view, a))
+                taken += 1
             for mv in player.moves(view):
                 if game.over:
                     break
@@ -512,3 +514,49 @@ def test_a_dominated_guess_is_replaced_by_the_cell_that_dominates_it():
         i = move.y * v.width + move.x
         p = a.probability.reshape(-1)
         assert not (safe_whenever(v, a, flagged(v, a), i) & (p < p[i])).any()
+
+
+def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_ones():
+    """At the first three guesses of expert games begun by a safe click in the corner, where hundreds
+    of off-frontier cells are about as safe as the best frontier cells, the look-ahead's guess with
+    `spread_first` scores best among its candidates as specified: the cells within the near tie of
+    the best safety, safest first (then likeliest to open), one off-frontier cell per opening class,
+    `lookahead_cells` in all. Cutting before spreading (the default) lets a crowd of off-frontier
+    cells leave the frontier unscored: it guesses a far corner where a frontier cell scores better by
+    the player's own measure."""
+    from sweeplab.solver.lookahead import flagged, progress_detail
+    from sweeplab.solver.players import opening_odds
+
+    def score(player, view, a, base, c):
+        d = progress_detail(view, a, base, c)
+        weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
+        return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
+
+    worse = 0
+    for view, a in _stuck_views(30, 700, "safe", (0, 0), per_game=3):
+        und = (view.hidden & ~a.mines).reshape(-1)
+        p = np.where(und, a.probability.reshape(-1), np.inf)
+        odds = opening_odds(view, view.hidden & ~a.mines).reshape(-1)
+        shown = np.append(view.cells.reshape(-1) >= 0, False)
+        cands, classes = [], set()
+        for c in sorted(np.flatnonzero(und), key=lambda c: (p[c], odds[c])):
+            if 1 - p[c] < (1 - p.min()) * (1 - StrongPlayer.near_tie) or len(cands) == StrongPlayer.lookahead_cells:
+                break
+            if not shown[view.neighbours[c]].any():
+                if odds[c] in classes:
+                    continue
+                classes.add(odds[c])
+            cands.append(int(c))
+        base = flagged(view, a)
+        for spread_first in (True, False):
+            player = StrongPlayer(1)
+            player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
+            player.spread_first = spread_first
+            (move,) = player.moves(view)
+            got = score(player, view, a, base, move.y * view.width + move.x)
+            best = max(score(player, view, a, base, c) for c in cands)
+            if spread_first:
+                assert got >= best - 1e-12
+            else:
+                worse += got < best - 1e-12
+    assert worse >= 1, worse  # the old order misses a better frontier cell in some of these positions

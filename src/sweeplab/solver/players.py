@@ -214,6 +214,11 @@ class StrongPlayer(SafestPlayer):
     # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md, session 5)
     fifty_influence = 0.0
     influence_cells = 0      # ... and up to this many cells outside the safest that it lifts near them
+    # True: the look-ahead's candidates are every cell near the best safety, off-frontier ones one per
+    # opening class, then the first `lookahead_cells`; False: the first 4 x that many cells, then
+    # spread (early in a game off-frontier cells as safe as the frontier's best crowd it out). Off:
+    # scoring the frontier there changed 454 expert games, net -12 (paired, docs/benchmarks.md, session 6)
+    spread_first = False
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -269,9 +274,11 @@ class StrongPlayer(SafestPlayer):
         p = np.where(undecided, a.probability, np.inf).reshape(-1)
         order = np.lexsort((opening_odds(view, undecided).reshape(-1), p))
         best_safety = 1.0 - p[order[0]]
-        cands = [int(i) for i in order[:self.lookahead_cells * 4]
-                 if np.isfinite(p[i]) and 1.0 - p[i] >= best_safety * (1.0 - self.near_tie)]
-        cands = self._spread(cands, view, undecided)[:self.lookahead_cells]
+        near = order[np.isfinite(p[order]) & (1.0 - p[order] >= best_safety * (1.0 - self.near_tie))]
+        # off-frontier cells of one opening class are alike: spread before cutting to the first few,
+        # or a crowd of them (as safe as the best frontier cells early in a game) leaves no frontier cell
+        cands = self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view,
+                             undecided, self.lookahead_cells)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
@@ -424,19 +431,21 @@ class StrongPlayer(SafestPlayer):
         return (1.0 - p[c]) * (got / mass if mass > 0 else fallback)
 
     @staticmethod
-    def _spread(cands, view, undecided):
-        """Keep one off-frontier cell per opening-odds class: they are alike, and each costs a look."""
-        cells = view.cells.reshape(-1)
-        nbr = view.neighbours
+    def _spread(cands, view, undecided, most):
+        """The first `most` of `cands`, keeping one off-frontier cell per opening-odds class: they
+        are alike, and each costs a look."""
+        shown = np.append(view.cells.reshape(-1) >= 0, False)
+        front = shown[view.neighbours[cands]].any(axis=1)
+        odds = opening_odds(view, undecided).reshape(-1)[cands]
         seen, out = set(), []
-        odds = opening_odds(view, undecided).reshape(-1)
-        for c in cands:
-            ns = nbr[c][nbr[c] >= 0]
-            if not (cells[ns] >= 0).any():
-                if odds[c] in seen:
+        for c, f, o in zip(cands.tolist(), front.tolist(), odds.tolist()):
+            if not f:
+                if o in seen:
                     continue
-                seen.add(odds[c])
+                seen.add(o)
             out.append(c)
+            if len(out) == most:
+                break
         return out
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/bench_jsm.py --jsm /path/to/JSMinesweeper --case expert-safe-corner --seed 2 --games 2000
     python benchmarks/bench_jsm.py --jsm ... --games 3000 --judge 100 --samples 24   # each kind judged again
+    python benchmarks/bench_jsm.py --jsm ... --games 20000 --every --workers 2       # the whole gap, decomposed
 
 --jsm is a work tree of DavidNHill/JSMinesweeper (e.g. `git --git-dir=MIRROR archive HEAD | tar x`
 into a scratch folder); node must be on PATH. Both players' games and the divergences are cached
@@ -24,6 +25,12 @@ off the frontier (by either player), a frontier guess; or JSMinesweeper guessing
 (it does so while safe cells are left; the guess costs the same later), or guessing where `strong`
 finds a safe cell. `--judge N` judges N divergences of each kind again on layouts resampled from
 the real board (`resample`), `strong` playing on from both cells on each.
+
+`--every` judges every guess where they differ along JSMinesweeper's path, not only the first, the
+same way: following JSMinesweeper through its first k guesses and then `strong` goes from
+`strong` (k = 0) to JSMinesweeper (all of them), and each step changes the expected result by
+that guess's difference, so the differences summed over all games add up (up to noise) to the
+whole gap between the two players, shown by kind and by the guess's number.
 """
 
 from __future__ import annotations
@@ -187,9 +194,10 @@ def kind_of(view, a, jcell, scell, first_guess, note):
     return "frontier"
 
 
-def divergence(case, seed, i, mines, moves):
-    """Replay JSMinesweeper's moves of game i; at each of its guesses ask `strong`; the first
-    position where they differ, as a dict, or None."""
+def divergences(case, seed, i, mines, moves):
+    """Replay JSMinesweeper's moves of game i; at each of its guesses ask `strong`: every position
+    where they differ, in order, as dicts (a position too complex to analyse is skipped, with
+    kind "too complex")."""
     from sweeplab.board import Board
     from sweeplab.game import Game
     from sweeplab.lab.runner import game_seeds
@@ -207,30 +215,83 @@ def divergence(case, seed, i, mines, moves):
         if k and prob < 1:
             view = g.view()
             mv = player.moves(view)
+            d = {"game": i, "move": k, "guess": guesses, "jsm": int(cell), "strong": mv[0].x + w * mv[0].y,
+                 "opened": list(opened), "player_seed": int(player_seed)}
             if mv[0].certain:  # JSMinesweeper guessed where strong's deduction finds a safe cell
-                return {"game": i, "move": k, "guess": guesses, "jsm": int(cell), "strong": mv[0].x + w * mv[0].y,
-                        "p_jsm": prob, "p_strong": 0.0, "layouts": 0, "note": "",
-                        "kind": "early 50/50" if abs(prob - 0.5) < 1e-9 else "missed safe",
-                        "opened": list(opened), "player_seed": int(player_seed)}
-            if len(mv) == 1:
-                scell = mv[0].x + w * mv[0].y
-                if scell != cell:
-                    try:
-                        a = analyse(view)
-                    except TooComplexError:
-                        return None
+                yield {**d, "p_jsm": prob, "p_strong": 0.0, "layouts": 0, "note": "",
+                       "kind": "early 50/50" if abs(prob - 0.5) < 1e-9 else "missed safe"}
+            elif len(mv) == 1 and d["strong"] != cell:
+                try:
+                    a = analyse(view)
+                except TooComplexError:
+                    yield {**d, "kind": "too complex"}
+                else:
                     p = a.probability.reshape(-1)
-                    return {"game": i, "move": k, "guess": guesses, "jsm": int(cell), "strong": scell,
-                            "p_jsm": float(p[cell]), "p_strong": float(p[scell]), "layouts": float(a.layouts),
-                            "kind": kind_of(view, a, cell, scell, guesses == 0, mv[0].note),
-                            "note": mv[0].note, "opened": list(opened), "player_seed": int(player_seed)}
+                    yield {**d, "p_jsm": float(p[cell]), "p_strong": float(p[d["strong"]]),
+                           "layouts": float(a.layouts), "note": mv[0].note,
+                           "kind": kind_of(view, a, cell, d["strong"], guesses == 0, mv[0].note)}
             guesses += 1
         if g.cell_state(cell % w, cell // w) != "open":
             g.open(cell % w, cell // w)
         opened.append(int(cell))
         if g.over:
-            return None
-    return None
+            return
+
+
+def divergence(case, seed, i, mines, moves):
+    """The first position of game i where JSMinesweeper and `strong` choose differently, or None
+    (None too when that position is too complex to analyse)."""
+    d = next(divergences(case, seed, i, mines, moves), None)
+    return None if d is None or d["kind"] == "too complex" else d
+
+
+def every_divergence(job):
+    """Every divergence along JSMinesweeper's path in one game, each judged by `strong` playing on
+    from both cells on the real board (the same player seed for both, a fresh one per position).
+    Summed over a game, JSMinesweeper's cell's wins less `strong`'s telescope: following
+    JSMinesweeper through its first k guesses and then `strong`, from k = 0 (`strong`) to all of
+    them (JSMinesweeper), each step changes the expected result by that position's difference."""
+    case, seed, i, mines, moves = job
+    w, h, m, rule, at = CASES[case]
+    rows = []
+    for d in divergences(case, seed, i, mines, moves):
+        if d["kind"] != "too complex":
+            ps = (d["player_seed"] + 1 + d["move"]) % 2**63
+            d["j_cont"] = continue_strong(w, h, mines, d["opened"], d["jsm"], ps)
+            d["s_cont"] = continue_strong(w, h, mines, d["opened"], d["strong"], ps)
+        del d["opened"]
+        rows.append(d)
+    return rows
+
+
+def decompose(case, seed, mines, J, workers):
+    """`every_divergence` over all games (in `workers` processes), as a table by kind and by the
+    number of the guess: where JSMinesweeper's lead over `strong` comes from."""
+    from multiprocessing import Pool
+
+    jobs = [(case, seed, i, mines[i], J[i]["moves"]) for i in range(len(mines))]
+    t0 = time.time()
+    with Pool(workers) as pool:
+        rows = [d for got in pool.imap(every_divergence, jobs, chunksize=20) for d in got]
+    judged = [d for d in rows if d["kind"] != "too complex"]
+    print(f"  every guess where they differ, along JSMinesweeper's path: {len(rows)} in {len(mines)} games, "
+          f"{len(rows) - len(judged)} too complex to judge ({time.time() - t0:.0f} s, {workers} processes)")
+    print(f"  {'':14} {'n':>6} {'wins from JSM cell':>18} {'from strong cell':>16} {'net games':>9} {'95% CI':>13}")
+
+    def line(label, sel):
+        diff = np.array([d["j_cont"] - d["s_cont"] for d in sel], float)
+        half = 1.96 * diff.std(ddof=1) * math.sqrt(len(diff)) if len(diff) > 1 else float("nan")
+        print(f"  {label:14} {len(sel):6d} {sum(d['j_cont'] for d in sel):18d} {sum(d['s_cont'] for d in sel):16d} "
+              f"{int(diff.sum()):+9d} {diff.sum() - half:+6.0f}..{diff.sum() + half:+.0f}")
+    for k in ["early 50/50", "missed safe", "first guess", "off frontier", "frontier", "end game", "50/50"]:
+        sel = [d for d in judged if d["kind"] == k]
+        if sel:
+            line(k, sel)
+    for g in range(3):
+        line(f"guess {g + 1}", [d for d in judged if d["guess"] == g])
+    line("guess 4 on", [d for d in judged if d["guess"] >= 3])
+    line("all", judged)
+    return rows
 
 
 def judge(case, rows, J, mines, per_kind, samples, steps, seed, kinds=None):
@@ -282,6 +343,10 @@ def main(argv=None):
     ap.add_argument("--samples", type=int, default=30, help="layouts per judged divergence")
     ap.add_argument("--steps", type=int, default=20, help="resampling moves between two layouts")
     ap.add_argument("--kinds", default=None, help="judge only these kinds (comma-separated)")
+    ap.add_argument("--every", action="store_true",
+                    help="judge every guess where they differ along JSMinesweeper's path, not only the first: "
+                         "the whole gap, by kind and by guess")
+    ap.add_argument("--workers", type=int, default=1, help="processes for --every")
     args = ap.parse_args(argv)
     w, h, m, rule, at = CASES[args.case]
     tag = f"{args.case}-s{args.seed}"
@@ -354,6 +419,8 @@ def main(argv=None):
             print(f"  {k:14} {len(r):5d} {r[:, 0].mean():13.3f} {r[:, 1].mean():16.3f} {diff.mean():+7.3f} "
                   f"{diff.mean() - 1.96 * se:+.3f}..{diff.mean() + 1.96 * se:+.3f} {int((diff > 0).sum()):10d} "
                   f"{int((diff < 0).sum()):13d}")
+    if args.every:
+        decompose(args.case, args.seed, mines, J, args.workers)
 
 
 if __name__ == "__main__":

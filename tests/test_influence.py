@@ -142,9 +142,14 @@ def test_the_influence_changes_the_guess_to_the_optimal_one():
         for seed in range(4):
             player = StrongPlayer(seed)
             player.endgame_layouts = 0  # the look-ahead plays (the end game would solve it exactly)
+            player.blend = 0.0  # the look-ahead without the blend, which finds the optimum here alone (below)
             player.fifty_influence = weight
             (move,) = player.moves(view)
             picks.setdefault(weight, set()).add((move.x, move.y))
     (without,), (with_,) = picks[0.0], picks[WEIGHT]
     assert values[with_] == best > values[without]
     assert (values[without], values[with_]) == (Fraction(31, 44), Fraction(43, 55))
+    player = StrongPlayer(0)  # the default look-ahead: the next move's safety blended with the second best's
+    player.endgame_layouts = 0
+    (move,) = player.moves(view)
+    assert player.blend > 0 and values[(move.x, move.y)] == best

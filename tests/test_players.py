@@ -528,7 +528,7 @@ def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_one
     from sweeplab.solver.players import opening_odds
 
     def score(player, view, a, base, c):
-        d = progress_detail(view, a, base, c)
+        d = progress_detail(view, a, base, c, player.blend)
         weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
         return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
 

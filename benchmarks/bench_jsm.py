@@ -99,17 +99,25 @@ def play_strong(case, seed, games, cache):
     return got
 
 
-def continue_strong(w, h, mines, opened, cell, player_seed):
-    """Open the cells `opened` then `cell` on the real board, and let `strong` play on: won?"""
+def replayed(w, h, mines, opened):
+    """A game of the board `mines` with the cells `opened` opened in turn (a cell a cascade already
+    opened is passed over)."""
     from sweeplab.board import Board
     from sweeplab.game import Game
-    from sweeplab.lab.autoplay import autoplay
-    from sweeplab.solver.players import make_player
 
     g = Game(Board.from_indices(w, h, mines))
     for c in opened:
         if g.cell_state(c % w, c // w) != "open":
             g.open(c % w, c // w)
+    return g
+
+
+def continue_strong(w, h, mines, opened, cell, player_seed):
+    """Open the cells `opened` then `cell` on the real board, and let `strong` play on: won?"""
+    from sweeplab.lab.autoplay import autoplay
+    from sweeplab.solver.players import make_player
+
+    g = replayed(w, h, mines, opened)
     g.open(cell % w, cell // w)
     if g.over:
         return g.status == "won"
@@ -298,9 +306,6 @@ def judge(case, rows, J, mines, per_kind, samples, steps, seed, kinds=None):
     """For up to `per_kind` divergences of each kind: `samples` layouts consistent with the position
     (`resample` from the real board), and on each `strong` playing on from JSMinesweeper's cell and
     from its own (the same player seed): the mean wins of each, per kind."""
-    from sweeplab.board import Board
-    from sweeplab.game import Game
-
     w, h, m, rule, at = CASES[case]
     rng = np.random.default_rng(seed)
     by_kind: dict[str, list] = {}
@@ -313,10 +318,7 @@ def judge(case, rows, J, mines, per_kind, samples, steps, seed, kinds=None):
         res = []
         for d in sel:
             opened = [c for c, _ in J[d["game"]]["moves"][:d["move"]]]
-            g = Game(Board.from_indices(w, h, mines[d["game"]]))
-            for c in opened:
-                if g.cell_state(c % w, c // w) != "open":
-                    g.open(c % w, c // w)
+            g = replayed(w, h, mines[d["game"]], opened)
             view = g.view()
             lay = g.board.flat_mines.copy()
             jw = sw = 0

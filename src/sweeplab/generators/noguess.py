@@ -24,9 +24,10 @@ Method, by density:
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
-  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
-  three per mine after a repair: `docs/benchmarks.md` measures the bias left against
-  rejection references.
+  The number of chain moves is a parameter; by default a number per cell the ladder tried, by
+  the density (two at 130 and 200 mines on 30x16, one at 170), or three per mine after a
+  repair: `docs/benchmarks.md` measures the bias left against rejection references and long
+  chains.
 
 Every board returned has been certified (`certify.start` / `try_move`) from its click;
 if none does within the budget, `GenerationError` (or, only when asked with

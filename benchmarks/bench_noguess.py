@@ -161,7 +161,7 @@ def stages(boards: int) -> None:
             state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
                                                weight, clump, nbr, G.ladder_keep_total(n, m))
             t2 = time.process_time()
-            steps = G.default_steps(m, True, tried)
+            steps = G.default_steps(n, m, True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)
             times.append((t1 - t0, t2 - t1, time.process_time() - t2))
             counts.append((laid, tried, steps, accepted))

@@ -18,7 +18,7 @@ from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
                                         play_moved, set_mine)
-from sweeplab.generators.noguess import AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, STEPS_PER_LADDER_TRY, generate
+from sweeplab.generators.noguess import AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, LADDER_SHAPES, default_steps, generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
 
@@ -406,8 +406,21 @@ def test_the_ladder_starts_the_chain_and_sets_its_length():
     r = generate(30, 16, 130, 15, 8, 5)
     assert (r.method, r.start, r.tries) == ("mcmc", "ladder", 0)
     assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
-    assert r.steps == max(50, STEPS_PER_LADDER_TRY * r.ladder_tries)
+    assert r.steps == max(50, round(LADDER_SHAPES[0][6] * r.ladder_tries)) == 2 * r.ladder_tries
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
+
+
+def test_the_chain_makes_moves_per_ladder_try_by_the_density():
+    """Two moves per cell the ladder tried at 130 mines on 30x16, one at 170, two at 200 (the rows
+    of LADDER_SHAPES), in between interpolated by mines per cell, at least 50; after a repair
+    three per mine."""
+    assert [default_steps(480, m, True, 300) for m in (100, 130, 170, 200, 300)] == [600, 600, 300, 600, 600]
+    assert default_steps(480, 150, True, 300) == 450 and default_steps(480, 185, True, 300) == 450
+    assert default_steps(480, 170, True, 20) == 50 and default_steps(480, 170, False, 300) == 510
+    mid = [default_steps(480, m, True, 1000) for m in range(130, 171)]
+    assert mid == sorted(mid, reverse=True)  # fewer the closer to 170
+    r = generate(30, 16, 170, 15, 8, 5)
+    assert r.start == "ladder" and r.steps == max(50, r.ladder_tries)
 
 
 def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_only():
@@ -593,6 +606,13 @@ def test_the_kept_170_mine_chain_reference_from_the_repair():
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
 
+# The ladder's weights when the kept long-chain references were drawn (sessions 5 and 6): a
+# reference's first board is drawn again with them.
+SHAPES_THEN = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), (16, 16), 2.0),
+               (170 / 480, (33, 22, 14), 80, 4, (19, 14), (16, 16), 2.0),
+               (200 / 480, (67, 32, 14), 1200, 1, (16, 13), (19, 19), 2.0))
+
+
 @pytest.mark.parametrize("path, h, steps, seed, start, rows", [
     ("tests/data/noguess_chain_200.npz", 16, 10000, 0, "auto", 2),
     ("tests/data/noguess_chain_200_repair.npz", 16, 10000, 2, "repair", 3),
@@ -606,14 +626,14 @@ def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, m
     moves, from the repair (seed 3) and the ladder (seed 4) (make_reference.py --steps S
     [--chain-start repair]); each one's first board, drawn again, has the same figures. The first
     was drawn before the ladder's weights were measured at 200 mines on 30x16: its start is drawn
-    with the weights then in force (the first `rows` of LADDER_SHAPES, 170's held above it)."""
+    with the weights then in force (the first `rows` of SHAPES_THEN, 170's held above it)."""
     from sweeplab.cli.uniformity import Sample, draw_sample
     from sweeplab.generators import noguess as G
     ref = Sample.load(path)
     assert (ref.width, ref.height, ref.boards) == (30, h, 1000)
     assert ref.label == f"chain of {steps} moves from the {start} start"
     assert ref.counts.sum() == 200 * 1000 and ref.counts[grid.block_mask(30, h, 15, h // 2)].sum() == 0
-    monkeypatch.setattr(G, "LADDER_SHAPES", G.LADDER_SHAPES[:rows])
+    monkeypatch.setattr(G, "LADDER_SHAPES", SHAPES_THEN[:rows])
     monkeypatch.setattr(G, "KEEP_TOTAL", G.KEEP_TOTAL[:rows])
     G._ladder_shape_for.cache_clear()
     try:

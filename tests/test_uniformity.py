@@ -105,8 +105,8 @@ def test_a_sample_keeps_its_figures_through_save_load_and_join(tmp_path):
 
 
 def test_ladder_weights_follow_the_rings_from_the_edge():
-    (d0, rings0, corner0, clump0, _, near0), (d1, rings1, corner1, clump1, _, near1), \
-        (d2, rings2, corner2, clump2, _, near2) = LADDER_SHAPES
+    (d0, rings0, corner0, clump0, _, near0, _), (d1, rings1, corner1, clump1, _, near1, _), \
+        (d2, rings2, corner2, clump2, _, near2, _) = LADDER_SHAPES
     for w, h, topology, mines, rings, corner, clump, near in (
             (30, 16, "bounded", 130, rings0, corner0, clump0, near0),
             (30, 16, "bounded", 170, rings1, corner1, clump1, near1),
@@ -129,8 +129,9 @@ def test_ladder_weights_follow_the_rings_from_the_edge():
                     want = corner
                 else:
                     want = rings[ring]
-                if (x, y) not in corners and any(max(abs(x - cx), abs(y - cy)) <= 2 for cx, cy in corners):
-                    want = (want * near + INNER_WEIGHT // 2) // INNER_WEIGHT
+                steps = min((max(abs(x - cx), abs(y - cy)) for cx, cy in corners), default=0)
+                if steps in (1, 2):  # one or two king steps from a corner
+                    want = (want * near[steps - 1] + INNER_WEIGHT // 2) // INNER_WEIGHT
                 assert weights[y * w + x] == want, (w, h, x, y)
     # in between, each weight lies between those of the two measured densities around it, and
     # moves with the density only one way there
@@ -150,7 +151,7 @@ def test_ladder_weights_follow_the_rings_from_the_edge():
 def test_the_two_rings_around_the_click_scale_the_ladder_weights():
     """Cells two and three steps (king moves) from the click, i.e. the two rings around its block,
     get their ring-from-the-edge weight times the click ring's weight over INNER_WEIGHT, rounded."""
-    (_, _, _, _, click0, _), (_, _, _, _, click1, _), (_, _, _, _, click2, _) = LADDER_SHAPES
+    (_, _, _, _, click0, _, _), (_, _, _, _, click1, _, _), (_, _, _, _, click2, _, _) = LADDER_SHAPES
     for w, h, topology, mines, (cx, cy), click in (
             (30, 16, "bounded", 130, (15, 8), click0), (30, 16, "bounded", 170, (15, 8), click1),
             (30, 16, "bounded", 200, (15, 8), click2), (30, 16, "bounded", 170, (28, 3), click1),

@@ -24,9 +24,10 @@ Method, by density:
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
-  The number of chain moves is a parameter; by default twice the cells the ladder tried, or
-  three per mine after a repair: `docs/benchmarks.md` measures the bias left against
-  rejection references.
+  The number of chain moves is a parameter; by default a number per cell the ladder tried, by
+  the density (two at 130 and 200 mines on 30x16, one at 170), or three per mine after a
+  repair: `docs/benchmarks.md` measures the bias left against rejection references and long
+  chains.
 
 Every board returned has been certified (`certify.start` / `try_move`) from its click;
 if none does within the budget, `GenerationError` (or, only when asked with
@@ -82,14 +83,17 @@ INNER_WEIGHT = 16
 # total is kept only with a probability, of 16: one per density of LADDER_SHAPES (130 mines on
 # 30x16 need none), interpolated like them (docs/benchmarks.md, issue 21, sessions 4 and 6).
 KEEP_TOTAL = (16, 8, 6)
-# At 200 mines the cells around a corner (two king steps or less) were short of mines and the
-# rest of the rim over-filled, whatever the corner's own weight: those cells scale their weight by
-# their own (of INNER_WEIGHT; at 130 and 170: unchanged).
+# At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
+# corner's own weight: the cells one and two king steps from a corner scale their weight by their
+# own (of INNER_WEIGHT; at 130: unchanged).
+# The chain after the ladder makes moves per cell the ladder tried (it tries more, and leaves more
+# bias, the denser the board): at 170 one is enough with the weights measured for it, and the
+# chain is two thirds of a board's time there (docs/benchmarks.md, issue 21, session 7).
 # A row: (mines per cell, ring weights, corner weight, clump base, the two rings around the
-# click's block, the cells around a corner).
-LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), 16),
-                 (170 / 480, (33, 22, 14), 80, 4, (19, 14), 16),
-                 (200 / 480, (67, 32, 14), 1200, 1, (16, 13), 19))
+# click's block, the two rings around a corner, chain moves per ladder try).
+LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), (16, 16), 2.0),
+                 (170 / 480, (33, 22, 14), 64, 4, (19, 14), (21, 15), 1.0),
+                 (200 / 480, (67, 32, 14), 1200, 1, (16, 13), (19, 19), 2.0))
 
 
 @dataclass(frozen=True)
@@ -206,40 +210,43 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
     with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
-    the cells two king steps or less from a corner scaled by their own weight; with `excluded`
-    (the click's block), the two rings around it scaled by their own weights."""
+    the cells one and two king steps from a corner scaled by their own weights; with `excluded`
+    (the click's block), the two rings around it scaled by their own weights. Between two measured
+    densities each cell's weight is interpolated (so it moves with the density one way only)."""
     i, t = _between(nbr.shape[0], mines)
-    (_, rings0, corner0, clump0, click0, near0), (_, rings1, corner1, clump1, click1, near1) = \
-        LADDER_SHAPES[i:i + 2]
-
-    def mix(a, b):
-        return int(round(a + t * (b - a)))
 
     def around(cells):
         grown = np.zeros(nbr.shape[0], dtype=np.bool_)
         grown[nbr[cells][nbr[cells] >= 0]] = True
         return grown
 
-    degree = (nbr >= 0).sum(axis=1)
-    weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
-    ring = degree < 8
-    seen = ring.copy()
-    for a, b in zip(rings0, rings1):
-        weight[ring] = mix(a, b)
-        ring = around(ring) & ~seen
-        seen |= ring
-    corner = degree == 3
-    weight[corner] = mix(corner0, corner1)
-    near = (around(corner) | around(around(corner))) & ~corner
-    weight[near] = (weight[near] * mix(near0, near1) + INNER_WEIGHT // 2) // INNER_WEIGHT
-    if excluded is not None:
-        ring = around(excluded) & ~excluded
-        seen = ring | excluded
-        for a, b in zip(click0, click1):
-            weight[ring] = (weight[ring] * mix(a, b) + INNER_WEIGHT // 2) // INNER_WEIGHT
+    def scale(weight, first, scales, seen):
+        """Scale the ring `first` and the rings after it (outwards, past `seen`) by `scales`, of INNER_WEIGHT."""
+        ring, seen = first, seen | first
+        for s in scales:
+            weight[ring] = (weight[ring] * s + INNER_WEIGHT // 2) // INNER_WEIGHT
             ring = around(ring) & ~seen
             seen |= ring
-    return weight, mix(clump0, clump1)
+
+    degree = (nbr >= 0).sum(axis=1)
+    corner = degree == 3
+    shapes = []
+    for _, rings, corner_weight, _, click, near, _ in LADDER_SHAPES[i:i + 2]:
+        weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
+        ring = degree < 8
+        seen = ring.copy()
+        for w in rings:
+            weight[ring] = w
+            ring = around(ring) & ~seen
+            seen |= ring
+        weight[corner] = corner_weight
+        scale(weight, around(corner) & ~corner, near, corner)
+        if excluded is not None:
+            scale(weight, around(excluded) & ~excluded, click, excluded)
+        shapes.append(weight)
+    lo, hi = shapes
+    clump0, clump1 = LADDER_SHAPES[i][3], LADDER_SHAPES[i + 1][3]
+    return np.rint(lo + t * (hi - lo)).astype(np.int64), int(round(clump0 + t * (clump1 - clump0)))
 
 
 @functools.lru_cache(maxsize=64)
@@ -355,7 +362,6 @@ def _chain(p, excluded, state, steps):
     return state, accepted
 
 
-STEPS_PER_LADDER_TRY = 2  # chain moves after a ladder, per cell it tried (docs/benchmarks.md, issue 21)
 STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
 
 
@@ -395,11 +401,15 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
             return _Start(p, state, ok, False, 0, used)
 
 
-def default_steps(mines: int, ladder: bool, ladder_tries: int) -> int:
+def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
-    references (docs/benchmarks.md): twice the cells the ladder tried (it tries more, and
-    leaves more bias, the denser the board), or three per mine after a repair."""
-    return max(50, STEPS_PER_LADDER_TRY * ladder_tries if ladder else STEPS_PER_MINE * mines)
+    references and long chains (docs/benchmarks.md): per cell the ladder tried, by the density
+    (LADDER_SHAPES, interpolated), or three per mine after a repair."""
+    if not ladder:
+        return max(50, STEPS_PER_MINE * mines)
+    i, t = _between(cells, mines)
+    per0, per1 = LADDER_SHAPES[i][6], LADDER_SHAPES[i + 1][6]
+    return max(50, int(round((per0 + t * (per1 - per0)) * ladder_tries)))
 
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
@@ -453,7 +463,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"
-        steps = default_steps(mines, begun.ladder, ladder_tries) if steps is None else steps
+        steps = default_steps(n, mines, begun.ladder, ladder_tries) if steps is None else steps
         if ok and steps > 0:
             state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)
     if not ok and not allow_uncertified:

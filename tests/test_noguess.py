@@ -18,7 +18,8 @@ from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
                                         play_moved, set_mine)
-from sweeplab.generators.noguess import AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, LADDER_SHAPES, default_steps, generate
+from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, LADDER_SHAPES, default_steps,
+                                        generate)
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
 

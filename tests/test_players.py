@@ -379,45 +379,6 @@ def test_progress_and_expected_clears_match_brute_force(view):
         assert d.clears == pytest.approx(want_clears, abs=1e-9)
 
 
-@pytest.mark.parametrize("live,unlinked", [(True, False), (False, True), (True, True)])
-@settings(max_examples=60, suppress_health_check=list(HealthCheck))
-@given(view=small_views())
-def test_living_and_unlinked_look_ahead_match_brute_force(view, live, unlinked):
-    """Recomputed from the brute-force layouts. `live`: after each number c can show, only living
-    cells count (as certain cells and as next guesses), a cell being living when some hidden
-    neighbour other than c is a mine in some but not all of that number's layouts; every cell called
-    dead really is (over the layouts where it is safe it shows one number only). `unlinked`: a number
-    is progress only when it leaves certain a cell that is not safe in every layout where c is."""
-    from sweeplab.solver.lookahead import flagged, progress_detail
-    a, layouts, cells, nbr, mines = _guess_position(view)
-    base = flagged(view, a)
-    hidden = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
-    blend = StrongPlayer.blend
-    for c in hidden:
-        others = [j for j in hidden if j != c]
-        linked = {j for j in others if not any(j in lay for lay in layouts if c not in lay)}
-        score = progress = 0.0
-        for group in _groups(layouts, c, nbr).values():
-            share = len(group) / len(layouts)
-            risk = {j: sum(j in lay for lay in group) / len(group) for j in others}
-            undecided = {j for j in others if 0 < risk[j] < 1}
-            alive = [j for j in others if any(i in undecided for i in nbr[j] if i >= 0)]
-            for j in set(others) - set(alive):
-                assert len({sum(i in lay for i in nbr[j] if i >= 0) for lay in group if j not in lay}) <= 1
-            look = (alive or others) if live else others
-            certain = {j for j in look if risk[j] == 0}
-            progress += share * bool(certain - linked if unlinked else certain)
-            ranked = sorted(risk[j] for j in look)
-            if not ranked:
-                score += share
-            else:
-                second = ranked[1] if len(ranked) > 1 else ranked[0]
-                score += share * (1 - (1 - blend) * ranked[0] - blend * second)
-        d = progress_detail(view, a, base, c, blend, live=live, unlinked=unlinked)
-        assert d.score == pytest.approx(score, abs=1e-9)
-        assert d.progress == pytest.approx(progress, abs=1e-9)
-
-
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(small_views())
 def test_two_move_score_matches_brute_force(view):

@@ -61,48 +61,26 @@ class Progress(NamedTuple):
     clears: float
 
 
-def living(view: View, hidden: np.ndarray, b: Analysis) -> np.ndarray:
-    """Flat bool: the hidden cells with an undecided hidden neighbour in analysis `b`. The others are
-    dead: every neighbour is open, a known mine or certain, so the number they would show is known
-    and opening them tells nothing."""
-    undecided = hidden & ~b.safe.reshape(-1) & ~b.mines.reshape(-1)
-    return hidden & np.append(undecided, False)[view.neighbours].any(axis=1)
-
-
-def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0,
-                    live: bool = False, unlinked: bool = False) -> Progress:
-    """The one-move look at c (see `progress_score`), with its progress and expected clears. `live`:
-    after each number only living cells (`living`) count, as a certain cell or as the next guess: a
-    reveal that frees only dead cells leaves the next real guess as risky as before. `unlinked`: a
-    number counts as progress only when it frees a cell that c's safety alone does not (a cell safe
-    whenever c is would make every number of c look like progress)."""
+def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> Progress:
+    """The one-move look at c (see `progress_score`), with its progress and expected clears."""
     hidden = base == HIDDEN
     hidden[c] = False
     score, shown, progress, clears = 0.0, 0, 0.0, 0.0
-    freed, common = [], hidden.copy()
     for weight, _, b in outcomes(view, a, base, c):
         shown += 1
-        look = hidden
-        if live:
-            alive = living(view, hidden, b)
-            look = alive if alive.any() else hidden
-        certain = b.safe.reshape(-1) & look
-        common &= b.safe.reshape(-1)
-        freed.append((weight, certain))
+        certain = int(np.count_nonzero(b.safe.reshape(-1) & hidden))
+        if certain:
+            progress += weight
+            clears += weight * certain
         if not hidden.any():
             score += weight
             continue
-        q = b.probability.reshape(-1)[look]
+        q = b.probability.reshape(-1)[hidden]
         if blend == 0.0 or q.size == 1:
             score += weight * (1.0 - float(q.min()))
         else:
             two = np.partition(q, 1)[:2]
             score += weight * (1.0 - (1.0 - blend) * float(two[0]) - blend * float(two[1]))
-    for weight, certain in freed:
-        n = int(np.count_nonzero(certain))
-        clears += weight * n
-        if n and not (unlinked and not (certain & ~common).any()):
-            progress += weight
     return Progress(score, shown, progress, clears)
 
 

@@ -204,13 +204,6 @@ class StrongPlayer(SafestPlayer):
     # "progress": the next move's safety blended with the second best's by this (JSMinesweeper's 4:1;
     # +94 net in 80,000 paired expert games, z +3.4, docs/benchmarks.md, issue 16 session 6)
     blend = 0.2
-    # "progress": after each number, count only living cells (an undecided neighbour left) as certain
-    # cells and next guesses: a freed cell whose number is known in advance is no progress
-    # (JSMinesweeper's living tiles)
-    live_next = False
-    # "progress": a number counts as progress only when it frees a cell other than those safe whenever
-    # the guess is (JSMinesweeper's linked tiles: else such a pair gives each other all the progress)
-    progress_unlinked = False
     next_guesses = 3         # "two": the safest next guesses scored after each number
     next_near = 0.9          # ... within 10% (relative) of the best safety then
     # "progress": score x (1 + this x the chance that the guess leaves a certain cell): the score
@@ -406,7 +399,7 @@ class StrongPlayer(SafestPlayer):
         if self.lookahead == "two":
             score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
         else:
-            d = progress_detail(view, a, base, c, self.blend, self.live_next, self.progress_unlinked)
+            d = progress_detail(view, a, base, c, self.blend)
             weight = self.progress_weight if np.count_nonzero(base == HIDDEN) > self.progress_cells else 0.0
             score, shown = d.score * (1.0 + weight * d.progress), d.shown
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing

@@ -198,12 +198,17 @@ def _between(cells: int, mines: int) -> tuple[int, float]:
     return i, min(max((d - d0) / (d1 - d0), 0.0), 1.0)
 
 
+def _at_density(cells: int, mines: int, values) -> float:
+    """`values` (one per row of LADDER_SHAPES) at the density of `mines` on `cells` cells:
+    interpolated between the two measured densities around it, held at the ends."""
+    i, t = _between(cells, mines)
+    return values[i] + t * (values[i + 1] - values[i])
+
+
 def ladder_keep_total(cells: int, mines: int) -> int:
     """Of 16 adds whose play uses the mine total, how many the ladder keeps, for `mines` on
     `cells` cells (KEEP_TOTAL)."""
-    i, t = _between(cells, mines)
-    keep0, keep1 = KEEP_TOTAL[i], KEEP_TOTAL[i + 1]
-    return int(round(keep0 + t * (keep1 - keep0)))
+    return int(round(_at_density(cells, mines, KEEP_TOTAL)))
 
 
 def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
@@ -245,8 +250,8 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
             scale(weight, around(excluded) & ~excluded, click, excluded)
         shapes.append(weight)
     lo, hi = shapes
-    clump0, clump1 = LADDER_SHAPES[i][3], LADDER_SHAPES[i + 1][3]
-    return np.rint(lo + t * (hi - lo)).astype(np.int64), int(round(clump0 + t * (clump1 - clump0)))
+    clump = _at_density(nbr.shape[0], mines, [row[3] for row in LADDER_SHAPES])
+    return np.rint(lo + t * (hi - lo)).astype(np.int64), int(round(clump))
 
 
 @functools.lru_cache(maxsize=64)
@@ -407,9 +412,8 @@ def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> in
     (LADDER_SHAPES, interpolated), or three per mine after a repair."""
     if not ladder:
         return max(50, STEPS_PER_MINE * mines)
-    i, t = _between(cells, mines)
-    per0, per1 = LADDER_SHAPES[i][6], LADDER_SHAPES[i + 1][6]
-    return max(50, int(round((per0 + t * (per1 - per0)) * ladder_tries)))
+    per_try = _at_density(cells, mines, [row[6] for row in LADDER_SHAPES])
+    return max(50, int(round(per_try * ladder_tries)))
 
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",

@@ -273,13 +273,14 @@ class StrongPlayer(SafestPlayer):
     def _lookahead(self, view, a, undecided, analyse) -> Move:
         w = view.width
         p = np.where(undecided, a.probability, np.inf).reshape(-1)
-        order = np.lexsort((opening_odds(view, undecided).reshape(-1), p))
+        odds = opening_odds(view, undecided).reshape(-1)
+        order = np.lexsort((odds, p))
         best_safety = 1.0 - p[order[0]]
         near = order[np.isfinite(p[order]) & (1.0 - p[order] >= best_safety * (1.0 - self.near_tie))]
         # off-frontier cells of one opening class are alike: spread before cutting to the first few,
         # or a crowd of them (as safe as the best frontier cells early in a game) leaves no frontier cell
-        cands = self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view,
-                             undecided, self.lookahead_cells)
+        cands = self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view, odds,
+                             self.lookahead_cells)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
@@ -432,14 +433,13 @@ class StrongPlayer(SafestPlayer):
         return (1.0 - p[c]) * (got / mass if mass > 0 else fallback)
 
     @staticmethod
-    def _spread(cands, view, undecided, most):
-        """The first `most` of `cands`, keeping one off-frontier cell per opening-odds class: they
-        are alike, and each costs a look."""
+    def _spread(cands, view, odds, most):
+        """The first `most` of `cands`, keeping one off-frontier cell per class of `odds` (flat
+        `opening_odds`): they are alike, and each costs a look."""
         shown = np.append(view.cells.reshape(-1) >= 0, False)
         front = shown[view.neighbours[cands]].any(axis=1)
-        odds = opening_odds(view, undecided).reshape(-1)[cands]
         seen, out = set(), []
-        for c, f, o in zip(cands.tolist(), front.tolist(), odds.tolist()):
+        for c, f, o in zip(cands.tolist(), front.tolist(), odds[cands].tolist()):
             if not f:
                 if o in seen:
                     continue

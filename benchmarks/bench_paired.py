@@ -7,7 +7,8 @@ Game i of both runs is game i of `sweeplab.lab.run` seeded --seed (the same boar
 seed), so the players differ only by their decisions. Printed: each player's wins with a 95%
 Wilson interval, the games only A won and only B won, and McNemar's z = (a - b) / sqrt(a + b)
 (|z| > 1.96: a difference at 95%). `--b-python` plays B with another interpreter (another
-checkout of sweeplab, e.g. a worktree of an older commit); its per-game outcomes are cached in
+checkout of sweeplab, e.g. a worktree of an older commit; it runs without PYTHONPATH, so that A may
+come from a work tree run with PYTHONPATH=src); its per-game outcomes are cached in
 --cache so several A variants compare against one B run (keyed by a digest of the source that
 played them, so another checkout or an edit is never answered from the cache).
 
@@ -109,12 +110,18 @@ def classify(view, cell: int, endgame: int) -> str:
     return "end-game" if a.layouts <= endgame and np.count_nonzero(undecided) <= 64 else "large"
 
 
+def own_env(python) -> dict | None:
+    """The environment for another checkout's interpreter: without PYTHONPATH, which would make it
+    import this checkout's sweeplab (run with PYTHONPATH=src) instead of its own."""
+    return None if python is None else {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def source_tag(python) -> str:
     """A digest of the sweeplab source that `python` (None: this interpreter) imports: outcomes cached
     under one player name from another checkout, or from this one before an edit, are not reused."""
     code = "import pathlib, sweeplab; print(pathlib.Path(sweeplab.__file__).parent)"
     root = Path(subprocess.run([python or sys.executable, "-c", code], check=True, capture_output=True,
-                               text=True).stdout.strip())
+                               text=True, env=own_env(python)).stdout.strip())
     digest = hashlib.sha256()
     for f in sorted(root.rglob("*.py")):
         digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
@@ -138,7 +145,7 @@ def outcomes(label, player, python, case, seed, games, breakdown, endgame, cache
                 return out
     if python:
         cmd = [python, __file__, "--worker", player, case, str(seed), str(games), str(int(breakdown)), str(endgame)]
-        out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=own_env(python)).stdout)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(out))
         return out

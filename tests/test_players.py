@@ -551,6 +551,7 @@ def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_one
         for spread_first in (True, False):
             player = StrongPlayer(1)
             player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
+            player.wide_candidates = False  # the near-tie cut this test is about
             player.spread_first = spread_first
             (move,) = player.moves(view)
             got = score(player, view, a, base, move.y * view.width + move.x)
@@ -560,3 +561,76 @@ def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_one
             else:
                 worse += got < best - 1e-12
     assert worse >= 1, worse  # the old order misses a better frontier cell in some of these positions
+
+
+def _wide_candidates_plainly(view, a, player):
+    """JSMinesweeper's candidate cells, written out cell by cell from the rule: every frontier cell
+    (undecided, beside an open number) within `wide_near` of the best safety; when the off-frontier
+    cells are within `off_near` of the best frontier cell, all of them if fewer than `few_off`, else
+    those two steps left, right, up or down from a number that sees an undecided cell, or with two
+    or three hidden neighbours."""
+    w, h = view.width, view.height
+    cells = view.cells
+    und = view.hidden & ~a.mines
+
+    def around(x, y):
+        return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                if (dx or dy) and 0 <= x + dx < w and 0 <= y + dy < h]
+
+    safety = {(x, y): 1 - float(a.probability[y, x]) for y in range(h) for x in range(w) if und[y, x]}
+    front = {c for c in safety if any(cells[y, x] >= 0 for x, y in around(*c))}
+    off = set(safety) - front
+    best = max(safety.values())
+    out = {c for c in front if safety[c] >= best * (1 - player.wide_near)}
+    best_front = max((safety[c] for c in front), default=0.0)
+    if off and max(safety[c] for c in off) > best_front * (1 - player.off_near):
+        if len(off) < player.few_off:
+            out |= off
+        else:
+            numbers = [(x, y) for y in range(h) for x in range(w)
+                       if cells[y, x] > 0 and any(und[y2, x2] for x2, y2 in around(x, y))]
+            two_steps = {(x + dx, y + dy) for x, y in numbers for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))}
+            out |= {c for c in off if c in two_steps
+                    or 2 <= sum(cells[y, x] == HIDDEN for x, y in around(*c)) <= 3}
+    return out
+
+
+def test_wide_candidates_are_jsminesweepers_cells_safest_first():
+    """On positions of expert games where a guess is due (opening and safe corner, early and late),
+    the look-ahead's candidates are exactly the cells the rule names, safest first."""
+    player = StrongPlayer(1)
+    views = _stuck_views(25, 800) + _stuck_views(25, 900, "safe", (0, 0), per_game=3)
+    kinds = set()
+    for view, a in views:
+        und = view.hidden & ~a.mines
+        p = np.where(und, a.probability, np.inf).reshape(-1)
+        got = player._wide_candidates(view, p, und)
+        want = _wide_candidates_plainly(view, a, player)
+        assert {(c % view.width, c // view.width) for c in got} == want
+        assert all(p[x] <= p[y] for x, y in zip(got, got[1:]))
+        shown = np.append(view.cells.reshape(-1) >= 0, False)
+        kinds.add(tuple(sorted({bool(shown[view.neighbours[c]].any()) for c in got})))
+    assert kinds >= {(False, True), (True,)}  # positions with off-frontier candidates, and without
+
+
+def test_strong_looks_ahead_on_the_wide_candidates():
+    """The guess of the default look-ahead (no end game, no forced 50/50s, no dominance) is the best
+    scored of the wide candidates, by the player's own score."""
+    from sweeplab.solver.lookahead import flagged, progress_detail
+
+    for view, a in _stuck_views(12, 1000, "safe", (0, 0), per_game=3):
+        player = StrongPlayer(1)
+        player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
+        base = flagged(view, a)
+        weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
+
+        def score(c):
+            d = progress_detail(view, a, base, c, player.blend)
+            return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
+
+        und = view.hidden & ~a.mines
+        cands = player._wide_candidates(view, np.where(und, a.probability, np.inf).reshape(-1), und)
+        (move,) = player.moves(view)
+        got = move.y * view.width + move.x
+        assert got in cands
+        assert score(got) >= max(map(score, cands)) - 1e-12

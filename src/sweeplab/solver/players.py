@@ -183,7 +183,10 @@ class StrongPlayer(SafestPlayer):
     cells, scoring each by P(safe) x E[safety of the best next move, blended 4:1 with the second
     best] (1 when the reveal leads to a certain cell), each number the cell can show weighted by its
     exact share of the layouts, and the score raised by a fifth of the chance that the reveal frees
-    some cell (progress) while more than 40 undecided cells are left. A dead cell (it can show only
+    some cell (progress) while more than 40 undecided cells are left. The cells looked at are
+    JSMinesweeper's: every frontier cell within 10% of the best safety and, when the cells off the
+    frontier are nearly as safe, the off-frontier cells whose number could tell something soon (two
+    steps from a number, or with two or three hidden neighbours). A dead cell (it can show only
     one number: its reveal tells nothing) is never chosen while a live one is left, and a guess
     dominated by a cell that is safe whenever it is (and more often) gives way to that cell."""
 
@@ -220,6 +223,13 @@ class StrongPlayer(SafestPlayer):
     # spread (early in a game off-frontier cells as safe as the frontier's best crowd it out). Off:
     # scoring the frontier there changed 454 expert games, net -12 (paired, docs/benchmarks.md, session 6)
     spread_first = False
+    # True: the look-ahead's candidates are JSMinesweeper's (`_wide_candidates`), not the `near_tie`
+    # cut above: +117 in 40,000 held-out paired expert safe-corner games (z +2.40), level on the
+    # opening (docs/benchmarks.md, issue 16 session 9)
+    wide_candidates = True
+    wide_near = 0.10         # ... frontier cells within this (relative) of the best safety
+    off_near = 0.05          # ... off-frontier cells too when within this of the best frontier cell
+    few_off = 30             # ... all of them when fewer than this lie off the frontier
     LOOKAHEADS = ("progress", "two", "exact", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
@@ -279,8 +289,11 @@ class StrongPlayer(SafestPlayer):
         near = order[np.isfinite(p[order]) & (1.0 - p[order] >= best_safety * (1.0 - self.near_tie))]
         # off-frontier cells of one opening class are alike: spread before cutting to the first few,
         # or a crowd of them (as safe as the best frontier cells early in a game) leaves no frontier cell
-        cands = self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view, odds,
-                             self.lookahead_cells)
+        if self.wide_candidates:
+            cands = self._wide_candidates(view, p, undecided)
+        else:
+            cands = self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view, odds,
+                                 self.lookahead_cells)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
@@ -316,6 +329,38 @@ class StrongPlayer(SafestPlayer):
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _wide_candidates(self, view, p, undecided) -> list[int]:
+        """The cells to look ahead on, safest first (`p`: flat P(mine), inf where not undecided):
+        every frontier cell within `wide_near` of the best safety; and when the cells off the frontier
+        (all equally safe) are within `off_near` of the best frontier cell, those of them whose number
+        could soon tell something: two steps (orthogonally) from a number that still sees an
+        undecided cell, or with two or three hidden neighbours; all of them when fewer than `few_off`.
+        (JSMinesweeper's candidates, `getBestCandidates` and `getOffEdgeCandidates`.)"""
+        nbr = view.neighbours
+        cells = view.cells.reshape(-1)
+        und = undecided.reshape(-1)
+        front = und & np.append(cells >= 0, False)[nbr].any(axis=1)
+        off = np.flatnonzero(und & ~front)
+        safety = 1.0 - p
+        best = safety.max()  # (an undecided cell exists: a guess is due)
+        out = np.flatnonzero(front & (safety >= best * (1.0 - self.wide_near)))
+        best_front = safety[front].max() if front.any() else 0.0
+        if off.size and safety[off].max() > best_front * (1.0 - self.off_near):
+            if off.size >= self.few_off:
+                w, h = view.width, view.height
+                hidden = np.append(cells == HIDDEN, False)[nbr[off]].sum(axis=1)
+                near_number = np.zeros(cells.size, dtype=bool)
+                seen = np.flatnonzero((cells > 0) & np.append(und, False)[nbr].any(axis=1))
+                for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+                    x, y = seen % w + dx, seen // w + dy
+                    on = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+                    near_number[(x + w * y)[on]] = True
+                off = off[near_number[off] | ((hidden > 1) & (hidden < 4))]
+            out = np.concatenate([out, off])
+        if not out.size:  # (no frontier cell near the best, and no off-frontier cell that tells anything)
+            out = np.array([int(np.argmin(p))])
+        return out[np.argsort(p[out], kind="stable")].tolist()
 
     def _influenced(self, a, shapes, cands, p, floor) -> list[int]:
         """Cells outside `cands` whose safety with their 50/50 influence counted (as in the score)

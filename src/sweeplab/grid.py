@@ -39,6 +39,10 @@ def check_mines(width: int, height: int, mines: int, reserved: int = 0) -> None:
         raise InvalidBoardError(f"{mines} mines do not fit on {width}x{height}{why}; allowed 0..{room}")
 
 
+# slots of a neighbour_table row: (dy, dx) in reading order, the centre left out
+UP, LEFT, RIGHT, DOWN = 1, 3, 4, 6
+
+
 @lru_cache(maxsize=64)
 def neighbour_table(width: int, height: int, topology: str = "bounded") -> np.ndarray:
     """Flat neighbour indices, shape (width*height, 8), padded with -1 off a bounded grid.

@@ -28,12 +28,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import grid
+from ..grid import DOWN, LEFT, RIGHT, UP
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
 from .frontier import InconsistentPositionError
 
-# slots of grid.neighbour_table's rows: (dy, dx) in reading order, the centre left out
-UP, LEFT, RIGHT, DOWN = 1, 3, 4, 6
 BOXES = ((0, UP, LEFT), (2, UP, RIGHT), (5, DOWN, LEFT), (7, DOWN, RIGHT))  # (diagonal, its two sides)
 PAIR_ENDS, BOX_ENDS, ENABLER_ENDS = 3, 2, 1  # most undecided ends a shape may still need
 

@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ..errors import SweeplabError
+from ..grid import DOWN, LEFT, RIGHT, UP
 from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
@@ -348,14 +349,12 @@ class StrongPlayer(SafestPlayer):
         best_front = safety[front].max() if front.any() else 0.0
         if off.size and safety[off].max() > best_front * (1.0 - self.off_near):
             if off.size >= self.few_off:
-                w, h = view.width, view.height
                 hidden = np.append(cells == HIDDEN, False)[nbr[off]].sum(axis=1)
-                near_number = np.zeros(cells.size, dtype=bool)
-                seen = np.flatnonzero((cells > 0) & np.append(und, False)[nbr].any(axis=1))
-                for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
-                    x, y = seen % w + dx, seen // w + dy
-                    on = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-                    near_number[(x + w * y)[on]] = True
+                near_number = np.zeros(cells.size + 1, dtype=bool)  # index -1: off a bounded grid
+                step = np.vstack([nbr, np.full((1, 8), -1, dtype=nbr.dtype)])  # so -1 steps to -1
+                numbers = np.flatnonzero((cells > 0) & np.append(und, False)[nbr].any(axis=1))
+                for side in (UP, LEFT, RIGHT, DOWN):  # two steps that way, by the grid's own neighbours
+                    near_number[step[step[numbers, side], side]] = True
                 off = off[near_number[off] | ((hidden > 1) & (hidden < 4))]
             out = np.concatenate([out, off])
         if not out.size:  # (no frontier cell near the best, and no off-frontier cell that tells anything)

@@ -516,6 +516,14 @@ def test_a_dominated_guess_is_replaced_by_the_cell_that_dominates_it():
         assert not (safe_whenever(v, a, flagged(v, a), i) & (p < p[i])).any()
 
 
+def _look_ahead_score(player, view, a, base, c):
+    """The default look-ahead's score of guessing c, as the player's docstring specifies it."""
+    from sweeplab.solver.lookahead import progress_detail
+    d = progress_detail(view, a, base, c, player.blend)
+    weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
+    return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
+
+
 def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_ones():
     """At the first three guesses of expert games begun by a safe click in the corner, where hundreds
     of off-frontier cells are about as safe as the best frontier cells, the look-ahead's guess with
@@ -524,14 +532,10 @@ def test_look_ahead_scores_the_safest_frontier_cells_beside_the_off_frontier_one
     `lookahead_cells` in all. Cutting before spreading (the default) lets a crowd of off-frontier
     cells leave the frontier unscored: it guesses a far corner where a frontier cell scores better by
     the player's own measure."""
-    from sweeplab.solver.lookahead import flagged, progress_detail
+    from sweeplab.solver.lookahead import flagged
     from sweeplab.solver.players import opening_odds
 
-    def score(player, view, a, base, c):
-        d = progress_detail(view, a, base, c, player.blend)
-        weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
-        return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
-
+    score = _look_ahead_score
     worse = 0
     for view, a in _stuck_views(30, 700, "safe", (0, 0), per_game=3):
         und = (view.hidden & ~a.mines).reshape(-1)
@@ -616,17 +620,15 @@ def test_wide_candidates_are_jsminesweepers_cells_safest_first():
 def test_strong_looks_ahead_on_the_wide_candidates():
     """The guess of the default look-ahead (no end game, no forced 50/50s, no dominance) is the best
     scored of the wide candidates, by the player's own score."""
-    from sweeplab.solver.lookahead import flagged, progress_detail
+    from sweeplab.solver.lookahead import flagged
 
     for view, a in _stuck_views(12, 1000, "safe", (0, 0), per_game=3):
         player = StrongPlayer(1)
         player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
         base = flagged(view, a)
-        weight = player.progress_weight if np.count_nonzero(base == HIDDEN) > player.progress_cells else 0.0
 
         def score(c):
-            d = progress_detail(view, a, base, c, player.blend)
-            return d.score * (1.0 + weight * d.progress) * (0.0 if d.shown == 1 else 1.0)
+            return _look_ahead_score(player, view, a, base, c)
 
         und = view.hidden & ~a.mines
         cands = player._wide_candidates(view, np.where(und, a.probability, np.inf).reshape(-1), und)

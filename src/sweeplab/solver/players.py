@@ -284,17 +284,11 @@ class StrongPlayer(SafestPlayer):
     def _lookahead(self, view, a, undecided, analyse) -> Move:
         w = view.width
         p = np.where(undecided, a.probability, np.inf).reshape(-1)
-        odds = opening_odds(view, undecided).reshape(-1)
-        order = np.lexsort((odds, p))
-        best_safety = 1.0 - p[order[0]]
-        near = order[np.isfinite(p[order]) & (1.0 - p[order] >= best_safety * (1.0 - self.near_tie))]
-        # off-frontier cells of one opening class are alike: spread before cutting to the first few,
-        # or a crowd of them (as safe as the best frontier cells early in a game) leaves no frontier cell
+        best_safety = 1.0 - p.min()
         if self.wide_candidates:
             cands = self._wide_candidates(view, p, undecided)
         else:
-            cands = self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view, odds,
-                                 self.lookahead_cells)
+            cands = self._near_candidates(view, p, undecided, best_safety)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
@@ -331,6 +325,17 @@ class StrongPlayer(SafestPlayer):
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
 
+    def _near_candidates(self, view, p, undecided, best_safety) -> list[int]:
+        """The cells within `near_tie` of the best safety, safest first (then likeliest to open),
+        cut to `lookahead_cells` with one off-frontier cell per opening class (`_spread`)."""
+        odds = opening_odds(view, undecided).reshape(-1)
+        order = np.lexsort((odds, p))
+        near = order[np.isfinite(p[order]) & (1.0 - p[order] >= best_safety * (1.0 - self.near_tie))]
+        # off-frontier cells of one opening class are alike: spread before cutting to the first few,
+        # or a crowd of them (as safe as the best frontier cells early in a game) leaves no frontier cell
+        return self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view, odds,
+                            self.lookahead_cells)
+
     def _wide_candidates(self, view, p, undecided) -> list[int]:
         """The cells to look ahead on, safest first (`p`: flat P(mine), inf where not undecided):
         every frontier cell within `wide_near` of the best safety; and when the cells off the frontier
@@ -350,11 +355,12 @@ class StrongPlayer(SafestPlayer):
         if off.size and safety[off].max() > best_front * (1.0 - self.off_near):
             if off.size >= self.few_off:
                 hidden = np.append(cells == HIDDEN, False)[nbr[off]].sum(axis=1)
-                near_number = np.zeros(cells.size + 1, dtype=bool)  # index -1: off a bounded grid
-                step = np.vstack([nbr, np.full((1, 8), -1, dtype=nbr.dtype)])  # so -1 steps to -1
+                near_number = np.zeros(cells.size, dtype=bool)
                 numbers = np.flatnonzero((cells > 0) & np.append(und, False)[nbr].any(axis=1))
                 for side in (UP, LEFT, RIGHT, DOWN):  # two steps that way, by the grid's own neighbours
-                    near_number[step[step[numbers, side], side]] = True
+                    one = nbr[numbers, side]
+                    two = nbr[one[one >= 0], side]  # (-1: off a bounded grid)
+                    near_number[two[two >= 0]] = True
                 off = off[near_number[off] | ((hidden > 1) & (hidden < 4))]
             out = np.concatenate([out, off])
         if not out.size:  # (no frontier cell near the best, and no off-frontier cell that tells anything)

@@ -95,12 +95,12 @@ def _strong_undecided(view):
 def test_forced_fifty_is_guessed_at_once_and_only_when_forced():
     forced = View.from_text("mines: 2\n11##\n####\n")  # (0,0)=1 sees only (0,1),(1,1): one mine
     a, und = _strong_undecided(forced)
-    move = StrongPlayer(0)._forced_fifty(forced, a.mines, und)
+    move = StrongPlayer(0)._forced_fifty(forced, a.mines, und, a.probability)
     # (1,0)=1 also sees (2,0),(2,1): those could later tell (0,1) from (1,1), so not forced
     assert move is None
     forced = View.from_text("mines: 1\n11\n##\n")
     a, und = _strong_undecided(forced)
-    moves = {StrongPlayer(s)._forced_fifty(forced, a.mines, und) for s in range(20)}
+    moves = {StrongPlayer(s)._forced_fifty(forced, a.mines, und, a.probability) for s in range(20)}
     assert moves == {Move("open", 0, 1, False), Move("open", 1, 1, False)}
 
 

@@ -263,22 +263,18 @@ class StrongPlayer(SafestPlayer):
         return self._lookahead(view, a, undecided, analyse)._replace(note=LOOKAHEAD)
 
     # --- forced 50/50 ------------------------------------------------------------------------
-    def _forced_fifty(self, view, mines, undecided, probability=None) -> Move | None:
+    def _forced_fifty(self, view, mines, undecided, probability) -> Move | None:
         """A guess no later reveal can spare: of a 50/50 pair, either cell; of a larger unavoidable
-        set (given the probabilities), its safest cell."""
+        set, its safest cell (by `probability`, the position's P(mine))."""
         sets = unavoidable_sets(view, mines, undecided)
-        if probability is None:
-            sets = [t for t in sets if len(t) == 2]
         if not sets:
             return None
         t = sets[0]
         if len(t) == 2:
             pick = t[0] if self.rng.integers(2) == 0 else t[1]
-        else:
-            p = probability.reshape(-1)[list(t)]
-            pick = self._pick(np.array(t)[p <= p.min() + 1e-12], view.width)
-            return pick
-        return Move("open", pick % view.width, pick // view.width, False)
+            return Move("open", pick % view.width, pick // view.width, False)
+        p = probability.reshape(-1)[list(t)]
+        return self._pick(np.array(t)[p <= p.min() + 1e-12], view.width)
 
     # --- look-ahead -----------------------------------------------------------------------------
     def _lookahead(self, view, a, undecided, analyse) -> Move:

@@ -43,6 +43,12 @@ def check_mines(width: int, height: int, mines: int, reserved: int = 0) -> None:
 UP, LEFT, RIGHT, DOWN = 1, 3, 4, 6
 
 
+def around(flat: np.ndarray, nbr: np.ndarray) -> np.ndarray:
+    """`flat`'s values at the cells `nbr` names (rows of `neighbour_table`, or some of them), with
+    False (0) where it names -1, off a bounded grid."""
+    return np.append(flat, False)[nbr]
+
+
 @lru_cache(maxsize=64)
 def neighbour_table(width: int, height: int, topology: str = "bounded") -> np.ndarray:
     """Flat neighbour indices, shape (width*height, 8), padded with -1 off a bounded grid.

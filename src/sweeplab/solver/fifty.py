@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import grid
 from ..view import View
 
 
@@ -27,8 +28,8 @@ def unavoidable_sets(view: View, mines: np.ndarray, undecided: np.ndarray) -> li
     nbr = view.neighbours
     known = mines.reshape(-1)
     und = view.hidden.reshape(-1) & ~known  # hidden cells a reveal could still show (safe ones too)
-    n_und = np.append(undecided.reshape(-1), False)[nbr].sum(axis=1)  # index -1 (off the grid) reads False
-    n_known = np.append(known, False)[nbr].sum(axis=1)
+    n_und = grid.around(undecided.reshape(-1), nbr).sum(axis=1)
+    n_known = grid.around(known, nbr).sum(axis=1)
     need = cells - n_known
     out, seen = [], set()
     for i in np.flatnonzero((cells > 0) & (n_und >= 2) & (need > 0) & (need < n_und)):

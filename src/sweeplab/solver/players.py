@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ..errors import SweeplabError
-from ..grid import DOWN, LEFT, RIGHT, UP
+from ..grid import DOWN, LEFT, RIGHT, UP, around
 from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
@@ -110,10 +110,7 @@ class RulesPlayer(Player):
 
 def opening_odds(view: View, undecided: np.ndarray) -> np.ndarray:
     """Per cell, how many undecided hidden neighbours it has (fewer: likelier to be a 0 and open)."""
-    nbr = view.neighbours
-    flat = undecided.reshape(-1)
-    padded = np.append(flat, False)  # index -1 (off a bounded grid) reads False
-    return padded[nbr].sum(axis=1).reshape(view.cells.shape)
+    return around(undecided.reshape(-1), view.neighbours).sum(axis=1).reshape(view.cells.shape)
 
 
 class SafestPlayer(Player):
@@ -342,7 +339,7 @@ class StrongPlayer(SafestPlayer):
         nbr = view.neighbours
         cells = view.cells.reshape(-1)
         und = undecided.reshape(-1)
-        front = und & np.append(cells >= 0, False)[nbr].any(axis=1)
+        front = und & around(cells >= 0, nbr).any(axis=1)
         off = np.flatnonzero(und & ~front)
         safety = 1.0 - p
         best = safety.max()  # (an undecided cell exists: a guess is due)
@@ -350,9 +347,9 @@ class StrongPlayer(SafestPlayer):
         best_front = safety[front].max() if front.any() else 0.0
         if off.size and safety[off].max() > best_front * (1.0 - self.off_near):
             if off.size >= self.few_off:
-                hidden = np.append(cells == HIDDEN, False)[nbr[off]].sum(axis=1)
+                hidden = around(cells == HIDDEN, nbr[off]).sum(axis=1)
                 near_number = np.zeros(cells.size, dtype=bool)
-                numbers = np.flatnonzero((cells > 0) & np.append(und, False)[nbr].any(axis=1))
+                numbers = np.flatnonzero((cells > 0) & around(und, nbr).any(axis=1))
                 for side in (UP, LEFT, RIGHT, DOWN):  # two steps that way, by the grid's own neighbours
                     one = nbr[numbers, side]
                     two = nbr[one[one >= 0], side]  # (-1: off a bounded grid)
@@ -482,8 +479,7 @@ class StrongPlayer(SafestPlayer):
     def _spread(cands, view, odds, most):
         """The first `most` of `cands`, keeping one off-frontier cell per class of `odds` (flat
         `opening_odds`): they are alike, and each costs a look."""
-        shown = np.append(view.cells.reshape(-1) >= 0, False)
-        front = shown[view.neighbours[cands]].any(axis=1)
+        front = around(view.cells.reshape(-1) >= 0, view.neighbours[cands]).any(axis=1)
         seen, out = set(), []
         for c, f, o in zip(cands.tolist(), front.tolist(), odds[cands].tolist()):
             if not f:

@@ -48,7 +48,7 @@ def play(player: str, case: str, seed: int, start: int, stop: int, breakdown: bo
     from sweeplab.solver.players import make_player
 
     w, h, m, rule, at = CASES[case]
-    name, _, knobs = player.partition(":")  # "strong:endgame_layouts=500,near_tie=0.1": knobs to try
+    name, _, knobs = player.partition(":")  # "strong:endgame_layouts=500,wide_near=0.05": knobs to try
     knobs = {k: float(v) if "." in v else int(v) for k, v in (kv.split("=") for kv in knobs.split(",") if kv)}
     won, losses, unsound = [], {}, 0
     cpu0 = time.process_time()

@@ -184,7 +184,7 @@ def test_hint_guess_is_the_strong_players_with_its_chances():
     move = StrongPlayer(0).moves(v)[0]
     assert (x, y) == (move.x, move.y)  # the default player's guess
     best = 1 - np.nanmin(a.probability)
-    assert best * (1 - StrongPlayer.near_tie) - 1e-12 <= h.probability <= best + 1e-12
+    assert best * (1 - StrongPlayer.wide_near) - 1e-12 <= h.probability <= best + 1e-12
     assert 1 - a.probability[y, x] == pytest.approx(h.probability)
     assert 0 <= h.progress <= h.probability
     assert "safe with probability" in h.reason and "%" in h.reason

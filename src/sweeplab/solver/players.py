@@ -191,8 +191,6 @@ class StrongPlayer(SafestPlayer):
     name = "strong"
     summary = "deduction, unavoidable guesses first, end-game search, look-ahead on the best guesses"
     # knobs, chosen by short paired win-rate runs (see docs/benchmarks.md)
-    near_tie = 0.20          # look ahead on cells whose safety is within 20% (relative) of the best
-    lookahead_cells = 8      # ... but on at most this many of them
     # search the end game exhaustively when this few layouts remain, giving up (then: look-ahead)
     # past this many states: by bench_endgame.py, what fits in the speed floor (docs/benchmarks.md)
     endgame_layouts = 3000
@@ -215,17 +213,11 @@ class StrongPlayer(SafestPlayer):
     # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway). Off:
     # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md, session 5)
     fifty_influence = 0.0
-    influence_cells = 0      # ... and up to this many cells outside the safest that it lifts near them
-    # True: the look-ahead's candidates are every cell near the best safety, off-frontier ones one per
-    # opening class, then the first `lookahead_cells`; False: the first 4 x that many cells, then
-    # spread (early in a game off-frontier cells as safe as the frontier's best crowd it out). Off:
-    # scoring the frontier there changed 454 expert games, net -12 (paired, docs/benchmarks.md, session 6)
-    spread_first = False
-    # True: the look-ahead's candidates are JSMinesweeper's (`_wide_candidates`), not the `near_tie`
-    # cut above: +117 in 40,000 held-out paired expert safe-corner games (z +2.40), level on the
+    influence_cells = 0      # ... and up to this many cells outside the candidates that it lifts near them
+    # the look-ahead's candidates are JSMinesweeper's (`_wide_candidates`): +117 in 40,000 held-out
+    # paired expert safe-corner games (z +2.40) against the eight safest within 20%, level on the
     # opening (docs/benchmarks.md, issue 16 session 9)
-    wide_candidates = True
-    wide_near = 0.10         # ... frontier cells within this (relative) of the best safety
+    wide_near = 0.10         # frontier cells within this (relative) of the best safety
     off_near = 0.05          # ... off-frontier cells too when within this of the best frontier cell
     few_off = 30             # ... all of them when fewer than this lie off the frontier
     LOOKAHEADS = ("progress", "two", "exact", "fast")
@@ -277,11 +269,7 @@ class StrongPlayer(SafestPlayer):
     def _lookahead(self, view, a, undecided, analyse) -> Move:
         w = view.width
         p = np.where(undecided, a.probability, np.inf).reshape(-1)
-        best_safety = 1.0 - p.min()
-        if self.wide_candidates:
-            cands = self._wide_candidates(view, p, undecided)
-        else:
-            cands = self._near_candidates(view, p, undecided, best_safety)
+        cands = self._wide_candidates(view, p, undecided)
         nbr = view.neighbours
         mines = a.mines.reshape(-1)
         und = undecided.reshape(-1)
@@ -290,7 +278,7 @@ class StrongPlayer(SafestPlayer):
         base[mines & (base == HIDDEN)] = FLAG
         shapes = Influence(view, a, base) if self.fifty_influence else None  # 50/50 shapes counted once
         if self.influence_cells and shapes is not None:
-            cands += self._influenced(a, shapes, cands, p, best_safety * (1.0 - self.near_tie))
+            cands += self._influenced(a, shapes, cands, p, (1.0 - p.min()) * (1.0 - self.wide_near))
         if len(cands) == 1:
             best = self._undominated(view, a, base, cands[0], undecided)
             return Move("open", best % w, best // w, False)
@@ -317,17 +305,6 @@ class StrongPlayer(SafestPlayer):
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
-
-    def _near_candidates(self, view, p, undecided, best_safety) -> list[int]:
-        """The cells within `near_tie` of the best safety, safest first (then likeliest to open),
-        cut to `lookahead_cells` with one off-frontier cell per opening class (`_spread`)."""
-        odds = opening_odds(view, undecided).reshape(-1)
-        order = np.lexsort((odds, p))
-        near = order[np.isfinite(p[order]) & (1.0 - p[order] >= best_safety * (1.0 - self.near_tie))]
-        # off-frontier cells of one opening class are alike: spread before cutting to the first few,
-        # or a crowd of them (as safe as the best frontier cells early in a game) leaves no frontier cell
-        return self._spread(near if self.spread_first else near[:self.lookahead_cells * 4], view, odds,
-                            self.lookahead_cells)
 
     def _wide_candidates(self, view, p, undecided) -> list[int]:
         """The cells to look ahead on, safest first (`p`: flat P(mine), inf where not undecided):
@@ -474,22 +451,6 @@ class StrongPlayer(SafestPlayer):
             mass += pt
             got += pt * (1.0 if progress else fallback)
         return (1.0 - p[c]) * (got / mass if mass > 0 else fallback)
-
-    @staticmethod
-    def _spread(cands, view, odds, most):
-        """The first `most` of `cands`, keeping one off-frontier cell per class of `odds` (flat
-        `opening_odds`): they are alike, and each costs a look."""
-        front = around(view.cells.reshape(-1) >= 0, view.neighbours[cands]).any(axis=1)
-        seen, out = set(), []
-        for c, f, o in zip(cands.tolist(), front.tolist(), odds[cands].tolist()):
-            if not f:
-                if o in seen:
-                    continue
-                seen.add(o)
-            out.append(c)
-            if len(out) == most:
-                break
-        return out
 
 
 PlayerFactory = Callable[..., Player]

@@ -21,6 +21,7 @@ import click
 import numpy as np
 
 from ..errors import SweeplabError
+from ..grid import around
 from ..rng import seed_key, stream_key
 from ..stats import bbbv_kernel, label_openings
 from .options import CELL, PLOT_FORMATS, OutputPath, conflict, level_options, positive, resolve_level
@@ -38,8 +39,7 @@ def rim(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
 def layout_figures(mines, nbr, edge, corner) -> tuple[int, int, int]:
     """(mines on edge cells, mines on corners, sum over mines of their mine neighbours) of one
     flat board: the per-board figures behind the edge share, the corner rate and clumping."""
-    padded = np.append(mines, False)  # neighbour slot -1 reads this False
-    return int(mines[edge].sum()), int(mines[corner].sum()), int(padded[nbr][mines].sum())
+    return int(mines[edge].sum()), int(mines[corner].sum()), int(around(mines, nbr)[mines].sum())
 
 
 # The per-board figures a sample keeps, each compared with the reference in standard errors.

@@ -149,14 +149,14 @@ class SafestPlayer(Player):
         cells = view.cells.reshape(-1)
         nbr = view.neighbours
         unknown = view.hidden.reshape(-1) & ~mines.reshape(-1)
-        pad_u = np.append(unknown, False)
-        pad_m = np.append(mines.reshape(-1), False)
+        n_unknown = around(unknown, nbr).sum(axis=1)
+        n_mines = around(mines.reshape(-1), nbr).sum(axis=1)
         risk = np.full(cells.size, (view.mines_left - np.count_nonzero(mines)) / max(1, np.count_nonzero(unknown)))
         for i in np.flatnonzero(cells > 0):
             ns = nbr[i]
-            u = int(pad_u[ns].sum())
+            u = int(n_unknown[i])
             if u:
-                r = (cells[i] - int(pad_m[ns].sum())) / u
+                r = (cells[i] - int(n_mines[i])) / u
                 hit = ns[(ns >= 0)]
                 hit = hit[unknown[hit]]
                 risk[hit] = np.maximum(risk[hit], r)

@@ -403,25 +403,29 @@ def test_same_seed_same_board_and_seeds_differ():
     assert generate(16, 16, 40, 3, 3, rng_a).board == generate(16, 16, 40, 3, 3, rng_b).board
 
 
-def test_the_ladder_starts_the_chain_and_sets_its_length():
+def test_the_ladder_makes_the_board_at_130_mines_and_starts_the_chain_denser():
+    """At 130 mines on 30x16 the ladder's board is the board (its draws and thinnings are measured to
+    need no chain there); at 170 it starts a chain of one move per cell it tried."""
     r = generate(30, 16, 130, 15, 8, 5)
-    assert (r.method, r.start, r.tries) == ("mcmc", "ladder", 0)
+    assert (r.method, r.start, r.tries, r.steps, r.accepted) == ("mcmc", "ladder", 0, 0, 0)
+    assert LADDER_SHAPES[0][6] == 0
     assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
-    assert r.steps == max(50, round(LADDER_SHAPES[0][6] * r.ladder_tries)) == 2 * r.ladder_tries
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
+    r = generate(30, 16, 170, 15, 8, 5)
+    assert r.start == "ladder" and r.steps == max(50, round(LADDER_SHAPES[1][6] * r.ladder_tries)) > 0
+    assert r.board.mine_count == 170 and certify(r.board, 15, 8)[0]
 
 
 def test_the_chain_makes_moves_per_ladder_try_by_the_density():
-    """Two moves per cell the ladder tried at 130 mines on 30x16, one at 170, two at 200 (the rows
-    of LADDER_SHAPES), in between interpolated by mines per cell, at least 50; after a repair
-    three per mine."""
-    assert [default_steps(480, m, True, 300) for m in (100, 130, 170, 200, 300)] == [600, 600, 300, 600, 600]
-    assert default_steps(480, 150, True, 300) == 450 and default_steps(480, 185, True, 300) == 450
+    """No chain at 130 mines on 30x16 (and below), one move per cell the ladder tried at 170, two at
+    200 (the rows of LADDER_SHAPES), in between interpolated by mines per cell, at least 50 where
+    there is a chain; after a repair three per mine."""
+    assert [default_steps(480, m, True, 300) for m in (100, 130, 170, 200, 300)] == [0, 0, 300, 600, 600]
+    assert default_steps(480, 150, True, 300) == 150 and default_steps(480, 185, True, 300) == 450
+    assert default_steps(480, 131, True, 300) == 50  # (0.025 moves a try: the floor)
     assert default_steps(480, 170, True, 20) == 50 and default_steps(480, 170, False, 300) == 510
-    mid = [default_steps(480, m, True, 1000) for m in range(130, 171)]
-    assert mid == sorted(mid, reverse=True)  # fewer the closer to 170
-    r = generate(30, 16, 170, 15, 8, 5)
-    assert r.start == "ladder" and r.steps == max(50, r.ladder_tries)
+    mid = [default_steps(480, m, True, 1000) for m in range(131, 171)]
+    assert mid == sorted(mid) and mid[0] == 50 and mid[-1] == 1000  # more the closer to 170
 
 
 def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_only():
@@ -456,7 +460,7 @@ def test_the_ladder_thins_its_adds_that_use_the_mine_total():
                                            G.DEFAULT_LEAF_BUDGET, workspace(w, h))
             weight, clump = G.ladder_shape(nbr, 150, excluded)
             _, added, _, p = G._ladder(p, excluded, np.uint64(state), 54, G.LADDER_TRIES_PER_MINE, weight, clump,
-                                       nbr, keep_total)
+                                       nbr, keep_total, 256)
             board = Board._from_flat(w, h, p.mines.copy())
             certified, needed = certify(board, x, y)
             assert ok and added == 54 and board.mine_count == 150 and certified
@@ -466,13 +470,44 @@ def test_the_ladder_thins_its_adds_that_use_the_mine_total():
 
 def test_the_ladder_keeps_adds_that_use_the_total_by_density():
     from sweeplab.generators.noguess import KEEP_TOTAL, LADDER_SHAPES, ladder_keep_total
-    assert ladder_keep_total(480, 130) == KEEP_TOTAL[0] == ladder_keep_total(480, 100) == 16  # 130: all kept
+    assert ladder_keep_total(480, 130) == KEEP_TOTAL[0] == ladder_keep_total(480, 100)
     assert ladder_keep_total(480, 170) == KEEP_TOTAL[1]
     assert ladder_keep_total(480, 200) == KEEP_TOTAL[2] == ladder_keep_total(480, 300)
     for low, high, mines in ((0, 1, 150), (1, 2, 185)):
         keep = ladder_keep_total(480, mines)
         assert min(KEEP_TOTAL[low], KEEP_TOTAL[high]) <= keep <= max(KEEP_TOTAL[low], KEEP_TOTAL[high])
     assert len(KEEP_TOTAL) == len(LADDER_SHAPES)
+
+
+def test_the_ladder_thins_its_adds_that_leave_fewer_openings():
+    """With none of them kept, no add the ladder keeps leaves the board fewer openings, so its last
+    board has at least its start's; with all kept, some of the same starts end with fewer. By density
+    like the total's thinning: only 130 mines on 30x16 thins, 170 and 200 keep all."""
+    from sweeplab.generators import noguess as G
+    from sweeplab.generators.certify import workspace
+    from sweeplab.kernels import count_numbers
+    from sweeplab.rng import seed_key
+    from sweeplab.stats import label_openings
+    w, h, x, y = 30, 16, 15, 8
+    n, excluded, nbr = w * h, grid.block_mask(w, h, x, y), grid.neighbour_table(w, h)
+    fewer = {0: [], 256: []}
+    for seed in range(12):
+        for keep_openings in fewer:
+            p, state, _, ok = G._rejection(n, 96, excluded, nbr, y * w + x, np.uint64(seed_key(seed)), 2000,
+                                           G.DEFAULT_LEAF_BUDGET, workspace(w, h))
+            before = label_openings(p.mines, count_numbers(p.mines, nbr), nbr)[1]
+            weight, clump = G.ladder_shape(nbr, 130, excluded)
+            _, added, _, p = G._ladder(p, excluded, np.uint64(state), 34, G.LADDER_TRIES_PER_MINE, weight, clump,
+                                       nbr, 16, keep_openings)
+            board = Board._from_flat(w, h, p.mines.copy())
+            assert ok and added == 34 and board.mine_count == 130 and certify(board, x, y)[0]
+            fewer[keep_openings].append(label_openings(p.mines, count_numbers(p.mines, nbr), nbr)[1] < before)
+    assert not any(fewer[0]) and any(fewer[256])
+    k = G.KEEP_OPENINGS
+    assert k[0] < 256 and k[1] == k[2] == 256
+    assert [G.ladder_keep_openings(480, m) for m in (100, 130, 150, 170, 200, 300)] == \
+        [k[0], k[0], round((k[0] + k[1]) / 2), k[1], k[2], k[2]]  # (150: halfway from 130 to 170)
+    assert len(G.KEEP_OPENINGS) == len(G.LADDER_SHAPES)
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():
@@ -567,7 +602,8 @@ def test_kept_reference_sample_is_what_it_claims():
 
 
 @pytest.mark.parametrize("path, seed", [("tests/data/noguess_reference_130.npz", 0),
-                                        ("tests/data/noguess_reference_130_seed1.npz", 1)])
+                                        ("tests/data/noguess_reference_130_seed1.npz", 1),
+                                        ("tests/data/noguess_reference_130_seed2.npz", 2)])
 def test_kept_130_mine_references_are_rejection_sampled(path, seed):
     """The 130-mine references (each about 20 minutes of one core, kept as data) must be what the
     rejection generator draws: their first boards are drawn again here and compared board by
@@ -612,6 +648,7 @@ def test_the_kept_170_mine_chain_reference_from_the_repair():
 SHAPES_THEN = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), (16, 16), 2.0),
                (170 / 480, (33, 22, 14), 80, 4, (19, 14), (16, 16), 2.0),
                (200 / 480, (67, 32, 14), 1200, 1, (16, 13), (19, 19), 2.0))
+KEEP_TOTAL_THEN = (16, 8, 6)  # and no add thinned for the openings it closes (before session 13)
 
 
 @pytest.mark.parametrize("path, h, steps, seed, start, rows", [
@@ -635,7 +672,8 @@ def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, m
     assert ref.label == f"chain of {steps} moves from the {start} start"
     assert ref.counts.sum() == 200 * 1000 and ref.counts[grid.block_mask(30, h, 15, h // 2)].sum() == 0
     monkeypatch.setattr(G, "LADDER_SHAPES", SHAPES_THEN[:rows])
-    monkeypatch.setattr(G, "KEEP_TOTAL", G.KEEP_TOTAL[:rows])
+    monkeypatch.setattr(G, "KEEP_TOTAL", KEEP_TOTAL_THEN[:rows])
+    monkeypatch.setattr(G, "KEEP_OPENINGS", (256,) * rows)
     G._ladder_shape_for.cache_clear()
     try:
         again = draw_sample(30, h, 200, 15, h // 2, 1, seed + 1_000_003, method="mcmc", steps=steps,
@@ -646,19 +684,22 @@ def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, m
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
 
-def test_chain_boards_at_130_mines_match_the_rejection_references():
-    """The default chain's boards against the two kept rejection references joined: 3BV, edge
-    share, corner rate, clumping and the share needing the total each within 2.5 standard
-    errors. The ladder's boards alone, before any chain move, fail the same check (they need the
-    total more often), so it has the power to catch a chain that does not mix."""
+def test_boards_at_130_mines_match_the_rejection_references(monkeypatch):
+    """The default's boards (the ladder's alone at 130 mines) against the two kept rejection
+    references joined: 3BV, edge share, corner rate, clumping and the share needing the total each
+    within 2.5 standard errors. The ladder without its two thinnings fails the same check (its
+    boards need the total more often), so the check has the power to catch a ladder gone wrong."""
     from sweeplab.cli.uniformity import Sample, compare, draw_sample
+    from sweeplab.generators import noguess as G
     ref = Sample.join([Sample.load("tests/data/noguess_reference_130.npz"),
                        Sample.load("tests/data/noguess_reference_130_seed1.npz")])
     named = ("bbbv", "edge", "corner", "touching", "needs_total")
-    chain = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
-    ladder = compare(draw_sample(30, 16, 130, 15, 8, 400, 7, steps=0), ref)
-    assert max(abs(chain["figures"][f]["diff_in_se"]) for f in named) < 2.5, chain
-    assert max(abs(ladder["figures"][f]["diff_in_se"]) for f in named) > 2.5, ladder
+    now = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
+    assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 2.5, now
+    monkeypatch.setattr(G, "KEEP_TOTAL", (16,) + G.KEEP_TOTAL[1:])
+    monkeypatch.setattr(G, "KEEP_OPENINGS", (256,) + G.KEEP_OPENINGS[1:])
+    plain = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
+    assert max(abs(plain["figures"][f]["diff_in_se"]) for f in named) > 2.5, plain
 
 
 def test_boards_at_200_mines_have_the_long_chains_rim(monkeypatch):

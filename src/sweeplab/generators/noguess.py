@@ -17,15 +17,19 @@ Method, by density:
     on 30x16 against rejection references at 130 mines and long chains at 170 and 200
     (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
     (adds there change the first opening, and fail more often) weigh apart. The kept adds also
-    lean to boards that need the mine total, so at high density an add whose play uses the total
-    is kept only with a probability (`KEEP_TOTAL`). This only shapes the start: the chain's
-    stationary law is uniform whatever the start;
+    lean to boards that need the mine total, so an add whose play uses the total is kept only
+    with a probability (`KEEP_TOTAL`), and to boards with fewer openings (adds into open ground
+    certify more easily), so an add that leaves the board fewer openings is too
+    (`KEEP_OPENINGS`). This only shapes the start: the chain's stationary law is uniform
+    whatever the start. At 130 mines on 30x16 the ladder's boards alone pass the measurements
+    against three rejection references, so there the board is the ladder's, with no chain: its
+    law is uniform by measurement, not by construction;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
   The number of chain moves is a parameter; by default a number per cell the ladder tried, by
-  the density (two at 130 and 200 mines on 30x16, one at 170), or three per mine after a
+  the density (none at 130 mines on 30x16, one at 170, two at 200), or three per mine after a
   repair: `docs/benchmarks.md` measures the bias left against rejection references and long
   chains.
 
@@ -49,6 +53,7 @@ from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick, register_rule
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
+from ..stats import label_openings
 from . import GeneratorInfo, register
 from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, tried_uses_total,
                       try_move, undo, workspace)
@@ -80,18 +85,26 @@ INNER_WEIGHT = 16
 # The ladder's kept adds also lean to boards that need the mine total (at 170 mines the ladder
 # alone gives 0.90 of them against 0.78 in the long chains, and the chain washes that out slowest
 # of all figures: 0.82 after two moves per try, 0.79 after eight). An add whose play uses the
-# total is kept only with a probability, of 16: one per density of LADDER_SHAPES (130 mines on
-# 30x16 need none), interpolated like them (docs/benchmarks.md, issue 21, sessions 4 and 6).
-KEEP_TOTAL = (16, 8, 6)
+# total is kept only with a probability, of 16: one per density of LADDER_SHAPES, interpolated
+# like them (docs/benchmarks.md, issue 21, sessions 4, 6 and 13).
+KEEP_TOTAL = (12, 8, 6)
+# And to boards with fewer openings: an add into open ground certifies more easily, so the ladder
+# alone left 130-mine boards 5 to 6 se short of openings (and 3BV high), a deficit only the chain
+# undid, at 40 to 50 moves per e-fold, and no draw weight touched. An add that leaves the board
+# fewer openings (zero regions) is kept only with a probability, of 256, by density like
+# KEEP_TOTAL: at 130 mines 220 of 256, with which the ladder needs no chain there (session 13);
+# 170 and 200 keep all, as measured before.
+KEEP_OPENINGS = (220, 256, 256)
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
 # corner's own weight: the cells one and two king steps from a corner scale their weight by their
-# own (of INNER_WEIGHT; at 130: unchanged).
+# own (of INNER_WEIGHT).
 # The chain after the ladder makes moves per cell the ladder tried (it tries more, and leaves more
 # bias, the denser the board): at 170 one is enough with the weights measured for it, and the
-# chain is two thirds of a board's time there (docs/benchmarks.md, issue 21, session 7).
+# chain is two thirds of a board's time there (docs/benchmarks.md, issue 21, session 7); at 130
+# none, with the openings thinned and the weights measured for no chain (session 13).
 # A row: (mines per cell, ring weights, corner weight, clump base, the two rings around the
 # click's block, the two rings around a corner, chain moves per ladder try).
-LADDER_SHAPES = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), (16, 16), 2.0),
+LADDER_SHAPES = ((130 / 480, (22, 18, 14), 26, 21, (17, 15), (18, 15), 0.0),
                  (170 / 480, (33, 22, 14), 64, 4, (19, 14), (21, 15), 1.0),
                  (200 / 480, (67, 32, 14), 1200, 1, (16, 13), (19, 19), 2.0))
 
@@ -135,11 +148,12 @@ def _pick(mines, excluded, weight, clump, near, r):
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total):
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
     with probability proportional to weight[c] * (clump + mines next to c), kept iff the
     board still certifies (tried again elsewhere if not); an add whose play uses the mine total
-    is kept only with probability keep_total / 16 (a thinned add counts as no try). Returns
+    is kept only with probability keep_total / 16, and one that leaves the board fewer openings
+    only with probability keep_openings / 256 (a thinned add counts as no try). Returns
     (state, mines added, cells tried, position); it stops early when `tries_per_mine` cells in a
     row fail.
     """
@@ -157,6 +171,7 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
         if not p.mines[i] and not excluded[i]:
             total += weight[i] * (clump + near[i])
             nfr += 1
+    openings = label_openings(p.mines, p.numbers, nbr)[1] if keep_openings < 256 else 0
     tried = 0
     for added in range(extra):
         placed = False
@@ -169,6 +184,14 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
                 state, coin = below(state, 16)
                 kept = coin < keep_total
                 tried -= not kept
+            if kept and keep_openings < 256:
+                now = label_openings(p.mines, p.numbers, nbr)[1]  # (the numbers include the add)
+                if now < openings:
+                    state, coin = below(state, 256)
+                    kept = coin < keep_openings
+                    tried -= not kept
+                if kept:
+                    openings = now
             if kept:
                 total -= weight[c] * (clump + near[c])
                 for k in range(8):
@@ -209,6 +232,12 @@ def ladder_keep_total(cells: int, mines: int) -> int:
     """Of 16 adds whose play uses the mine total, how many the ladder keeps, for `mines` on
     `cells` cells (KEEP_TOTAL)."""
     return int(round(_at_density(cells, mines, KEEP_TOTAL)))
+
+
+def ladder_keep_openings(cells: int, mines: int) -> int:
+    """Of 256 adds that leave the board fewer openings, how many the ladder keeps, for `mines` on
+    `cells` cells (KEEP_OPENINGS)."""
+    return int(round(_at_density(cells, mines, KEEP_OPENINGS)))
 
 
 def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
@@ -392,7 +421,8 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
         if ok:
             weight, clump = shape
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr, ladder_keep_total(n, mines))
+                                             weight, clump, nbr, ladder_keep_total(n, mines),
+                                             ladder_keep_openings(n, mines))
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -413,6 +443,8 @@ def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> in
     if not ladder:
         return max(50, STEPS_PER_MINE * mines)
     per_try = _at_density(cells, mines, [row[6] for row in LADDER_SHAPES])
+    if per_try == 0:  # the ladder's own boards pass the measurements there (130 mines on 30x16)
+        return 0
     return max(50, int(round(per_try * ladder_tries)))
 
 

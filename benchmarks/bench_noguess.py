@@ -162,7 +162,7 @@ def stages(boards: int) -> None:
                                                weight, clump, nbr, G.ladder_keep_total(n, m),
                                                G.ladder_keep_openings(n, m))
             t2 = time.process_time()
-            steps = G.default_steps(n, m, True, tried)
+            steps = 0 if G.ladder_alone(w, h, m, x, y) else G.default_steps(n, m, True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)
             times.append((t1 - t0, t2 - t1, time.process_time() - t2))
             counts.append((laid, tried, steps, accepted))

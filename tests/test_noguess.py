@@ -403,29 +403,35 @@ def test_same_seed_same_board_and_seeds_differ():
     assert generate(16, 16, 40, 3, 3, rng_a).board == generate(16, 16, 40, 3, 3, rng_b).board
 
 
-def test_the_ladder_makes_the_board_at_130_mines_and_starts_the_chain_denser():
-    """At 130 mines on 30x16 the ladder's board is the board (its draws and thinnings are measured to
-    need no chain there); at 170 it starts a chain of one move per cell it tried."""
+def test_the_ladder_alone_makes_the_board_where_measured_elsewhere_it_starts_the_chain():
+    """At 130 mines on 30x16 from the centre (LADDER_ALONE) the ladder's board is the board (its
+    draws and thinnings are measured to need no chain there); from another click, or on another
+    size, the chain follows with its moves per cell the ladder tried."""
+    from sweeplab.generators.noguess import LADDER_ALONE, ladder_alone
+    assert LADDER_ALONE == {(30, 16, 130, 15, 8)}
     r = generate(30, 16, 130, 15, 8, 5)
     assert (r.method, r.start, r.tries, r.steps, r.accepted) == ("mcmc", "ladder", 0, 0, 0)
-    assert LADDER_SHAPES[0][6] == 0
     assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
     assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
-    r = generate(30, 16, 170, 15, 8, 5)
-    assert r.start == "ladder" and r.steps == max(50, round(LADDER_SHAPES[1][6] * r.ladder_tries)) > 0
-    assert r.board.mine_count == 170 and certify(r.board, 15, 8)[0]
+    r = generate(30, 16, 130, 3, 3, 5)
+    assert r.start == "ladder" and r.steps == max(50, round(LADDER_SHAPES[0][6] * r.ladder_tries)) == 2 * r.ladder_tries
+    assert r.board.mine_count == 130 and certify(r.board, 3, 3)[0]
+    assert generate(30, 16, 130, 15, 8, 5, steps=7).steps == 7  # asked for: the chain runs
+    assert not ladder_alone(30, 16, 130, 15, 8, "torus") and not ladder_alone(30, 16, 131, 15, 8)
+    assert generate(30, 16, 131, 15, 8, 5).steps >= 50
 
 
 def test_the_chain_makes_moves_per_ladder_try_by_the_density():
-    """No chain at 130 mines on 30x16 (and below), one move per cell the ladder tried at 170, two at
-    200 (the rows of LADDER_SHAPES), in between interpolated by mines per cell, at least 50 where
-    there is a chain; after a repair three per mine."""
-    assert [default_steps(480, m, True, 300) for m in (100, 130, 170, 200, 300)] == [0, 0, 300, 600, 600]
-    assert default_steps(480, 150, True, 300) == 150 and default_steps(480, 185, True, 300) == 450
-    assert default_steps(480, 131, True, 300) == 50  # (0.025 moves a try: the floor)
+    """Two moves per cell the ladder tried at 130 mines on 30x16, one at 170, two at 200 (the rows
+    of LADDER_SHAPES), in between interpolated by mines per cell, at least 50; after a repair
+    three per mine."""
+    assert [default_steps(480, m, True, 300) for m in (100, 130, 170, 200, 300)] == [600, 600, 300, 600, 600]
+    assert default_steps(480, 150, True, 300) == 450 and default_steps(480, 185, True, 300) == 450
     assert default_steps(480, 170, True, 20) == 50 and default_steps(480, 170, False, 300) == 510
-    mid = [default_steps(480, m, True, 1000) for m in range(131, 171)]
-    assert mid == sorted(mid) and mid[0] == 50 and mid[-1] == 1000  # more the closer to 170
+    mid = [default_steps(480, m, True, 1000) for m in range(130, 171)]
+    assert mid == sorted(mid, reverse=True)  # fewer the closer to 170
+    r = generate(30, 16, 170, 15, 8, 5)
+    assert r.start == "ladder" and r.steps == max(50, r.ladder_tries)
 
 
 def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_only():

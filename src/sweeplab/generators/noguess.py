@@ -21,17 +21,18 @@ Method, by density:
     with a probability (`KEEP_TOTAL`), and to boards with fewer openings (adds into open ground
     certify more easily), so an add that leaves the board fewer openings is too
     (`KEEP_OPENINGS`). This only shapes the start: the chain's stationary law is uniform
-    whatever the start. At 130 mines on 30x16 the ladder's boards alone pass the measurements
-    against three rejection references, so there the board is the ladder's, with no chain: its
-    law is uniform by measurement, not by construction;
+    whatever the start. At 130 mines on 30x16, first click in the centre, the ladder's boards
+    alone pass the measurements against three rejection references, so there the board is the
+    ladder's, with no chain (`LADDER_ALONE`): its law is uniform by measurement, not by
+    construction;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
   The number of chain moves is a parameter; by default a number per cell the ladder tried, by
-  the density (none at 130 mines on 30x16, one at 170, two at 200), or three per mine after a
-  repair: `docs/benchmarks.md` measures the bias left against rejection references and long
-  chains.
+  the density (two at 130 and 200 mines on 30x16, one at 170; none at the levels of
+  `LADDER_ALONE`), or three per mine after a repair: `docs/benchmarks.md` measures the bias
+  left against rejection references and long chains.
 
 Every board returned has been certified (`certify.start` / `try_move`) from its click;
 if none does within the budget, `GenerationError` (or, only when asked with
@@ -95,16 +96,23 @@ KEEP_TOTAL = (12, 8, 6)
 # KEEP_TOTAL: at 130 mines 220 of 256, with which the ladder needs no chain there (session 13);
 # 170 and 200 keep all, as measured before.
 KEEP_OPENINGS = (220, 256, 256)
+# The levels (width, height, mines, first click) where the ladder's boards alone pass the
+# measurements against rejection references, so that the board is the ladder's, with no chain
+# (three times faster there): 130 mines on 30x16 from the centre (docs/benchmarks.md, issue 21,
+# session 13). The same weights alone measured biased on 16x16 with 69 mines (corner rate -2.4 se,
+# openings +3.0), so elsewhere the chain runs as LADDER_SHAPES says.
+LADDER_ALONE = frozenset({(30, 16, 130, 15, 8)})
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
 # corner's own weight: the cells one and two king steps from a corner scale their weight by their
 # own (of INNER_WEIGHT).
 # The chain after the ladder makes moves per cell the ladder tried (it tries more, and leaves more
 # bias, the denser the board): at 170 one is enough with the weights measured for it, and the
-# chain is two thirds of a board's time there (docs/benchmarks.md, issue 21, session 7); at 130
-# none, with the openings thinned and the weights measured for no chain (session 13).
+# chain is two thirds of a board's time there (docs/benchmarks.md, issue 21, session 7).
 # A row: (mines per cell, ring weights, corner weight, clump base, the two rings around the
 # click's block, the two rings around a corner, chain moves per ladder try).
-LADDER_SHAPES = ((130 / 480, (22, 18, 14), 26, 21, (17, 15), (18, 15), 0.0),
+# The 130 row's weights were measured for the ladder alone (session 13): at that level the ladder's
+# boards need no chain (LADDER_ALONE).
+LADDER_SHAPES = ((130 / 480, (22, 18, 14), 26, 21, (17, 15), (18, 15), 2.0),
                  (170 / 480, (33, 22, 14), 64, 4, (19, 14), (21, 15), 1.0),
                  (200 / 480, (67, 32, 14), 1200, 1, (16, 13), (19, 19), 2.0))
 
@@ -436,6 +444,11 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
             return _Start(p, state, ok, False, 0, used)
 
 
+def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> bool:
+    """Is this one of the levels (LADDER_ALONE) where the ladder's board is the board, with no chain?"""
+    return topology == "bounded" and (width, height, mines, x, y) in LADDER_ALONE
+
+
 def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
     references and long chains (docs/benchmarks.md): per cell the ladder tried, by the density
@@ -443,8 +456,6 @@ def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> in
     if not ladder:
         return max(50, STEPS_PER_MINE * mines)
     per_try = _at_density(cells, mines, [row[6] for row in LADDER_SHAPES])
-    if per_try == 0:  # the ladder's own boards pass the measurements there (130 mines on 30x16)
-        return 0
     return max(50, int(round(per_try * ladder_tries)))
 
 
@@ -499,7 +510,9 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"
-        steps = default_steps(n, mines, begun.ladder, ladder_tries) if steps is None else steps
+        if steps is None:
+            alone = begun.ladder and ladder_alone(width, height, mines, x, y, topology)
+            steps = 0 if alone else default_steps(n, mines, begun.ladder, ladder_tries)
         if ok and steps > 0:
             state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)
     if not ok and not allow_uncertified:

@@ -177,11 +177,12 @@ def stages(boards: int) -> None:
         ta, _ = run(w, h, m, k, 2, 0)
         tr, _ = run(w, h, m, k, 0, 2)
         mean, moves, kept = t.mean(axis=0), c[:, 2].mean(), c[:, 3].mean()
-        per_kept = (ta[:, 2].mean() - mean[2]) / 2 / kept * 1e3
-        per_refused = (tr[:, 2].mean() - mean[2]) / 2 / (moves - kept) * 1e3
+        # (no moves, as where the ladder's board is the board: no per-move figure)
+        per_kept = f"{(ta[:, 2].mean() - mean[2]) / 2 / kept * 1e3:.1f}" if kept else "-"
+        per_refused = f"{(tr[:, 2].mean() - mean[2]) / 2 / (moves - kept) * 1e3:.1f}" if moves > kept else "-"
         print(f"{f'{w}x{h}/{m}':>10} {mean[0]:>9.3f} {c[:, 0].mean():>6.1f} {mean[1]:>9.3f} {c[:, 1].mean():>6.1f} "
               f"{mean[2]:>8.3f} {moves:>6.1f} {kept:>5.1f} {statistics.median(t.sum(axis=1)):>8.3f} "
-              f"{per_kept:>12.1f} {per_refused:>10.1f}", flush=True)
+              f"{per_kept:>12} {per_refused:>10}", flush=True)
 
 
 def density_sweep() -> None:

@@ -159,10 +159,9 @@ def stages(boards: int) -> None:
             t1 = time.process_time()
             weight, clump = G._ladder_shape_for(w, h, "bounded", m, x, y)  # as generate() takes them
             state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
-                                               weight, clump, nbr, G.ladder_keep_total(n, m),
-                                               G.ladder_keep_openings(n, m))
+                                               weight, clump, nbr, *G.ladder_keeps(w, h, m, x, y))
             t2 = time.process_time()
-            steps = 0 if G.ladder_alone(w, h, m, x, y) else G.default_steps(n, m, True, tried)
+            steps = 0 if G.ladder_alone(w, h, m, x, y) is not None else G.default_steps(n, m, True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)
             times.append((t1 - t0, t2 - t1, time.process_time() - t2))
             counts.append((laid, tried, steps, accepted))

@@ -404,21 +404,47 @@ def test_same_seed_same_board_and_seeds_differ():
 
 
 def test_the_ladder_alone_makes_the_board_where_measured_elsewhere_it_starts_the_chain():
-    """At 130 mines on 30x16 from the centre (LADDER_ALONE) the ladder's board is the board (its
-    draws and thinnings are measured to need no chain there); from another click, or on another
-    size, the chain follows with its moves per cell the ladder tried."""
+    """At the levels of LADDER_ALONE (130 mines on 30x16, 200 on 30x24, from the centre) the ladder's
+    board is the board (its draws and thinnings are measured to need no chain there); from another
+    click, or on another size, the chain follows with its moves per cell the ladder tried."""
     from sweeplab.generators.noguess import LADDER_ALONE, ladder_alone
-    assert LADDER_ALONE == {(30, 16, 130, 15, 8)}
-    r = generate(30, 16, 130, 15, 8, 5)
-    assert (r.method, r.start, r.tries, r.steps, r.accepted) == ("mcmc", "ladder", 0, 0, 0)
-    assert r.ladder_tries >= 130 - int(LADDER_BASE_DENSITY * 480)  # each added mine took a try at least
-    assert r.board.mine_count == 130 and certify(r.board, 15, 8)[0]
+    assert set(LADDER_ALONE) == {(30, 16, 130, 15, 8), (30, 24, 200, 15, 12)}
+    for w, h, m in ((30, 16, 130), (30, 24, 200)):
+        r = generate(w, h, m, w // 2, h // 2, 5)
+        assert (r.method, r.start, r.tries, r.steps, r.accepted) == ("mcmc", "ladder", 0, 0, 0)
+        assert r.ladder_tries >= m - int(LADDER_BASE_DENSITY * w * h)  # each added mine took a try at least
+        assert r.board.mine_count == m and certify(r.board, w // 2, h // 2)[0]
     r = generate(30, 16, 130, 3, 3, 5)
     assert r.start == "ladder" and r.steps == max(50, round(LADDER_SHAPES[0][6] * r.ladder_tries)) == 2 * r.ladder_tries
     assert r.board.mine_count == 130 and certify(r.board, 3, 3)[0]
     assert generate(30, 16, 130, 15, 8, 5, steps=7).steps == 7  # asked for: the chain runs
-    assert not ladder_alone(30, 16, 130, 15, 8, "torus") and not ladder_alone(30, 16, 131, 15, 8)
+    assert ladder_alone(30, 16, 130, 15, 8, "torus") is None and ladder_alone(30, 16, 131, 15, 8) is None
     assert generate(30, 16, 131, 15, 8, 5).steps >= 50
+
+
+def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
+    """A LADDER_ALONE level's weights are LADDER_SHAPES's (interpolated) with its edge cells, then its
+    corners, scaled (of 64, after x4); its thinnings are its own. 130 mines on 30x16 needs nothing on
+    top: its weights and thinnings are those of the 130 row."""
+    from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, ladder_keep_openings,
+                                             ladder_keep_total, ladder_keeps, ladder_shape)
+    for (w, h, m, x, y), (edge_scale, corner_scale, keep_total, keep_openings) in LADDER_ALONE.items():
+        plain, clump = ladder_shape(grid.neighbour_table(w, h), m, grid.block_mask(w, h, x, y))
+        weight, got_clump = _ladder_shape_for(w, h, "bounded", m, x, y)
+        assert got_clump == clump and ladder_keeps(w, h, m, x, y) == (keep_total, keep_openings)
+        if (edge_scale, corner_scale) == (64, 64):
+            assert (weight == plain).all()
+            continue
+        for cy in range(h):
+            for cx in range(w):
+                want = 4 * int(plain[cy * w + cx])
+                if cx in (0, w - 1) or cy in (0, h - 1):
+                    want = want * edge_scale // 64
+                if cx in (0, w - 1) and cy in (0, h - 1):
+                    want = want * corner_scale // 64
+                assert weight[cy * w + cx] == want, (w, h, cx, cy)
+    assert LADDER_ALONE[30, 16, 130, 15, 8] == (64, 64, ladder_keep_total(480, 130), ladder_keep_openings(480, 130))
+    assert ladder_keeps(30, 24, 200, 3, 3) == (ladder_keep_total(720, 200), ladder_keep_openings(720, 200))
 
 
 def test_the_chain_makes_moves_per_ladder_try_by_the_density():
@@ -680,6 +706,7 @@ def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, m
     monkeypatch.setattr(G, "LADDER_SHAPES", SHAPES_THEN[:rows])
     monkeypatch.setattr(G, "KEEP_TOTAL", KEEP_TOTAL_THEN[:rows])
     monkeypatch.setattr(G, "KEEP_OPENINGS", (256,) * rows)
+    monkeypatch.setattr(G, "LADDER_ALONE", {})
     G._ladder_shape_for.cache_clear()
     try:
         again = draw_sample(30, h, 200, 15, h // 2, 1, seed + 1_000_003, method="mcmc", steps=steps,
@@ -702,8 +729,7 @@ def test_boards_at_130_mines_match_the_rejection_references(monkeypatch):
     named = ("bbbv", "edge", "corner", "touching", "needs_total")
     now = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
     assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 2.5, now
-    monkeypatch.setattr(G, "KEEP_TOTAL", (16,) + G.KEEP_TOTAL[1:])
-    monkeypatch.setattr(G, "KEEP_OPENINGS", (256,) + G.KEEP_OPENINGS[1:])
+    monkeypatch.setitem(G.LADDER_ALONE, (30, 16, 130, 15, 8), G.LADDER_ALONE[30, 16, 130, 15, 8][:2] + (16, 256))
     plain = compare(draw_sample(30, 16, 130, 15, 8, 400, 7), ref)
     assert max(abs(plain["figures"][f]["diff_in_se"]) for f in named) > 2.5, plain
 

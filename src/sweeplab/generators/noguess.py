@@ -21,10 +21,10 @@ Method, by density:
     with a probability (`KEEP_TOTAL`), and to boards with fewer openings (adds into open ground
     certify more easily), so an add that leaves the board fewer openings is too
     (`KEEP_OPENINGS`). This only shapes the start: the chain's stationary law is uniform
-    whatever the start. At 130 mines on 30x16, first click in the centre, the ladder's boards
-    alone pass the measurements against three rejection references, so there the board is the
-    ladder's, with no chain (`LADDER_ALONE`): its law is uniform by measurement, not by
-    construction;
+    whatever the start. At 130 mines on 30x16 and 200 on 30x24, first click in the centre, the
+    ladder's boards alone pass the measurements (against three rejection references, and two long
+    chains), so there the board is the ladder's, with no chain (`LADDER_ALONE`): its law is
+    uniform by measurement, not by construction;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
@@ -97,11 +97,15 @@ KEEP_TOTAL = (12, 8, 6)
 # 170 and 200 keep all, as measured before.
 KEEP_OPENINGS = (220, 256, 256)
 # The levels (width, height, mines, first click) where the ladder's boards alone pass the
-# measurements against rejection references, so that the board is the ladder's, with no chain
-# (three times faster there): 130 mines on 30x16 from the centre (docs/benchmarks.md, issue 21,
-# session 13). The same weights alone measured biased on 16x16 with 69 mines (corner rate -2.4 se,
-# openings +3.0), so elsewhere the chain runs as LADDER_SHAPES says.
-LADDER_ALONE = frozenset({(30, 16, 130, 15, 8)})
+# measurements (against rejection references at 130 mines, long chains at 30x24/200), so that the
+# board is the ladder's, with no chain (two to three times faster there), each with what it needs
+# on top of LADDER_SHAPES: its edge cells' and its corners' weights scaled (of 64; corners are edge
+# cells too), and of its adds those kept that use the total (of 16) and that close openings (of
+# 256) (docs/benchmarks.md, issue 21, session 13). The 130 row's weights alone measured biased on
+# 16x16 with 69 mines (corner rate -2.4 se, openings +3.0): the fit is to a level and its click,
+# so everywhere else the chain runs as LADDER_SHAPES says.
+LADDER_ALONE = {(30, 16, 130, 15, 8): (64, 64, 12, 220),
+                (30, 24, 200, 15, 12): (61, 56, 11, 228)}
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
 # corner's own weight: the cells one and two king steps from a corner scale their weight by their
 # own (of INNER_WEIGHT).
@@ -297,6 +301,14 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
     130-mine board (docs/benchmarks.md, issue 21, session 5). The weights come back read-only (shared)."""
     weight, clump = ladder_shape(grid.neighbour_table(width, height, topology), mines,
                                  grid.block_mask(width, height, x, y, topology))
+    alone = ladder_alone(width, height, mines, x, y, topology)
+    if alone is not None and alone[:2] != (64, 64):  # (x 4 first: the scales keep their resolution)
+        weight *= 4
+        cx, cy = np.arange(width * height) % width, np.arange(width * height) // width
+        edge = (cx == 0) | (cx == width - 1) | (cy == 0) | (cy == height - 1)
+        corner = ((cx == 0) | (cx == width - 1)) & ((cy == 0) | (cy == height - 1))
+        weight[edge] = weight[edge] * alone[0] // 64
+        weight[corner] = weight[corner] * alone[1] // 64
     weight.setflags(write=False)
     return weight, clump
 
@@ -421,16 +433,15 @@ class _Start:
 
 def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=None) -> _Start:
     """A rejection sample where rejection is cheap, with mines added one at a time (the ladder,
-    drawing by `shape`: `ladder_shape`'s weights and clump base); where that stalls (or without a
-    `shape`), a uniform board repaired."""
+    drawing by `shape`: `ladder_shape`'s weights and clump base, and `ladder_keeps`); where that
+    stalls (or without a `shape`), a uniform board repaired."""
     if shape is not None:
         base = min(mines, int(LADDER_BASE_DENSITY * n))
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
         if ok:
-            weight, clump = shape
+            weight, clump, keep_total, keep_openings = shape
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr, ladder_keep_total(n, mines),
-                                             ladder_keep_openings(n, mines))
+                                             weight, clump, nbr, keep_total, keep_openings)
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -444,9 +455,19 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
             return _Start(p, state, ok, False, 0, used)
 
 
-def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> bool:
-    """Is this one of the levels (LADDER_ALONE) where the ladder's board is the board, with no chain?"""
-    return topology == "bounded" and (width, height, mines, x, y) in LADDER_ALONE
+def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded"):
+    """Where the ladder's board is the board, with no chain (LADDER_ALONE): that level's (edge scale,
+    corner scale, adds kept that use the total, adds kept that close openings); else None."""
+    return LADDER_ALONE.get((width, height, mines, x, y)) if topology == "bounded" else None
+
+
+def ladder_keeps(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> tuple[int, int]:
+    """Of the ladder's adds, how many it keeps (of 16) of those whose play uses the mine total, and (of
+    256) of those that leave the board fewer openings: by density, or as LADDER_ALONE says."""
+    alone = ladder_alone(width, height, mines, x, y, topology)
+    if alone is not None:
+        return alone[2], alone[3]
+    return ladder_keep_total(width * height, mines), ladder_keep_openings(width * height, mines)
 
 
 def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> int:
@@ -505,13 +526,16 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             method = "mcmc"
     if method == "mcmc":
         tries = DEFAULT_REPAIRS if tries is None else tries
-        shape = _ladder_shape_for(width, height, topology, mines, x, y) if chain_start == "auto" else None
+        shape = None
+        if chain_start == "auto":
+            keeps = ladder_keeps(width, height, mines, x, y, topology)
+            shape = _ladder_shape_for(width, height, topology, mines, x, y) + keeps
         begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape)
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"
         if steps is None:
-            alone = begun.ladder and ladder_alone(width, height, mines, x, y, topology)
+            alone = begun.ladder and ladder_alone(width, height, mines, x, y, topology) is not None
             steps = 0 if alone else default_steps(n, mines, begun.ladder, ladder_tries)
         if ok and steps > 0:
             state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)

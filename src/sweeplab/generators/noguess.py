@@ -93,7 +93,7 @@ KEEP_TOTAL = (12, 8, 6)
 # alone left 130-mine boards 5 to 6 se short of openings (and 3BV high), a deficit only the chain
 # undid, at 40 to 50 moves per e-fold, and no draw weight touched. An add that leaves the board
 # fewer openings (zero regions) is kept only with a probability, of 256, by density like
-# KEEP_TOTAL: at 130 mines 220 of 256, with which the ladder needs no chain there (session 13);
+# KEEP_TOTAL: at 130 mines 220 of 256, measured for the ladder alone (LADDER_ALONE, session 13);
 # 170 and 200 keep all, as measured before.
 KEEP_OPENINGS = (220, 256, 256)
 # The levels (width, height, mines, first click) where the ladder's boards alone pass the
@@ -298,7 +298,8 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
 @functools.lru_cache(maxsize=64)
 def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int, y: int) -> tuple[np.ndarray, int]:
     """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
-    130-mine board (docs/benchmarks.md, issue 21, session 5). The weights come back read-only (shared)."""
+    130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, with its edge
+    and corners scaled as it says. The weights come back read-only (shared)."""
     weight, clump = ladder_shape(grid.neighbour_table(width, height, topology), mines,
                                  grid.block_mask(width, height, x, y, topology))
     alone = ladder_alone(width, height, mines, x, y, topology)

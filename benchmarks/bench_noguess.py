@@ -124,7 +124,6 @@ def stages(boards: int) -> None:
 
     @njit
     def chain(p, excluded, state, steps, extra_accepted, extra_rejected):
-        n = p.mines.shape[0]
         mpos, fpos = np.flatnonzero(p.mines).astype(np.int32), np.flatnonzero(~p.mines & ~excluded).astype(np.int32)
         accepted = 0
         for _ in range(steps):  # as noguess._chain, with the repeats

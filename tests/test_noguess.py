@@ -476,27 +476,34 @@ def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_o
             weight[0] = 1
 
 
-def test_the_ladder_thins_its_adds_that_use_the_mine_total():
-    """With none of them kept, every add the ladder keeps has a play that does not use the total,
-    so its last board does not need the total; with all kept (the pace at 130 mines), the same
-    starts need it on some boards."""
+def _laddered(seed, mines, keep_total, keep_openings):
+    """A 96-mine rejection sample on 30x16 from (15, 8), then the ladder's adds up to `mines` with
+    these thinnings: (the sample's mines, the ladder's board), the board checked certified."""
     from sweeplab.generators import noguess as G
     from sweeplab.generators.certify import workspace
     from sweeplab.rng import seed_key
     w, h, x, y = 30, 16, 15, 8
     n, excluded, nbr = w * h, grid.block_mask(w, h, x, y), grid.neighbour_table(w, h)
+    p, state, _, ok = G._rejection(n, 96, excluded, nbr, y * w + x, np.uint64(seed_key(seed)), 2000,
+                                   G.DEFAULT_LEAF_BUDGET, workspace(w, h))
+    sample = p.mines.copy()
+    weight, clump = G.ladder_shape(nbr, mines, excluded)
+    _, added, _, p = G._ladder(p, excluded, np.uint64(state), mines - 96, G.LADDER_TRIES_PER_MINE, weight, clump,
+                               nbr, keep_total, keep_openings)
+    board = Board._from_flat(w, h, p.mines.copy())
+    assert ok and added == mines - 96 and board.mine_count == mines and certify(board, x, y)[0]
+    return sample, board
+
+
+def test_the_ladder_thins_its_adds_that_use_the_mine_total():
+    """With none of them kept, every add the ladder keeps has a play that does not use the total,
+    so its last board does not need the total; with all kept (the pace at 130 mines before session
+    13), the same starts need it on some boards."""
     needs = {0: [], 16: []}
     for seed in range(12):
         for keep_total in needs:
-            p, state, _, ok = G._rejection(n, 96, excluded, nbr, y * w + x, np.uint64(seed_key(seed)), 2000,
-                                           G.DEFAULT_LEAF_BUDGET, workspace(w, h))
-            weight, clump = G.ladder_shape(nbr, 150, excluded)
-            _, added, _, p = G._ladder(p, excluded, np.uint64(state), 54, G.LADDER_TRIES_PER_MINE, weight, clump,
-                                       nbr, keep_total, 256)
-            board = Board._from_flat(w, h, p.mines.copy())
-            certified, needed = certify(board, x, y)
-            assert ok and added == 54 and board.mine_count == 150 and certified
-            needs[keep_total].append(needed)
+            _, board = _laddered(seed, 150, keep_total, 256)
+            needs[keep_total].append(certify(board, 15, 8)[1])
     assert not any(needs[0]) and any(needs[16])
 
 
@@ -516,24 +523,18 @@ def test_the_ladder_thins_its_adds_that_leave_fewer_openings():
     board has at least its start's; with all kept, some of the same starts end with fewer. By density
     like the total's thinning: only 130 mines on 30x16 thins, 170 and 200 keep all."""
     from sweeplab.generators import noguess as G
-    from sweeplab.generators.certify import workspace
     from sweeplab.kernels import count_numbers
-    from sweeplab.rng import seed_key
     from sweeplab.stats import label_openings
-    w, h, x, y = 30, 16, 15, 8
-    n, excluded, nbr = w * h, grid.block_mask(w, h, x, y), grid.neighbour_table(w, h)
+    nbr = grid.neighbour_table(30, 16)
+
+    def openings(mines):
+        return label_openings(mines, count_numbers(mines, nbr), nbr)[1]
+
     fewer = {0: [], 256: []}
     for seed in range(12):
         for keep_openings in fewer:
-            p, state, _, ok = G._rejection(n, 96, excluded, nbr, y * w + x, np.uint64(seed_key(seed)), 2000,
-                                           G.DEFAULT_LEAF_BUDGET, workspace(w, h))
-            before = label_openings(p.mines, count_numbers(p.mines, nbr), nbr)[1]
-            weight, clump = G.ladder_shape(nbr, 130, excluded)
-            _, added, _, p = G._ladder(p, excluded, np.uint64(state), 34, G.LADDER_TRIES_PER_MINE, weight, clump,
-                                       nbr, 16, keep_openings)
-            board = Board._from_flat(w, h, p.mines.copy())
-            assert ok and added == 34 and board.mine_count == 130 and certify(board, x, y)[0]
-            fewer[keep_openings].append(label_openings(p.mines, count_numbers(p.mines, nbr), nbr)[1] < before)
+            sample, board = _laddered(seed, 130, 16, keep_openings)
+            fewer[keep_openings].append(openings(board.flat_mines) < openings(sample))
     assert not any(fewer[0]) and any(fewer[256])
     k = G.KEEP_OPENINGS
     assert k[0] < 256 and k[1] == k[2] == 256

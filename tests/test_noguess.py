@@ -735,6 +735,27 @@ def test_boards_at_130_mines_match_the_rejection_references(monkeypatch):
     assert max(abs(plain["figures"][f]["diff_in_se"]) for f in named) > 2.5, plain
 
 
+def test_boards_at_30x24_200_alone_match_the_long_chains(monkeypatch):
+    """At 30x24/200 from the centre (a LADDER_ALONE level) the default's boards, the ladder's alone,
+    against the two long-chain references joined: 3BV, edge share, corner rate, clumping and the
+    share needing the total each within 2.5 standard errors. Without its rim scales (the 130 row's
+    weights as interpolated there) the rim is over-filled past that, so the check can fail."""
+    from sweeplab.cli.uniformity import Sample, compare, draw_sample
+    from sweeplab.generators import noguess as G
+    ref = Sample.join([Sample.load("tests/data/noguess_chain_30x24_200.npz"),
+                       Sample.load("tests/data/noguess_chain_30x24_200_repair.npz")])
+    named = ("bbbv", "edge", "corner", "touching", "needs_total")
+    now = compare(draw_sample(30, 24, 200, 15, 12, 1000, 7), ref)
+    assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 2.5, now
+    monkeypatch.setitem(G.LADDER_ALONE, (30, 24, 200, 15, 12), (64, 64) + G.LADDER_ALONE[30, 24, 200, 15, 12][2:])
+    G._ladder_shape_for.cache_clear()
+    try:
+        plain = compare(draw_sample(30, 24, 200, 15, 12, 1000, 7), ref)
+    finally:
+        G._ladder_shape_for.cache_clear()  # no weights made with the entry patched here outlive the test
+    assert max(plain["figures"][f]["diff_in_se"] for f in ("edge", "corner")) > 2.5, plain
+
+
 def test_boards_at_200_mines_have_the_long_chains_rim(monkeypatch):
     """At 30x16/200 the default's boards against the two long-chain references from the repair
     joined (10,000 and 20,000 moves): edge share, corner rate and 3BV each within 3 standard errors.

@@ -160,7 +160,7 @@ def stages(boards: int) -> None:
             state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
                                                weight, clump, nbr, *G.ladder_keeps(w, h, m, x, y))
             t2 = time.process_time()
-            steps = 0 if G.ladder_alone(w, h, m, x, y) is not None else G.default_steps(n, m, True, tried)
+            steps = G.chain_steps(w, h, m, x, y, "bounded", True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)
             times.append((t1 - t0, t2 - t1, time.process_time() - t2))
             counts.append((laid, tried, steps, accepted))

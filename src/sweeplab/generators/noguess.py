@@ -300,16 +300,14 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
     """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
     130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, with its edge
     and corners scaled as it says. The weights come back read-only (shared)."""
-    weight, clump = ladder_shape(grid.neighbour_table(width, height, topology), mines,
-                                 grid.block_mask(width, height, x, y, topology))
+    nbr = grid.neighbour_table(width, height, topology)
+    weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology))
     alone = ladder_alone(width, height, mines, x, y, topology)
     if alone is not None and alone[:2] != (64, 64):  # (x 4 first: the scales keep their resolution)
         weight *= 4
-        cx, cy = np.arange(width * height) % width, np.arange(width * height) // width
-        edge = (cx == 0) | (cx == width - 1) | (cy == 0) | (cy == height - 1)
-        corner = ((cx == 0) | (cx == width - 1)) & ((cy == 0) | (cy == height - 1))
-        weight[edge] = weight[edge] * alone[0] // 64
-        weight[corner] = weight[corner] * alone[1] // 64
+        degree = (nbr >= 0).sum(axis=1)  # the rim as ladder_shape finds it: edge < 8 neighbours, corner 3
+        weight[degree < 8] = weight[degree < 8] * alone[0] // 64
+        weight[degree == 3] = weight[degree == 3] * alone[1] // 64
     weight.setflags(write=False)
     return weight, clump
 
@@ -471,6 +469,15 @@ def ladder_keeps(width: int, height: int, mines: int, x: int, y: int, topology: 
     return ladder_keep_total(width * height, mines), ladder_keep_openings(width * height, mines)
 
 
+def chain_steps(width: int, height: int, mines: int, x: int, y: int, topology: str, ladder: bool,
+                ladder_tries: int) -> int:
+    """The chain's moves by default: none at a level of LADDER_ALONE whose start the ladder made,
+    else `default_steps`."""
+    if ladder and ladder_alone(width, height, mines, x, y, topology) is not None:
+        return 0
+    return default_steps(width * height, mines, ladder, ladder_tries)
+
+
 def default_steps(cells: int, mines: int, ladder: bool, ladder_tries: int) -> int:
     """Chain moves for `mcmc`, enough to wash out the start's bias as measured against rejection
     references and long chains (docs/benchmarks.md): per cell the ladder tried, by the density
@@ -536,8 +543,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
                                                begun.ladder_tries)
         made_by = "ladder" if begun.ladder else "repair"
         if steps is None:
-            alone = begun.ladder and ladder_alone(width, height, mines, x, y, topology) is not None
-            steps = 0 if alone else default_steps(n, mines, begun.ladder, ladder_tries)
+            steps = chain_steps(width, height, mines, x, y, topology, begun.ladder, ladder_tries)
         if ok and steps > 0:
             state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)
     if not ok and not allow_uncertified:

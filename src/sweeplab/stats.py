@@ -50,15 +50,21 @@ def label_openings(mines, numbers, nbr):
 
 
 @njit
-def bbbv_kernel(mines, numbers, nbr):
-    """3BV: openings plus numbered safe cells that border no zero."""
+def openings_and_bbbv(mines, numbers, nbr):
+    """(openings, 3BV): 3BV is the openings plus the numbered safe cells that border no zero."""
     n = mines.shape[0]
     labels, k = label_openings(mines, numbers, nbr)
     count = k
     for i in range(n):
         if not mines[i] and labels[i] == 0:
             count += 1
-    return count
+    return k, count
+
+
+@njit
+def bbbv_kernel(mines, numbers, nbr):
+    """3BV: openings plus numbered safe cells that border no zero."""
+    return openings_and_bbbv(mines, numbers, nbr)[1]
 
 
 @njit

@@ -43,6 +43,7 @@ and click give the same board.
 from __future__ import annotations
 
 import functools
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,10 +55,10 @@ from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick, register_rule
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
-from ..stats import label_openings
+from ..stats import openings_and_bbbv
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, start, tried_uses_total,
-                      try_move, undo, workspace)
+from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, set_mine, start,
+                      tried_uses_total, try_move, undo, workspace)
 
 METHODS = ("auto", "rejection", "mcmc")
 CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair
@@ -104,8 +105,17 @@ KEEP_OPENINGS = (220, 256, 256)
 # 256) (docs/benchmarks.md, issue 21, session 13). The 130 row's weights alone measured biased on
 # 16x16 with 69 mines (corner rate -2.4 se, openings +3.0): the fit is to a level and its click,
 # so everywhere else the chain runs as LADDER_SHAPES says.
-LADDER_ALONE = {(30, 16, 130, 15, 8): (64, 64, 12, 220),
-                (30, 24, 200, 15, 12): (61, 56, 11, 228)}
+# At 200 mines on 30x16 the ladder's boards alone came out 3BV-poor at every weight and openings
+# thinning tried (-6 se and worse), so that level also thins its adds that lower 3BV, and has its
+# own row of weights (LADDER_SHAPES's 200 row is measured for the chain after it) (session 14).
+Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper", defaults=(256, None, 0))
+Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16) that use
+the total, (of 256) that leave fewer openings and that lower 3BV, and its own row of LADDER_SHAPES's
+form (None: LADDER_SHAPES by density)."""
+LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
+                (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
+                (30, 16, 200, 15, 8): Alone(64, 64, 9, 225, 187,
+                                            (200 / 480, (54, 24, 16), 260, 1, (20, 15), (25, 18), 0.0), 3)}
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
 # corner's own weight: the cells one and two king steps from a corner scale their weight by their
 # own (of INNER_WEIGHT).
@@ -160,14 +170,14 @@ def _pick(mines, excluded, weight, clump, near, r):
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings):
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings, keep_bbbv):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
     with probability proportional to weight[c] * (clump + mines next to c), kept iff the
     board still certifies (tried again elsewhere if not); an add whose play uses the mine total
-    is kept only with probability keep_total / 16, and one that leaves the board fewer openings
-    only with probability keep_openings / 256 (a thinned add counts as no try). Returns
-    (state, mines added, cells tried, position); it stops early when `tries_per_mine` cells in a
-    row fail.
+    is kept only with probability keep_total / 16, one that leaves the board fewer openings only
+    with probability keep_openings / 256, and one that lowers its 3BV only with probability
+    keep_bbbv / 256 (a thinned add counts as no try). Returns (state, mines added, cells tried,
+    position); it stops early when `tries_per_mine` cells in a row fail.
     """
     n = p.mines.shape[0]
     near = np.zeros(n, dtype=np.int64)  # mines next to each cell
@@ -183,7 +193,8 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
         if not p.mines[i] and not excluded[i]:
             total += weight[i] * (clump + near[i])
             nfr += 1
-    openings = label_openings(p.mines, p.numbers, nbr)[1] if keep_openings < 256 else 0
+    looks = keep_openings < 256 or keep_bbbv < 256  # at the layout the add leaves
+    openings, bbbv = openings_and_bbbv(p.mines, p.numbers, nbr) if looks else (0, 0)
     tried = 0
     for added in range(extra):
         placed = False
@@ -191,20 +202,28 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
             tried += 1
             state, r = below(state, total)
             c = _pick(p.mines, excluded, weight, clump, near, r)
+            kept = True
+            if looks:  # the layout's coins first: a thinned add costs no play
+                set_mine(p.mines, p.numbers, nbr, c, True)
+                now_openings, now_bbbv = openings_and_bbbv(p.mines, p.numbers, nbr)
+                set_mine(p.mines, p.numbers, nbr, c, False)
+                if now_openings < openings:
+                    state, coin = below(state, 256)
+                    kept = coin < keep_openings
+                if kept and now_bbbv < bbbv:
+                    state, coin = below(state, 256)
+                    kept = coin < keep_bbbv
+                if not kept:
+                    tried -= 1
+                    continue
             kept = try_move(p, -1, c) == SOLVED
             if kept and keep_total < 16 and tried_uses_total(p):
                 state, coin = below(state, 16)
                 kept = coin < keep_total
                 tried -= not kept
-            if kept and keep_openings < 256:
-                now = label_openings(p.mines, p.numbers, nbr)[1]  # (the numbers include the add)
-                if now < openings:
-                    state, coin = below(state, 256)
-                    kept = coin < keep_openings
-                    tried -= not kept
-                if kept:
-                    openings = now
             if kept:
+                if looks:
+                    openings, bbbv = now_openings, now_bbbv
                 total -= weight[c] * (clump + near[c])
                 for k in range(8):
                     j = nbr[c, k]
@@ -252,14 +271,20 @@ def ladder_keep_openings(cells: int, mines: int) -> int:
     return int(round(_at_density(cells, mines, KEEP_OPENINGS)))
 
 
-def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
+def ladder_shape(nbr, mines: int, excluded=None, row=None) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
     with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
     the cells one and two king steps from a corner scaled by their own weights; with `excluded`
     (the click's block), the two rings around it scaled by their own weights. Between two measured
-    densities each cell's weight is interpolated (so it moves with the density one way only)."""
-    i, t = _between(nbr.shape[0], mines)
+    densities each cell's weight is interpolated (so it moves with the density one way only). A
+    `row` of LADDER_SHAPES's form, given, is taken as it is instead."""
+    if row is None:
+        i, t = _between(nbr.shape[0], mines)
+        rows = LADDER_SHAPES[i:i + 2]
+        clump = _at_density(nbr.shape[0], mines, [r[3] for r in LADDER_SHAPES])
+    else:
+        rows, t, clump = (row, row), 0.0, row[3]
 
     def around(cells):
         grown = np.zeros(nbr.shape[0], dtype=np.bool_)
@@ -277,7 +302,7 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
     degree = (nbr >= 0).sum(axis=1)
     corner = degree == 3
     shapes = []
-    for _, rings, corner_weight, _, click, near, _ in LADDER_SHAPES[i:i + 2]:
+    for _, rings, corner_weight, _, click, near, _ in rows:
         weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
         ring = degree < 8
         seen = ring.copy()
@@ -291,23 +316,28 @@ def ladder_shape(nbr, mines: int, excluded=None) -> tuple[np.ndarray, int]:
             scale(weight, around(excluded) & ~excluded, click, excluded)
         shapes.append(weight)
     lo, hi = shapes
-    clump = _at_density(nbr.shape[0], mines, [row[3] for row in LADDER_SHAPES])
     return np.rint(lo + t * (hi - lo)).astype(np.int64), int(round(clump))
 
 
 @functools.lru_cache(maxsize=64)
 def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int, y: int) -> tuple[np.ndarray, int]:
     """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
-    130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, with its edge
-    and corners scaled as it says. The weights come back read-only (shared)."""
+    130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, from its own
+    row if it has one, with its edge and corners scaled as it says. The weights come back read-only
+    (shared)."""
     nbr = grid.neighbour_table(width, height, topology)
-    weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology))
     alone = ladder_alone(width, height, mines, x, y, topology)
-    if alone is not None and alone[:2] != (64, 64):  # (x 4 first: the scales keep their resolution)
+    weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology),
+                                 alone.row if alone is not None else None)
+    if alone is not None and (alone.edge, alone.corner) != (64, 64):  # (x 4 first: the scales keep their resolution)
         weight *= 4
         degree = (nbr >= 0).sum(axis=1)  # the rim as ladder_shape finds it: edge < 8 neighbours, corner 3
-        weight[degree < 8] = weight[degree < 8] * alone[0] // 64
-        weight[degree == 3] = weight[degree == 3] * alone[1] // 64
+        weight[degree < 8] = weight[degree < 8] * alone.edge // 64
+        weight[degree == 3] = weight[degree == 3] * alone.corner // 64
+    if alone is not None and alone.taper:  # (the weights x 256 first)
+        far = np.arange(width * height)
+        far = np.maximum(abs(far % width - x), abs(far // width - y))  # king steps from the click
+        weight = weight * (256 - alone.taper * np.maximum(far - 3, 0))
     weight.setflags(write=False)
     return weight, clump
 
@@ -438,9 +468,9 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
         base = min(mines, int(LADDER_BASE_DENSITY * n))
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
         if ok:
-            weight, clump, keep_total, keep_openings = shape
+            weight, clump, keep_total, keep_openings, keep_bbbv = shape
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr, keep_total, keep_openings)
+                                             weight, clump, nbr, keep_total, keep_openings, keep_bbbv)
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -454,19 +484,21 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
             return _Start(p, state, ok, False, 0, used)
 
 
-def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded"):
-    """Where the ladder's board is the board, with no chain (LADDER_ALONE): that level's (edge scale,
-    corner scale, adds kept that use the total, adds kept that close openings); else None."""
+def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> Alone | None:
+    """Where the ladder's board is the board, with no chain: that level's entry of LADDER_ALONE;
+    else None."""
     return LADDER_ALONE.get((width, height, mines, x, y)) if topology == "bounded" else None
 
 
-def ladder_keeps(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> tuple[int, int]:
-    """Of the ladder's adds, how many it keeps (of 16) of those whose play uses the mine total, and (of
-    256) of those that leave the board fewer openings: by density, or as LADDER_ALONE says."""
+def ladder_keeps(width: int, height: int, mines: int, x: int, y: int,
+                 topology: str = "bounded") -> tuple[int, int, int]:
+    """Of the ladder's adds, how many it keeps (of 16) of those whose play uses the mine total, (of
+    256) of those that leave the board fewer openings, and (of 256) of those that lower its 3BV: by
+    density (3BV: all), or as LADDER_ALONE says."""
     alone = ladder_alone(width, height, mines, x, y, topology)
     if alone is not None:
-        return alone[2], alone[3]
-    return ladder_keep_total(width * height, mines), ladder_keep_openings(width * height, mines)
+        return alone.keep_total, alone.keep_openings, alone.keep_bbbv
+    return ladder_keep_total(width * height, mines), ladder_keep_openings(width * height, mines), 256
 
 
 def chain_steps(width: int, height: int, mines: int, x: int, y: int, topology: str, ladder: bool,

@@ -24,7 +24,9 @@ Method, by density:
     whatever the start. At 130 mines on 30x16 and 200 on 30x24, first click in the centre, the
     ladder's boards alone pass the measurements (against three rejection references, and two long
     chains), so there the board is the ladder's, with no chain (`LADDER_ALONE`): its law is
-    uniform by measurement, not by construction;
+    uniform by measurement, not by construction. 200 mines on 30x16 is such a level too, with its
+    own weights, a taper by the distance from the click, and adds that lower 3BV thinned: its
+    figures match three long chains, its per-cell rates less closely than the chain did;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).

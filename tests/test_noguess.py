@@ -775,7 +775,8 @@ def test_boards_at_30x24_200_alone_match_the_long_chains(monkeypatch):
     named = ("bbbv", "edge", "corner", "touching", "needs_total")
     now = compare(draw_sample(30, 24, 200, 15, 12, 1000, 7), ref)
     assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 2.5, now
-    monkeypatch.setitem(G.LADDER_ALONE, (30, 24, 200, 15, 12), G.LADDER_ALONE[30, 24, 200, 15, 12]._replace(edge=64, corner=64))
+    level = (30, 24, 200, 15, 12)
+    monkeypatch.setitem(G.LADDER_ALONE, level, G.LADDER_ALONE[level]._replace(edge=64, corner=64))
     G._ladder_shape_for.cache_clear()
     try:
         plain = compare(draw_sample(30, 24, 200, 15, 12, 1000, 7), ref)
@@ -797,6 +798,7 @@ def test_boards_at_200_mines_alone_match_the_long_chains(monkeypatch):
     named = ("bbbv", "openings", "edge", "corner", "touching", "needs_total")
     now = compare(draw_sample(30, 16, 200, 15, 8, 600, 11), ref)
     assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 3, now
-    monkeypatch.setitem(G.LADDER_ALONE, (30, 16, 200, 15, 8), G.LADDER_ALONE[30, 16, 200, 15, 8]._replace(keep_bbbv=256))
+    level = (30, 16, 200, 15, 8)
+    monkeypatch.setitem(G.LADDER_ALONE, level, G.LADDER_ALONE[level]._replace(keep_bbbv=256))
     plain = compare(draw_sample(30, 16, 200, 15, 8, 600, 11), ref)
     assert plain["figures"]["bbbv"]["diff_in_se"] < -3, plain

@@ -336,7 +336,7 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
         degree = (nbr >= 0).sum(axis=1)  # the rim as ladder_shape finds it: edge < 8 neighbours, corner 3
         weight[degree < 8] = weight[degree < 8] * alone.edge // 64
         weight[degree == 3] = weight[degree == 3] * alone.corner // 64
-    if alone is not None and alone.taper:  # (the weights x 256 first)
+    if alone is not None and alone.taper:  # weight x (256 - taper x king steps past 3): x 256 keeps its resolution
         far = np.arange(width * height)
         far = np.maximum(abs(far % width - x), abs(far // width - y))  # king steps from the click
         weight = weight * (256 - alone.taper * np.maximum(far - 3, 0))

@@ -19,9 +19,11 @@ FLOORS = [
 ]
 FLOOR = {room: k for k, rooms in enumerate(FLOORS) for room in rooms}
 
-# What the certifier offers other modules: a Position and its verdicts (see generators/certify.py).
+# What the certifier offers other modules: a Position and its verdicts (see generators/certify.py),
+# and set_mine (lay or lift a mine keeping the numbers right: the ladder looks at a layout before it
+# plays it).
 CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Position", "position", "start", "try_move",
-                     "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify"}
+                     "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify", "set_mine"}
 
 
 def imports():

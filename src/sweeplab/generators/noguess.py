@@ -112,8 +112,9 @@ KEEP_OPENINGS = (220, 256, 256)
 # own row of weights (LADDER_SHAPES's 200 row is measured for the chain after it) (session 14).
 Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper", defaults=(256, None, 0))
 Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16) that use
-the total, (of 256) that leave fewer openings and that lower 3BV, and its own row of LADDER_SHAPES's
-form (None: LADDER_SHAPES by density)."""
+the total, (of 256) that leave fewer openings and that lower 3BV, its own row of LADDER_SHAPES's form
+(None: LADDER_SHAPES by density), and its taper (of 256 off a cell's weight per king step from the
+click past 3; 0: none)."""
 LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
                 (30, 16, 200, 15, 8): Alone(64, 64, 9, 225, 187,
@@ -325,8 +326,8 @@ def ladder_shape(nbr, mines: int, excluded=None, row=None) -> tuple[np.ndarray, 
 def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int, y: int) -> tuple[np.ndarray, int]:
     """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
     130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, from its own
-    row if it has one, with its edge and corners scaled as it says. The weights come back read-only
-    (shared)."""
+    row if it has one, with its edge and corners scaled and its taper as it says. The weights come
+    back read-only (shared)."""
     nbr = grid.neighbour_table(width, height, topology)
     alone = ladder_alone(width, height, mines, x, y, topology)
     weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology),

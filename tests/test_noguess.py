@@ -424,8 +424,8 @@ def test_the_ladder_alone_makes_the_board_where_measured_elsewhere_it_starts_the
 
 def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     """A LADDER_ALONE level's weights are LADDER_SHAPES's (interpolated), or its own row's, with its
-    edge cells, then its corners, scaled (of 64, after x4), then tapered by the king steps from the
-    click past 3 (of 256 a step, after x256); its thinnings are its own. 130 mines on 30x16 needs
+    edge cells, then its corners, scaled (of 64, after x4), then its cells off the rim tapered by the
+    king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own. 130 mines on 30x16 needs
     nothing on top: its weights and thinnings are those of the 130 row."""
     from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, ladder_keep_openings,
                                              ladder_keep_total, ladder_keeps, ladder_shape)
@@ -442,7 +442,8 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
                 if cx in (0, w - 1) and cy in (0, h - 1):
                     want = want * alone.corner // 64
                 if alone.taper:
-                    want *= 256 - alone.taper * max(max(abs(cx - x), abs(cy - y)) - 3, 0)
+                    rim = cx in (0, w - 1) or cy in (0, h - 1)
+                    want *= 256 - (0 if rim else alone.taper * max(max(abs(cx - x), abs(cy - y)) - 3, 0))
                 assert weight[cy * w + cx] == want, (w, h, cx, cy)
     assert LADDER_ALONE[30, 16, 130, 15, 8] == (64, 64, ladder_keep_total(480, 130), ladder_keep_openings(480, 130),
                                                 256, None, 0)

@@ -113,12 +113,12 @@ KEEP_OPENINGS = (220, 256, 256)
 Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper", defaults=(256, None, 0))
 Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16) that use
 the total, (of 256) that leave fewer openings and that lower 3BV, its own row of LADDER_SHAPES's form
-(None: LADDER_SHAPES by density), and its taper (of 256 off a cell's weight per king step from the
-click past 3; 0: none)."""
+(None: LADDER_SHAPES by density), and its taper (of 256 off a weight per king step from the click
+past 3, the rim's cells untapered; 0: none)."""
 LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
-                (30, 16, 200, 15, 8): Alone(64, 64, 9, 225, 187,
-                                            (200 / 480, (54, 24, 16), 260, 1, (20, 15), (25, 18), 0.0), 3)}
+                (30, 16, 200, 15, 8): Alone(64, 64, 9, 222, 183,
+                                            (200 / 480, (49, 26, 17), 235, 1, (18, 14), (28, 18), 0.0), 4)}
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
 # corner's own weight: the cells one and two king steps from a corner scale their weight by their
 # own (of INNER_WEIGHT).
@@ -340,6 +340,7 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
     if alone is not None and alone.taper:  # weight x (256 - taper x king steps past 3): x 256 keeps its resolution
         far = np.arange(width * height)
         far = np.maximum(abs(far % width - x), abs(far // width - y))  # king steps from the click
+        far[(nbr >= 0).sum(axis=1) < 8] = 3  # not the rim: its ends fell short where it was tapered too
         weight = weight * (256 - alone.taper * np.maximum(far - 3, 0))
     weight.setflags(write=False)
     return weight, clump

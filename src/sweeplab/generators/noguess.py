@@ -26,7 +26,7 @@ Method, by density:
     chains), so there the board is the ladder's, with no chain (`LADDER_ALONE`): its law is
     uniform by measurement, not by construction. 200 mines on 30x16 is such a level too, with its
     own weights, a taper by the distance from the click, and adds that lower 3BV thinned: its
-    figures match three long chains, its per-cell rates less closely than the chain did;
+    figures match three long chains, its per-cell rates as closely as the chain's did;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).

@@ -425,8 +425,8 @@ def test_the_ladder_alone_makes_the_board_where_measured_elsewhere_it_starts_the
 def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     """A LADDER_ALONE level's weights are LADDER_SHAPES's (interpolated), or its own row's, with its
     edge cells, then its corners, scaled (of 64, after x4), then its cells off the rim tapered by the
-    king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own. 130 mines on 30x16 needs
-    nothing on top: its weights and thinnings are those of the 130 row."""
+    king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own. 130
+    mines on 30x16 needs nothing on top: its weights and thinnings are those of the 130 row."""
     from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, ladder_keep_openings,
                                              ladder_keep_total, ladder_keeps, ladder_shape)
     for (w, h, m, x, y), alone in LADDER_ALONE.items():

@@ -332,15 +332,15 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
     alone = ladder_alone(width, height, mines, x, y, topology)
     weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology),
                                  alone.row if alone is not None else None)
+    degree = (nbr >= 0).sum(axis=1)  # the rim as ladder_shape finds it: edge < 8 neighbours, corner 3
     if alone is not None and (alone.edge, alone.corner) != (64, 64):  # (x 4 first: the scales keep their resolution)
         weight *= 4
-        degree = (nbr >= 0).sum(axis=1)  # the rim as ladder_shape finds it: edge < 8 neighbours, corner 3
         weight[degree < 8] = weight[degree < 8] * alone.edge // 64
         weight[degree == 3] = weight[degree == 3] * alone.corner // 64
     if alone is not None and alone.taper:  # weight x (256 - taper x king steps past 3): x 256 keeps its resolution
         far = np.arange(width * height)
         far = np.maximum(abs(far % width - x), abs(far // width - y))  # king steps from the click
-        far[(nbr >= 0).sum(axis=1) < 8] = 3  # not the rim: its ends fell short where it was tapered too
+        far[degree < 8] = 3  # not the rim: its ends fell short where it was tapered too
         weight = weight * (256 - alone.taper * np.maximum(far - 3, 0))
     weight.setflags(write=False)
     return weight, clump

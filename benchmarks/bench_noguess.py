@@ -11,7 +11,8 @@ densest boards that still generate, and an independent check of many boards.
 `--against` times sweeplab, Simon Tatham's Mines (its `minegen`, built here from the source
 folder given to `--tatham`, which holds mines.c, misc.c, random.c, tree234.c, malloc.c and
 puzzles.h: `git clone https://git.tartarus.org/simon/puzzles.git`; nothing of it is kept in
-this repository) and ms-toollib's `laymine_solvable_adjust`, level by level in one run.
+this repository) and ms-toollib's `laymine_solvable_adjust` in one run, taking turns in rounds
+(`--rounds`) so that the box's changing load falls on all three alike.
 
 Times are CPU seconds of this process (time.process_time), medians per board: the shared
 2-core box is loaded by other work, and wall time there measures the neighbours.
@@ -89,28 +90,49 @@ def build_tatham(source: str) -> str:
     return out
 
 
-def against(boards: int, tatham: str | None, adjust_boards: int) -> None:
-    """Median CPU ms per board: sweeplab, Tatham's minegen, ms-toollib's laymine_solvable_adjust."""
+def against(boards: int, tatham: str | None, adjust_boards: int, rounds: int) -> None:
+    """Median CPU ms per board: sweeplab, Tatham's minegen, ms-toollib's laymine_solvable_adjust.
+
+    The three take turns in `rounds` rounds, each round a slice of every level's boards, so that a
+    change in the shared box's load falls on all three alike; the ratios are of the pooled medians,
+    with the lowest and highest ratio of any one round beside them."""
     binary = build_tatham(tatham) if tatham else None
     try:
         import ms_toollib as mst
     except ImportError:
         mst = None
     generate(30, 16, 170, 15, 8, 0)  # compile
-    print(f"{'level':>10} {'sweeplab ms':>11} {'Tatham ms':>9} {'Tatham/us':>9} {'adjust ms':>9} {'adjust/us':>9}"
-          f"   (medians; boards: {boards} ours and Tatham's, {adjust_boards} adjust)")
-    for w, h, m in AGAINST:
-        x, y = w // 2, h // 2
-        ours = statistics.median(timed(lambda i: generate(w, h, m, x, y, stream_key(1, i)), boards)[1]) * 1e3
-        theirs = adj = float("nan")
-        if binary:
-            lines = subprocess.run([binary, str(w), str(h), str(m), str(x), str(y), str(boards)], check=True,
-                                   capture_output=True, text=True).stdout.split("\n")
-            theirs = statistics.median(float(t.split()[0]) for t in lines if t.strip())
-        if mst is not None:
-            adj = statistics.median(timed(lambda i: mst.laymine_solvable_adjust(h, w, m, y, x), adjust_boards)[1]) * 1e3
-        print(f"{f'{w}x{h}/{m}':>10} {ours:>11.2f} {theirs:>9.2f} {theirs / ours:>9.2f} {adj:>9.2f} {adj / ours:>9.2f}",
-              flush=True)
+    times = {level: ([], [], []) for level in AGAINST}  # per level: ours, Tatham's, adjust's, per round
+    for r in range(rounds):
+        for w, h, m in AGAINST:
+            x, y = w // 2, h // 2
+            ours, theirs, adj = times[w, h, m]
+            first, k = r * boards // rounds, (r + 1) * boards // rounds - r * boards // rounds
+            ours.append(timed(lambda i: generate(w, h, m, x, y, stream_key(1, first + i)), k)[1])
+            if binary:
+                lines = subprocess.run([binary, str(w), str(h), str(m), str(x), str(y), str(k), str(first)],
+                                       check=True, capture_output=True, text=True).stdout.split("\n")
+                theirs.append([float(t.split()[0]) / 1e3 for t in lines if t.strip()])
+            if mst is not None:
+                ka = max(1, (r + 1) * adjust_boards // rounds - r * adjust_boards // rounds)
+                adj.append(timed(lambda i: mst.laymine_solvable_adjust(h, w, m, y, x), ka)[1])
+
+    def ms(per_round):
+        return statistics.median(t for one in per_round for t in one) * 1e3 if per_round else float("nan")
+
+    def spread(mine, other):
+        if not other:
+            return ""
+        ratios = [statistics.median(b) / statistics.median(a) for a, b in zip(mine, other)]
+        return f"{min(ratios):.2f}-{max(ratios):.2f}"
+
+    print(f"{'level':>10} {'sweeplab ms':>11} {'Tatham ms':>9} {'Tatham/us':>9} {'by round':>10} {'adjust ms':>9} "
+          f"{'adjust/us':>9} {'by round':>10}   (medians; {boards} boards ours and Tatham's, {adjust_boards} adjust, "
+          f"in {rounds} rounds)")
+    for (w, h, m), (ours, theirs, adj) in times.items():
+        o = ms(ours)
+        print(f"{f'{w}x{h}/{m}':>10} {o:>11.2f} {ms(theirs):>9.2f} {ms(theirs) / o:>9.2f} {spread(ours, theirs):>10} "
+              f"{ms(adj):>9.2f} {ms(adj) / o:>9.2f} {spread(ours, adj):>10}", flush=True)
 
 
 def stages(boards: int) -> None:
@@ -260,6 +282,7 @@ def main() -> None:
     ap.add_argument("--against", action="store_true", help="side by side with Tatham's Mines and ms-toollib's "
                     "laymine_solvable_adjust")
     ap.add_argument("--against-boards", type=int, default=200, help="boards per level for --against")
+    ap.add_argument("--rounds", type=int, default=5, help="--against takes turns in this many rounds")
     ap.add_argument("--stages", type=int, default=0, help="boards for the table of where a chain board's time "
                     "goes (130 mines and 30x24/200; a quarter as many at 170 and 200 on 30x16)")
     ap.add_argument("--tatham", default=None, help="folder of Simon Tatham's puzzles source (with mines.c)")
@@ -271,7 +294,7 @@ def main() -> None:
     if a.stages:
         stages(a.stages)
     if a.against:
-        against(a.against_boards, a.tatham, max(5, a.against_boards // 2))
+        against(a.against_boards, a.tatham, max(5, a.against_boards // 2), max(1, a.rounds))
     if a.verify:
         verify(a.verify, a.verify_mines)
 

@@ -2,20 +2,21 @@
  *
  * Built against Tatham's own source, never kept here: gcc -O2 -I DIR driver.c stubs.c DIR/misc.c
  * DIR/random.c DIR/tree234.c DIR/malloc.c -lm (mines.c is included, so its static minegen can be
- * called). Usage: driver W H MINES X Y BOARDS; one line per board: CPU ms of minegen, mines laid.
+ * called). Usage: driver W H MINES X Y BOARDS [FIRST]; boards FIRST.. (default 0) are seeded
+ * "sweeplab-<i>"; one line per board: CPU ms of minegen, mines laid.
  */
 #include "mines.c"
 #include <time.h>
 
 int main(int argc, char **argv)
 {
-    if (argc != 7) {
-        fprintf(stderr, "usage: %s W H MINES X Y BOARDS\n", argv[0]);
+    if (argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: %s W H MINES X Y BOARDS [FIRST]\n", argv[0]);
         return 2;
     }
     int w = atoi(argv[1]), h = atoi(argv[2]), n = atoi(argv[3]), x = atoi(argv[4]), y = atoi(argv[5]);
-    int boards = atoi(argv[6]);
-    for (int i = 0; i < boards; i++) {
+    int boards = atoi(argv[6]), first = argc == 8 ? atoi(argv[7]) : 0;
+    for (int i = first; i < first + boards; i++) {
         char seed[32];
         int len = sprintf(seed, "sweeplab-%d", i);
         random_state *rs = random_new(seed, len);

@@ -18,8 +18,8 @@ from sweeplab.game import Game
 from sweeplab.generators import lookup, make
 from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
                                         play_moved, set_mine)
-from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, LADDER_BASE_DENSITY, LADDER_SHAPES, default_steps,
-                                        generate)
+from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, INNER_WEIGHT, LADDER_BASE_DENSITY, LADDER_SHAPES,
+                                        default_steps, generate)
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
 
@@ -404,12 +404,13 @@ def test_same_seed_same_board_and_seeds_differ():
 
 
 def test_the_ladder_alone_makes_the_board_where_measured_elsewhere_it_starts_the_chain():
-    """At the levels of LADDER_ALONE (130 and 200 mines on 30x16, 200 on 30x24, from the centre) the ladder's
+    """At the levels of LADDER_ALONE (130, 170 and 200 mines on 30x16, 200 on 30x24, from the centre) the ladder's
     board is the board (its draws and thinnings are measured to need no chain there); from another
     click, or on another size, the chain follows with its moves per cell the ladder tried."""
     from sweeplab.generators.noguess import LADDER_ALONE, ladder_alone
-    assert set(LADDER_ALONE) == {(30, 16, 130, 15, 8), (30, 16, 200, 15, 8), (30, 24, 200, 15, 12)}
-    for w, h, m in ((30, 16, 130), (30, 16, 200), (30, 24, 200)):
+    assert set(LADDER_ALONE) == {(30, 16, 130, 15, 8), (30, 16, 170, 15, 8), (30, 16, 200, 15, 8),
+                                 (30, 24, 200, 15, 12)}
+    for w, h, m in ((30, 16, 130), (30, 16, 170), (30, 16, 200), (30, 24, 200)):
         r = generate(w, h, m, w // 2, h // 2, 5)
         assert (r.method, r.start, r.tries, r.steps, r.accepted) == ("mcmc", "ladder", 0, 0, 0)
         assert r.ladder_tries >= m - int(LADDER_BASE_DENSITY * w * h)  # each added mine took a try at least
@@ -425,12 +426,14 @@ def test_the_ladder_alone_makes_the_board_where_measured_elsewhere_it_starts_the
 def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     """A LADDER_ALONE level's weights are LADDER_SHAPES's (interpolated), or its own row's, with its
     edge cells, then its corners, scaled (of 64, after x4), then its cells off the rim tapered by the
-    king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own. 130
-    mines on 30x16 needs nothing on top: its weights and thinnings are those of the 130 row."""
+    king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own; its row's
+    weights and scales are of its `inner` weight. 130 mines on 30x16 needs nothing on top: its
+    weights and thinnings are those of the 130 row."""
     from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, ladder_keep_openings,
                                              ladder_keep_total, ladder_keeps, ladder_shape)
     for (w, h, m, x, y), alone in LADDER_ALONE.items():
-        plain, clump = ladder_shape(grid.neighbour_table(w, h), m, grid.block_mask(w, h, x, y), alone.row)
+        plain, clump = ladder_shape(grid.neighbour_table(w, h), m, grid.block_mask(w, h, x, y), alone.row,
+                                    alone.inner)
         weight, got_clump = _ladder_shape_for(w, h, "bounded", m, x, y)
         assert got_clump == clump and ladder_keeps(w, h, m, x, y) == alone[2:5]
         scaled = (alone.edge, alone.corner) != (64, 64)
@@ -446,7 +449,11 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
                     want *= 256 - (0 if rim else alone.taper * max(max(abs(cx - x), abs(cy - y)) - 3, 0))
                 assert weight[cy * w + cx] == want, (w, h, cx, cy)
     assert LADDER_ALONE[30, 16, 130, 15, 8] == (64, 64, ladder_keep_total(480, 130), ladder_keep_openings(480, 130),
-                                                256, None, 0)
+                                                256, None, 0, INNER_WEIGHT)
+    # 30x16/170's row is in steps of 1/64: its inner cells weigh 64, its rim its first ring weight
+    weight, _ = _ladder_shape_for(30, 16, "bounded", 170, 15, 8)
+    alone = LADDER_ALONE[30, 16, 170, 15, 8]
+    assert alone.inner == 64 and weight[5 * 30 + 7] == 64 and weight[0 * 30 + 7] == alone.row[1][0]
     assert ladder_keeps(30, 24, 200, 3, 3) == (ladder_keep_total(720, 200), ladder_keep_openings(720, 200), 256)
     # 30x16/200's own row differs from LADDER_SHAPES's 200 row (which the chain after it is measured for)
     assert (ladder_shape(grid.neighbour_table(30, 16), 200, grid.block_mask(30, 16, 15, 8))[0]
@@ -462,7 +469,7 @@ def test_the_chain_makes_moves_per_ladder_try_by_the_density():
     assert default_steps(480, 170, True, 20) == 50 and default_steps(480, 170, False, 300) == 510
     mid = [default_steps(480, m, True, 1000) for m in range(130, 171)]
     assert mid == sorted(mid, reverse=True)  # fewer the closer to 170
-    r = generate(30, 16, 170, 15, 8, 5)
+    r = generate(30, 16, 170, 3, 3, 5)  # (from the centre 170 is a level of LADDER_ALONE)
     assert r.start == "ladder" and r.steps == max(50, r.ladder_tries)
 
 
@@ -551,8 +558,8 @@ def test_the_ladder_thins_its_adds_that_leave_fewer_openings():
 
 def test_the_ladder_thins_its_adds_that_lower_3bv():
     """With none of them kept, no add the ladder keeps lowers the board's 3BV, so from the same starts
-    its boards gain far more 3BV over their 24 adds than with all kept. Only 30x16/200 from the
-    centre thins them (LADDER_ALONE); by density the ladder keeps all."""
+    its boards gain far more 3BV over their 24 adds than with all kept. Only 30x16/170 and 200 from
+    the centre thin them (LADDER_ALONE); by density the ladder keeps all."""
     from sweeplab.generators import noguess as G
     from sweeplab.kernels import count_numbers
     from sweeplab.stats import bbbv_kernel
@@ -567,8 +574,8 @@ def test_the_ladder_thins_its_adds_that_lower_3bv():
             sample, board = _laddered(seed, 120, 16, 256, keep_bbbv)
             gained[keep_bbbv].append(bbbv(board.flat_mines) - bbbv(sample))
     assert min(gained[0]) > max(gained[256]) > 0, gained
-    assert G.ladder_keeps(30, 16, 200, 15, 8)[2] < 256 and G.ladder_keeps(30, 16, 200, 3, 3)[2] == 256
-    assert G.ladder_keeps(30, 16, 170, 15, 8)[2] == 256
+    for m in (170, 200):
+        assert G.ladder_keeps(30, 16, m, 15, 8)[2] < 256 and G.ladder_keeps(30, 16, m, 3, 3)[2] == 256
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():
@@ -690,16 +697,18 @@ def test_kept_170_mine_long_chain_reference_is_what_it_claims():
     assert (ref.edge <= 170).all() and (ref.corner <= 4).all() and (ref.touching <= 8 * 170).all()
 
 
-def test_the_kept_170_mine_chain_reference_from_the_repair():
-    """The second 170-mine reference: 1,000 chains of 20,000 moves each from the repair's start
-    (make_reference.py --seed 2 --steps 20000 --chain-start repair); its first board drawn again
-    has the same figures."""
+@pytest.mark.parametrize("path, boards, seed", [("tests/data/noguess_chain_170_repair.npz", 1000, 2),
+                                                ("tests/data/noguess_chain_170_repair_seed3.npz", 3000, 3)])
+def test_the_kept_170_mine_chain_references_from_the_repair(path, boards, seed):
+    """The second and third 170-mine references: 1,000 and 3,000 chains of 20,000 moves each from the
+    repair's start (make_reference.py --seed 2 or 3 --steps 20000 --chain-start repair); the first
+    board of each, drawn again, has the same figures."""
     from sweeplab.cli.uniformity import Sample, draw_sample
-    ref = Sample.load("tests/data/noguess_chain_170_repair.npz")
-    assert (ref.width, ref.height, ref.boards) == (30, 16, 1000)
+    ref = Sample.load(path)
+    assert (ref.width, ref.height, ref.boards) == (30, 16, boards)
     assert ref.label == "chain of 20000 moves from the repair start"
-    assert ref.counts.sum() == 170 * 1000 and ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
-    again = draw_sample(30, 16, 170, 15, 8, 1, 2 + 1_000_003, method="mcmc", steps=20000, chain_start="repair")
+    assert ref.counts.sum() == 170 * boards and ref.counts[grid.block_mask(30, 16, 15, 8)].sum() == 0
+    again = draw_sample(30, 16, 170, 15, 8, 1, seed + 1_000_003, method="mcmc", steps=20000, chain_start="repair")
     for name in ("bbbv", "openings", "needs_total", "edge", "corner", "touching"):
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
@@ -784,6 +793,26 @@ def test_boards_at_30x24_200_alone_match_the_long_chains(monkeypatch):
     finally:
         G._ladder_shape_for.cache_clear()  # no weights made with the entry patched here outlive the test
     assert max(plain["figures"][f]["diff_in_se"] for f in ("edge", "corner")) > 2.5, plain
+
+
+def test_boards_at_170_mines_alone_match_the_long_chains(monkeypatch):
+    """At 30x16/170 from the centre (a LADDER_ALONE level) the default's boards, the ladder's alone,
+    against the three long chains joined (5,000 moves from the ladder, 20,000 from the repair, twice):
+    3BV, openings, edge share, corner rate, clumping and the share needing the total each within 3
+    standard errors. Without its thinnings its boards need the total more often past that, so the
+    check can fail."""
+    from sweeplab.cli.uniformity import Sample, compare, draw_sample
+    from sweeplab.generators import noguess as G
+    ref = Sample.join([Sample.load(f"tests/data/noguess_chain_170{name}.npz")
+                       for name in ("", "_repair", "_repair_seed3")])
+    named = ("bbbv", "openings", "edge", "corner", "touching", "needs_total")
+    now = compare(draw_sample(30, 16, 170, 15, 8, 600, 11), ref)
+    assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 3, now
+    level = (30, 16, 170, 15, 8)
+    monkeypatch.setitem(G.LADDER_ALONE, level,
+                        G.LADDER_ALONE[level]._replace(keep_total=16, keep_openings=256, keep_bbbv=256))
+    plain = compare(draw_sample(30, 16, 170, 15, 8, 600, 11), ref)
+    assert plain["figures"]["needs_total"]["diff_in_se"] > 3, plain
 
 
 def test_boards_at_200_mines_alone_match_the_long_chains(monkeypatch):

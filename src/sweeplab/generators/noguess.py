@@ -26,15 +26,18 @@ Method, by density:
     chains), so there the board is the ladder's, with no chain (`LADDER_ALONE`): its law is
     uniform by measurement, not by construction. 200 mines on 30x16 is such a level too, with its
     own weights, a taper by the distance from the click, and adds that lower 3BV thinned: its
-    figures match three long chains, its per-cell rates as closely as the chain's did;
+    figures match three long chains, its per-cell rates as closely as the chain's did. So is
+    170 mines on 30x16, with its own weights in finer steps (of 64) and both thinnings: its
+    figures and per-cell rates match three long chains;
   - where the ladder stalls (very dense boards), the repair: move a stuck frontier mine of a
     uniform board to a cell off the frontier until it certifies (mines pile at the edges,
     3BV is low).
   Each add and move is certified from the current board's play log (`certify.try_move`).
   The number of chain moves is a parameter; by default a number per cell the ladder tried, by
   the density (two at 130 and 200 mines on 30x16, one at 170; none at the levels of
-  `LADDER_ALONE`), or three per mine after a repair: `docs/benchmarks.md` measures the bias
-  left against rejection references and long chains.
+  `LADDER_ALONE`: 130, 170 and 200 mines on 30x16 and 200 on 30x24, from the centre), or three
+  per mine after a repair: `docs/benchmarks.md` measures the bias left against rejection
+  references and long chains.
 
 Every board returned has been certified (`certify.start` / `try_move`) from its click;
 if none does within the budget, `GenerationError` (or, only when asked with
@@ -110,13 +113,20 @@ KEEP_OPENINGS = (220, 256, 256)
 # At 200 mines on 30x16 the ladder's boards alone came out 3BV-poor at every weight and openings
 # thinning tried (-6 se and worse), so that level also thins its adds that lower 3BV, and has its
 # own row of weights (LADDER_SHAPES's 200 row is measured for the chain after it) (session 14).
-Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper", defaults=(256, None, 0))
+# At 170 mines on 30x16 the ladder's boards alone need both thinnings and a row of their own, and
+# that row's steps of 1/16 were too coarse (one step of the click's second ring moved its cells from
+# +1.6 to -1.1 se), so its weights and scales are of 64 (session 15).
+Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper inner",
+                   defaults=(256, None, 0, INNER_WEIGHT))
 Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16) that use
 the total, (of 256) that leave fewer openings and that lower 3BV, its own row of LADDER_SHAPES's form
-(None: LADDER_SHAPES by density), and its taper (of 256 off a weight per king step from the click
-past 3, the rim's cells untapered; 0: none)."""
+(None: LADDER_SHAPES by density), its taper (of 256 off a weight per king step from the click
+past 3, the rim's cells untapered; 0: none), and the weight past the rings that its row's weights and
+scales are of (INNER_WEIGHT, or more for finer steps)."""
 LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
+                (30, 16, 170, 15, 8): Alone(64, 64, 9, 231, 245,
+                                            (170 / 480, (124, 82, 55), 212, 5, (76, 61), (80, 60), 0.0), 0, 64),
                 (30, 16, 200, 15, 8): Alone(64, 64, 9, 222, 183,
                                             (200 / 480, (49, 26, 17), 235, 1, (18, 14), (28, 18), 0.0), 4)}
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
@@ -274,14 +284,15 @@ def ladder_keep_openings(cells: int, mines: int) -> int:
     return int(round(_at_density(cells, mines, KEEP_OPENINGS)))
 
 
-def ladder_shape(nbr, mines: int, excluded=None, row=None) -> tuple[np.ndarray, int]:
+def ladder_shape(nbr, mines: int, excluded=None, row=None, inner: int = INNER_WEIGHT) -> tuple[np.ndarray, int]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
     with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
     the cells one and two king steps from a corner scaled by their own weights; with `excluded`
     (the click's block), the two rings around it scaled by their own weights. Between two measured
     densities each cell's weight is interpolated (so it moves with the density one way only). A
-    `row` of LADDER_SHAPES's form, given, is taken as it is instead."""
+    `row` of LADDER_SHAPES's form, given, is taken as it is instead, its weights and scales of `inner`
+    (the weight past the rings: above INNER_WEIGHT, finer steps)."""
     if row is None:
         i, t = _between(nbr.shape[0], mines)
         rows = LADDER_SHAPES[i:i + 2]
@@ -295,10 +306,10 @@ def ladder_shape(nbr, mines: int, excluded=None, row=None) -> tuple[np.ndarray, 
         return grown
 
     def scale(weight, first, scales, seen):
-        """Scale the ring `first` and the rings after it (outwards, past `seen`) by `scales`, of INNER_WEIGHT."""
+        """Scale the ring `first` and the rings after it (outwards, past `seen`) by `scales`, of `inner`."""
         ring, seen = first, seen | first
         for s in scales:
-            weight[ring] = (weight[ring] * s + INNER_WEIGHT // 2) // INNER_WEIGHT
+            weight[ring] = (weight[ring] * s + inner // 2) // inner
             ring = around(ring) & ~seen
             seen |= ring
 
@@ -306,7 +317,7 @@ def ladder_shape(nbr, mines: int, excluded=None, row=None) -> tuple[np.ndarray, 
     corner = degree == 3
     shapes = []
     for _, rings, corner_weight, _, click, near, _ in rows:
-        weight = np.full(nbr.shape[0], INNER_WEIGHT, dtype=np.int64)
+        weight = np.full(nbr.shape[0], inner, dtype=np.int64)
         ring = degree < 8
         seen = ring.copy()
         for w in rings:
@@ -330,8 +341,8 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
     back read-only (shared)."""
     nbr = grid.neighbour_table(width, height, topology)
     alone = ladder_alone(width, height, mines, x, y, topology)
-    weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology),
-                                 alone.row if alone is not None else None)
+    row, inner = (alone.row, alone.inner) if alone is not None else (None, INNER_WEIGHT)
+    weight, clump = ladder_shape(nbr, mines, grid.block_mask(width, height, x, y, topology), row, inner)
     degree = (nbr >= 0).sum(axis=1)  # the rim as ladder_shape finds it: edge < 8 neighbours, corner 3
     if alone is not None and (alone.edge, alone.corner) != (64, 64):  # (x 4 first: the scales keep their resolution)
         weight *= 4

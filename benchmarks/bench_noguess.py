@@ -180,7 +180,8 @@ def stages(boards: int) -> None:
             t1 = time.process_time()
             weight, clump = G._ladder_shape_for(w, h, "bounded", m, x, y)  # as generate() takes them
             state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
-                                               weight, clump, nbr, *G.ladder_keeps(w, h, m, x, y))
+                                               weight, clump.numerator, nbr, *G.ladder_keeps(w, h, m, x, y),
+                                               clump.denominator)
             t2 = time.process_time()
             steps = G.chain_steps(w, h, m, x, y, "bounded", True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)

@@ -431,6 +431,22 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     weights and thinnings are those of the 130 row."""
     from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, ladder_keep_openings,
                                              ladder_keep_total, ladder_keeps, ladder_shape)
+
+    def fine(alone, w, h, x, y, cx, cy):
+        """The scale (of 64) of the cell's group in `alone.fine`, the groups found by walking from the
+        corners and the click: 64 where the cell is in none of them."""
+        to_corner = min(max(abs(cx - kx), abs(cy - ky)) for kx in (0, w - 1) for ky in (0, h - 1))
+        on_rim, next_to_rim = cx in (0, w - 1) or cy in (0, h - 1), cx in (1, w - 2) or cy in (1, h - 2)
+        dx, dy = abs(cx - x), abs(cy - y)
+        group = ("corner2 rim" if to_corner == 2 and on_rim else
+                 "corner2 inside" if to_corner == 2 and next_to_rim else
+                 "corner2 diagonal" if to_corner == 2 else
+                 "click1 corners" if dx == dy == 2 else
+                 "click1 above and below" if dy == 2 and dx < 2 else
+                 "click2 facing" if max(dx, dy) == 3 and min(dx, dy) <= 1 else
+                 "click2 corners" if max(dx, dy) == 3 else None)
+        return dict(alone.fine).get(group, 64) if alone.fine else 1
+
     for (w, h, m, x, y), alone in LADDER_ALONE.items():
         plain, clump = ladder_shape(grid.neighbour_table(w, h), m, grid.block_mask(w, h, x, y), alone.row,
                                     alone.inner)
@@ -447,13 +463,21 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
                 if alone.taper:
                     rim = cx in (0, w - 1) or cy in (0, h - 1)
                     want *= 256 - (0 if rim else alone.taper * max(max(abs(cx - x), abs(cy - y)) - 3, 0))
+                want *= fine(alone, w, h, x, y, cx, cy)
                 assert weight[cy * w + cx] == want, (w, h, cx, cy)
     assert LADDER_ALONE[30, 16, 130, 15, 8] == (64, 64, ladder_keep_total(480, 130), ladder_keep_openings(480, 130),
-                                                256, None, 0, INNER_WEIGHT)
-    # 30x16/170's row is in steps of 1/64: its inner cells weigh 64, its rim its first ring weight
-    weight, _ = _ladder_shape_for(30, 16, "bounded", 170, 15, 8)
+                                                256, None, 0, INNER_WEIGHT, ())
+    # 30x16/170's row is in steps of 1/64: its inner cells weigh 64 (x 64, its fine scales' unit), its rim
+    # its first ring weight; its clump base lies between whole numbers; its fine groups hold the cells
+    # they name: 8, 8 and 4 two king steps from the corners, 4 and 6 in the click's first ring, 12 and 12
+    # in its second
+    weight, clump = _ladder_shape_for(30, 16, "bounded", 170, 15, 8)
     alone = LADDER_ALONE[30, 16, 170, 15, 8]
-    assert alone.inner == 64 and weight[5 * 30 + 7] == 64 and weight[0 * 30 + 7] == alone.row[1][0]
+    assert alone.inner == 64 and weight[5 * 30 + 7] == 64 * 64 and weight[0 * 30 + 7] == alone.row[1][0] * 64
+    assert clump == alone.row[3] and clump.denominator > 1
+    from sweeplab.generators.noguess import FINE_GROUPS, fine_groups
+    sizes = {name: int(cells.sum()) for name, cells in fine_groups(30, 16, 15, 8).items()}
+    assert sizes == dict(zip(FINE_GROUPS, (8, 8, 4, 4, 6, 12, 12)))
     assert ladder_keeps(30, 24, 200, 3, 3) == (ladder_keep_total(720, 200), ladder_keep_openings(720, 200), 256)
     # 30x16/200's own row differs from LADDER_SHAPES's 200 row (which the chain after it is measured for)
     assert (ladder_shape(grid.neighbour_table(30, 16), 200, grid.block_mask(30, 16, 15, 8))[0]
@@ -576,6 +600,28 @@ def test_the_ladder_thins_its_adds_that_lower_3bv():
     assert min(gained[0]) > max(gained[256]) > 0, gained
     for m in (170, 200):
         assert G.ladder_keeps(30, 16, m, 15, 8)[2] < 256 and G.ladder_keeps(30, 16, m, 3, 3)[2] == 256
+
+
+def test_a_clump_base_between_whole_numbers_counts_each_mine_next_to_a_cell_as_its_denominator():
+    """The ladder draws a cell by weight x (clump base + mines next to it); a base a/b is drawn as
+    weight x (a + b x mines next to it). With a/b a whole number c, that is 2 x weight x (c + mines)
+    for b = 2: the same draws, so the same board, as the whole base with the weights doubled."""
+    from sweeplab.generators import noguess as G
+    from sweeplab.generators.certify import workspace
+    from sweeplab.rng import seed_key
+    w, h, x, y = 30, 16, 15, 8
+    n, excluded, nbr = w * h, grid.block_mask(w, h, x, y), grid.neighbour_table(w, h)
+    weight, _ = G.ladder_shape(nbr, 130, excluded)
+    boards = []
+    for seed in (3, 4):
+        for scale, clump, per_mine in ((1, 10, 2), (2, 5, 1)):
+            p, state, _, ok = G._rejection(n, 96, excluded, nbr, y * w + x, np.uint64(seed_key(seed)), 2000,
+                                           G.DEFAULT_LEAF_BUDGET, workspace(w, h))
+            _, added, _, p = G._ladder(p, excluded, np.uint64(state), 24, G.LADDER_TRIES_PER_MINE, weight * scale,
+                                       clump, nbr, 16, 256, 256, per_mine)
+            assert ok and added == 24
+            boards.append(p.mines.copy())
+    assert (boards[0] == boards[1]).all() and (boards[2] == boards[3]).all() and (boards[0] != boards[2]).any()
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():

@@ -50,6 +50,7 @@ from __future__ import annotations
 import functools
 from collections import namedtuple
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -115,18 +116,27 @@ KEEP_OPENINGS = (220, 256, 256)
 # own row of weights (LADDER_SHAPES's 200 row is measured for the chain after it) (session 14).
 # At 170 mines on 30x16 the ladder's boards alone need both thinnings and a row of their own, and
 # that row's steps of 1/16 were too coarse (one step of the click's second ring moved its cells from
-# +1.6 to -1.1 se), so its weights and scales are of 64 (session 15).
-Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper inner",
-                   defaults=(256, None, 0, INNER_WEIGHT))
+# +1.6 to -1.1 se), so its weights and scales are of 64 (session 15). Measured against a third,
+# larger reference (session 16) its boards were over-clumped (+2.5 se, as the chain's were), and the
+# cells that one scale of a ring lumps together were off in opposite directions: of those two king
+# steps from a corner, the ones on the rim short and the diagonal one over (+-3.5 se); of the click's
+# first ring, the corners over and the cells above and below short (+4.2, -3.5). So that row has a
+# clump base between whole numbers (21/4) and scales of its own for those cells (`FINE_GROUPS`).
+Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper inner fine",
+                   defaults=(256, None, 0, INNER_WEIGHT, ()))
 Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16) that use
 the total, (of 256) that leave fewer openings and that lower 3BV, its own row of LADDER_SHAPES's form
 (None: LADDER_SHAPES by density), its taper (of 256 off a weight per king step from the click
-past 3, the rim's cells untapered; 0: none), and the weight past the rings that its row's weights and
-scales are of (INNER_WEIGHT, or more for finer steps)."""
+past 3, the rim's cells untapered; 0: none), the weight past the rings that its row's weights and
+scales are of (INNER_WEIGHT, or more for finer steps), and scales (of 64) of groups of FINE_GROUPS
+((name, scale) pairs, applied last)."""
 LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
                 (30, 16, 170, 15, 8): Alone(64, 64, 9, 231, 245,
-                                            (170 / 480, (124, 82, 55), 212, 5, (76, 61), (80, 60), 0.0), 0, 64),
+                                            (170 / 480, (121, 79, 57), 200, Fraction(21, 4), (76, 61), (80, 60), 0.0),
+                                            0, 64, (("corner2 rim", 69), ("corner2 inside", 60), ("corner2 diagonal", 52),
+                                                    ("click1 corners", 58), ("click1 above and below", 69),
+                                                    ("click2 facing", 67), ("click2 corners", 61))),
                 (30, 16, 200, 15, 8): Alone(64, 64, 9, 222, 183,
                                             (200 / 480, (49, 26, 17), 235, 1, (18, 14), (28, 18), 0.0), 4)}
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
@@ -183,9 +193,10 @@ def _pick(mines, excluded, weight, clump, near, r):
 
 
 @njit
-def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings, keep_bbbv):
+def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings, keep_bbbv,
+            per_mine=1):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
-    with probability proportional to weight[c] * (clump + mines next to c), kept iff the
+    with probability proportional to weight[c] * (clump + per_mine * mines next to c), kept iff the
     board still certifies (tried again elsewhere if not); an add whose play uses the mine total
     is kept only with probability keep_total / 16, one that leaves the board fewer openings only
     with probability keep_openings / 256, and one that lowers its 3BV only with probability
@@ -193,13 +204,13 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
     position); it stops early when `tries_per_mine` cells in a row fail.
     """
     n = p.mines.shape[0]
-    near = np.zeros(n, dtype=np.int64)  # mines next to each cell
+    near = np.zeros(n, dtype=np.int64)  # mines next to each cell, times per_mine
     for i in range(n):
         if p.mines[i]:
             for k in range(8):
                 j = nbr[i, k]
                 if j >= 0:
-                    near[j] += 1
+                    near[j] += per_mine
     total = 0
     nfr = 0
     for i in range(n):
@@ -241,9 +252,9 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
                 for k in range(8):
                     j = nbr[c, k]
                     if j >= 0:
-                        near[j] += 1
+                        near[j] += per_mine
                         if not p.mines[j] and not excluded[j]:
-                            total += weight[j]
+                            total += weight[j] * per_mine
                 nfr -= 1
                 p = keep(p)
                 placed = True
@@ -284,7 +295,8 @@ def ladder_keep_openings(cells: int, mines: int) -> int:
     return int(round(_at_density(cells, mines, KEEP_OPENINGS)))
 
 
-def ladder_shape(nbr, mines: int, excluded=None, row=None, inner: int = INNER_WEIGHT) -> tuple[np.ndarray, int]:
+def ladder_shape(nbr, mines: int, excluded=None, row=None,
+                 inner: int = INNER_WEIGHT) -> tuple[np.ndarray, int | Fraction]:
     """The ladder's weight for adding a mine at each cell, before its mine neighbours count, and
     the clump base, for `mines` on the grid `nbr`: by a cell's ring, the steps to the nearest cell
     with fewer than eight neighbours (a corner, with three, apart), INNER_WEIGHT past the rings;
@@ -292,7 +304,8 @@ def ladder_shape(nbr, mines: int, excluded=None, row=None, inner: int = INNER_WE
     (the click's block), the two rings around it scaled by their own weights. Between two measured
     densities each cell's weight is interpolated (so it moves with the density one way only). A
     `row` of LADDER_SHAPES's form, given, is taken as it is instead, its weights and scales of `inner`
-    (the weight past the rings: above INNER_WEIGHT, finer steps)."""
+    (the weight past the rings: above INNER_WEIGHT, finer steps), its clump base too (a whole number
+    or a Fraction)."""
     if row is None:
         i, t = _between(nbr.shape[0], mines)
         rows = LADDER_SHAPES[i:i + 2]
@@ -330,15 +343,36 @@ def ladder_shape(nbr, mines: int, excluded=None, row=None, inner: int = INNER_WE
             scale(weight, around(excluded) & ~excluded, click, excluded)
         shapes.append(weight)
     lo, hi = shapes
-    return np.rint(lo + t * (hi - lo)).astype(np.int64), int(round(clump))
+    return np.rint(lo + t * (hi - lo)).astype(np.int64), row[3] if row is not None else int(round(clump))
+
+
+FINE_GROUPS = ("corner2 rim", "corner2 inside", "corner2 diagonal", "click1 corners", "click1 above and below",
+               "click2 facing", "click2 corners")
+
+
+def fine_groups(width: int, height: int, x: int, y: int) -> dict[str, np.ndarray]:
+    """The cells of each of FINE_GROUPS on a bounded width x height grid clicked at (x, y): the cells
+    two king steps from a corner on the rim, next to the rim and on the corner's diagonal; the
+    corners of the ring round the click's block, and its cells above and below the block; of the
+    second ring round the block, the cells facing the block's sides and those towards its corners."""
+    col, row = np.arange(width * height) % width, np.arange(width * height) // width
+    kx, ky = np.minimum(col, width - 1 - col), np.minimum(row, height - 1 - row)  # steps to the nearest sides
+    near, far = np.minimum(kx, ky), np.maximum(kx, ky)
+    dx, dy = abs(col - x), abs(row - y)
+    return {"corner2 rim": (far == 2) & (near == 0), "corner2 inside": (far == 2) & (near == 1),
+            "corner2 diagonal": (far == 2) & (near == 2), "click1 corners": (dx == 2) & (dy == 2),
+            "click1 above and below": (dy == 2) & (dx < 2),
+            "click2 facing": (np.maximum(dx, dy) == 3) & (np.minimum(dx, dy) <= 1),
+            "click2 corners": (np.maximum(dx, dy) == 3) & (np.minimum(dx, dy) >= 2)}
 
 
 @functools.lru_cache(maxsize=64)
-def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int, y: int) -> tuple[np.ndarray, int]:
+def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int,
+                      y: int) -> tuple[np.ndarray, int | Fraction]:
     """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
     130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, from its own
-    row if it has one, with its edge and corners scaled and its taper as it says. The weights come
-    back read-only (shared)."""
+    row if it has one, with its edge and corners scaled, its taper and its fine scales as it says. The
+    weights come back read-only (shared)."""
     nbr = grid.neighbour_table(width, height, topology)
     alone = ladder_alone(width, height, mines, x, y, topology)
     row, inner = (alone.row, alone.inner) if alone is not None else (None, INNER_WEIGHT)
@@ -353,6 +387,11 @@ def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int
         far = np.maximum(abs(far % width - x), abs(far // width - y))  # king steps from the click
         far[degree < 8] = 3  # not the rim: its ends fell short where it was tapered too
         weight = weight * (256 - alone.taper * np.maximum(far - 3, 0))
+    if alone is not None and alone.fine:  # x 64 off the groups: their scales keep their resolution
+        groups, scale = fine_groups(width, height, x, y), np.full(width * height, 64, dtype=np.int64)
+        for name, by in alone.fine:
+            scale[groups[name]] = by
+        weight = weight * scale
     weight.setflags(write=False)
     return weight, clump
 
@@ -485,7 +524,8 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
         if ok:
             weight, clump, keep_total, keep_openings, keep_bbbv = shape
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump, nbr, keep_total, keep_openings, keep_bbbv)
+                                             weight, clump.numerator, nbr, keep_total, keep_openings, keep_bbbv,
+                                             clump.denominator)  # (a base of a/b: b per mine next to a cell)
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out

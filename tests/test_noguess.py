@@ -841,40 +841,25 @@ def test_boards_at_30x24_200_alone_match_the_long_chains(monkeypatch):
     assert max(plain["figures"][f]["diff_in_se"] for f in ("edge", "corner")) > 2.5, plain
 
 
-def test_boards_at_170_mines_alone_match_the_long_chains(monkeypatch):
-    """At 30x16/170 from the centre (a LADDER_ALONE level) the default's boards, the ladder's alone,
-    against the three long chains joined (5,000 moves from the ladder, 20,000 from the repair, twice):
-    3BV, openings, edge share, corner rate, clumping and the share needing the total each within 3
-    standard errors. Without its thinnings its boards need the total more often past that, so the
-    check can fail."""
+@pytest.mark.parametrize("mines, references, without, figure, past", [
+    (170, ("170", "170_repair", "170_repair_seed3"), dict(keep_total=16, keep_openings=256, keep_bbbv=256),
+     "needs_total", 3),
+    (200, ("200_repair", "200_repair20k", "200_ladder20k"), dict(keep_bbbv=256), "bbbv", -3)])
+def test_boards_alone_at_170_and_200_mines_match_the_long_chains(monkeypatch, mines, references, without, figure,
+                                                                  past):
+    """At 30x16/170 and 200 from the centre (levels of LADDER_ALONE) the default's boards, the ladder's
+    alone, against the three long chains joined (170: 5,000 moves from the ladder, 20,000 from the repair
+    twice; 200: 10,000 and 20,000 moves from the repair, 20,000 from the ladder): 3BV, openings, edge
+    share, corner rate, clumping and the share needing the total each within 3 standard errors.
+    Without their thinnings the boards fall past that (170: they need the total more often; 200: they
+    are 3BV-poor), so the check can fail."""
     from sweeplab.cli.uniformity import Sample, compare, draw_sample
     from sweeplab.generators import noguess as G
-    ref = Sample.join([Sample.load(f"tests/data/noguess_chain_170{name}.npz")
-                       for name in ("", "_repair", "_repair_seed3")])
+    ref = Sample.join([Sample.load(f"tests/data/noguess_chain_{name}.npz") for name in references])
     named = ("bbbv", "openings", "edge", "corner", "touching", "needs_total")
-    now = compare(draw_sample(30, 16, 170, 15, 8, 600, 11), ref)
+    now = compare(draw_sample(30, 16, mines, 15, 8, 600, 11), ref)
     assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 3, now
-    level = (30, 16, 170, 15, 8)
-    monkeypatch.setitem(G.LADDER_ALONE, level,
-                        G.LADDER_ALONE[level]._replace(keep_total=16, keep_openings=256, keep_bbbv=256))
-    plain = compare(draw_sample(30, 16, 170, 15, 8, 600, 11), ref)
-    assert plain["figures"]["needs_total"]["diff_in_se"] > 3, plain
-
-
-def test_boards_at_200_mines_alone_match_the_long_chains(monkeypatch):
-    """At 30x16/200 from the centre (a LADDER_ALONE level) the default's boards, the ladder's alone,
-    against the three longest chains joined (10,000 and 20,000 moves from the repair, 20,000 from the
-    ladder): 3BV, openings, edge share, corner rate, clumping and the share needing the total each
-    within 3 standard errors. Without its 3BV thinning the boards are 3BV-poor past that, so the
-    check can fail."""
-    from sweeplab.cli.uniformity import Sample, compare, draw_sample
-    from sweeplab.generators import noguess as G
-    ref = Sample.join([Sample.load(f"tests/data/noguess_chain_200_{name}.npz")
-                       for name in ("repair", "repair20k", "ladder20k")])
-    named = ("bbbv", "openings", "edge", "corner", "touching", "needs_total")
-    now = compare(draw_sample(30, 16, 200, 15, 8, 600, 11), ref)
-    assert max(abs(now["figures"][f]["diff_in_se"]) for f in named) < 3, now
-    level = (30, 16, 200, 15, 8)
-    monkeypatch.setitem(G.LADDER_ALONE, level, G.LADDER_ALONE[level]._replace(keep_bbbv=256))
-    plain = compare(draw_sample(30, 16, 200, 15, 8, 600, 11), ref)
-    assert plain["figures"]["bbbv"]["diff_in_se"] < -3, plain
+    level = (30, 16, mines, 15, 8)
+    monkeypatch.setitem(G.LADDER_ALONE, level, G.LADDER_ALONE[level]._replace(**without))
+    plain = compare(draw_sample(30, 16, mines, 15, 8, 600, 11), ref)
+    assert plain["figures"][figure]["diff_in_se"] * (past / abs(past)) > abs(past), plain

@@ -288,6 +288,9 @@ def main() -> None:
                     "goes (130 mines and 30x24/200; a quarter as many at 170 and 200 on 30x16)")
     ap.add_argument("--tatham", default=None, help="folder of Simon Tatham's puzzles source (with mines.c)")
     a = ap.parse_args()
+    if a.against and not 1 <= a.rounds <= a.against_boards:
+        ap.error(f"--rounds must be from 1 to --against-boards ({a.against_boards}), so that every round times "
+                 f"a board; got {a.rounds}")
     print("machine: shared 2-core x86_64; CPU time of this process per board")
     if not a.no_speed:
         speed_table(a.boards)
@@ -295,7 +298,7 @@ def main() -> None:
     if a.stages:
         stages(a.stages)
     if a.against:
-        against(a.against_boards, a.tatham, max(5, a.against_boards // 2), max(1, a.rounds))
+        against(a.against_boards, a.tatham, max(5, a.against_boards // 2), a.rounds)
     if a.verify:
         verify(a.verify, a.verify_mines)
 

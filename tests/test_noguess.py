@@ -624,6 +624,28 @@ def test_a_clump_base_between_whole_numbers_counts_each_mine_next_to_a_cell_as_i
     assert (boards[0] == boards[1]).all() and (boards[2] == boards[3]).all() and (boards[0] != boards[2]).any()
 
 
+def test_a_level_s_fractions_reach_the_ladder_as_whole_numbers(monkeypatch):
+    """30x16/170's clump base (21/4) and keep of the adds that use the total (37/4 of 16) reach the
+    compiled ladder as whole numbers: base 21 with 4 per mine next to a cell, and 37 kept of 64."""
+    from sweeplab.generators import noguess as G
+    alone = G.LADDER_ALONE[30, 16, 170, 15, 8]
+    assert alone.row[3].denominator > 1 and alone.keep_total.denominator > 1
+    seen, ladder = [], G._ladder
+
+    def spy(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings, keep_bbbv,
+            per_mine=1, total_of=16):
+        seen.append((clump, per_mine, keep_total, total_of))
+        return ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings,
+                      keep_bbbv, per_mine, total_of)
+
+    monkeypatch.setattr(G, "_ladder", spy)
+    assert generate(30, 16, 170, 15, 8, 1).start == "ladder"
+    assert seen == [(21, 4, 37, 64)]
+    seen.clear()
+    generate(30, 16, 130, 15, 8, 1)  # whole numbers stay as they were
+    assert seen == [(21, 1, 12, 16)]
+
+
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():
     r = generate(30, 16, 300, 15, 8, 1, steps=50)  # the default budget: a repair can take a fresh board or two
     assert r.start == "repair" and r.tries > 0 and r.steps == 50

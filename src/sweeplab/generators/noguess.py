@@ -121,18 +121,20 @@ KEEP_OPENINGS = (220, 256, 256)
 # cells that one scale of a ring lumps together were off in opposite directions: of those two king
 # steps from a corner, the ones on the rim short and the diagonal one over (+-3.5 se); of the click's
 # first ring, the corners over and the cells above and below short (+4.2, -3.5). So that row has a
-# clump base between whole numbers (21/4) and scales of its own for those cells (`FINE_GROUPS`).
+# clump base between whole numbers (21/4) and scales of its own for those cells (`FINE_GROUPS`); and
+# as 9 of 16 adds that use the total left its boards short of needing it (-1.3 to -2.0 se) and 10
+# overshot (+2.6), it keeps 37/4 of 16.
 Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row taper inner fine",
                    defaults=(256, None, 0, INNER_WEIGHT, ()))
-Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16) that use
-the total, (of 256) that leave fewer openings and that lower 3BV, its own row of LADDER_SHAPES's form
+Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16, a Fraction
+for finer steps) that use the total, (of 256) that leave fewer openings and that lower 3BV, its own row of LADDER_SHAPES's form
 (None: LADDER_SHAPES by density), its taper (of 256 off a weight per king step from the click
 past 3, the rim's cells untapered; 0: none), the weight past the rings that its row's weights and
 scales are of (INNER_WEIGHT, or more for finer steps), and scales (of 64) of groups of FINE_GROUPS
 ((name, scale) pairs, applied last)."""
 LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
-                (30, 16, 170, 15, 8): Alone(64, 64, 9, 231, 245,
+                (30, 16, 170, 15, 8): Alone(64, 64, Fraction(37, 4), 231, 245,
                                             (170 / 480, (121, 79, 57), 200, Fraction(21, 4), (76, 61), (80, 60), 0.0),
                                             0, 64, (("corner2 rim", 69), ("corner2 inside", 60), ("corner2 diagonal", 52),
                                                     ("click1 corners", 58), ("click1 above and below", 69),
@@ -194,11 +196,11 @@ def _pick(mines, excluded, weight, clump, near, r):
 
 @njit
 def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings, keep_bbbv,
-            per_mine=1):
+            per_mine=1, total_of=16):
     """Add `extra` mines to the certified position `p` one at a time, each at a free cell c drawn
     with probability proportional to weight[c] * (clump + per_mine * mines next to c), kept iff the
     board still certifies (tried again elsewhere if not); an add whose play uses the mine total
-    is kept only with probability keep_total / 16, one that leaves the board fewer openings only
+    is kept only with probability keep_total / total_of, one that leaves the board fewer openings only
     with probability keep_openings / 256, and one that lowers its 3BV only with probability
     keep_bbbv / 256 (a thinned add counts as no try). Returns (state, mines added, cells tried,
     position); it stops early when `tries_per_mine` cells in a row fail.
@@ -241,8 +243,8 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
                     tried -= 1
                     continue
             kept = try_move(p, -1, c) == SOLVED
-            if kept and keep_total < 16 and tried_uses_total(p):
-                state, coin = below(state, 16)
+            if kept and keep_total < total_of and tried_uses_total(p):
+                state, coin = below(state, total_of)
                 kept = coin < keep_total
                 tried -= not kept
             if kept:
@@ -523,9 +525,10 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
         if ok:
             weight, clump, keep_total, keep_openings, keep_bbbv = shape
+            keep_total = Fraction(keep_total)  # a base of a/b: b per mine next to a cell; a keep of a/b: a of 16b
             state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump.numerator, nbr, keep_total, keep_openings, keep_bbbv,
-                                             clump.denominator)  # (a base of a/b: b per mine next to a cell)
+                                             weight, clump.numerator, nbr, keep_total.numerator, keep_openings,
+                                             keep_bbbv, clump.denominator, 16 * keep_total.denominator)
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out
@@ -546,8 +549,8 @@ def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: 
 
 
 def ladder_keeps(width: int, height: int, mines: int, x: int, y: int,
-                 topology: str = "bounded") -> tuple[int, int, int]:
-    """Of the ladder's adds, how many it keeps (of 16) of those whose play uses the mine total, (of
+                 topology: str = "bounded") -> tuple[int | Fraction, int, int]:
+    """Of the ladder's adds, how many it keeps (of 16; a Fraction where finer) of those whose play uses the mine total, (of
     256) of those that leave the board fewer openings, and (of 256) of those that lower its 3BV: by
     density (3BV: all), or as LADDER_ALONE says."""
     alone = ladder_alone(width, height, mines, x, y, topology)

@@ -130,17 +130,18 @@ Alone = namedtuple("Alone", "edge corner keep_total keep_openings keep_bbbv row 
                    defaults=(256, None, 0, INNER_WEIGHT, ()))
 Alone.__doc__ = """A level of LADDER_ALONE: its edge and corner scales (of 64), its adds kept (of 16, a Fraction
 for finer steps) that use the total, (of 256) that leave fewer openings and that lower 3BV, its own
-row of LADDER_SHAPES's form (None: LADDER_SHAPES by density), its taper (of 256 off a weight per king step from the click
-past 3, the rim's cells untapered; 0: none), the weight past the rings that its row's weights and
-scales are of (INNER_WEIGHT, or more for finer steps), and scales (of 64) of groups of FINE_GROUPS
-((name, scale) pairs, applied last)."""
+row of LADDER_SHAPES's form (None: LADDER_SHAPES by density), its taper (of 256 off a weight per king
+step from the click past 3, the rim's cells untapered; 0: none), the weight past the rings that its
+row's weights and scales are of (INNER_WEIGHT, or more for finer steps), and scales (of 64) of groups
+of FINE_GROUPS ((name, scale) pairs, applied last)."""
 LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, 12, 220),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
                 (30, 16, 170, 15, 8): Alone(64, 64, Fraction(37, 4), 231, 245,
                                             (170 / 480, (121, 79, 57), 200, Fraction(21, 4), (76, 61), (80, 60), 0.0),
-                                            0, 64, (("corner2 rim", 69), ("corner2 inside", 60), ("corner2 diagonal", 52),
-                                                    ("click1 corners", 58), ("click1 above and below", 69),
-                                                    ("click2 facing", 67), ("click2 corners", 61))),
+                                            0, 64, (("corner2 rim", 69), ("corner2 inside", 60),
+                                                    ("corner2 diagonal", 52), ("click1 corners", 58),
+                                                    ("click1 above and below", 69), ("click2 facing", 67),
+                                                    ("click2 corners", 61))),
                 (30, 16, 200, 15, 8): Alone(64, 64, 9, 222, 183,
                                             (200 / 480, (49, 26, 17), 235, 1, (18, 14), (28, 18), 0.0), 4)}
 # At 170 and 200 mines the cells around a corner were short of mines, or over-filled, whatever the
@@ -552,9 +553,9 @@ def ladder_alone(width: int, height: int, mines: int, x: int, y: int, topology: 
 
 def ladder_keeps(width: int, height: int, mines: int, x: int, y: int,
                  topology: str = "bounded") -> tuple[int | Fraction, int, int]:
-    """Of the ladder's adds, how many it keeps (of 16; a Fraction where finer) of those whose play uses the mine total, (of
-    256) of those that leave the board fewer openings, and (of 256) of those that lower its 3BV: by
-    density (3BV: all), or as LADDER_ALONE says."""
+    """Of the ladder's adds, how many it keeps (of 16; a Fraction where finer) of those whose play uses
+    the mine total, (of 256) of those that leave the board fewer openings, and (of 256) of those that
+    lower its 3BV: by density (3BV: all), or as LADDER_ALONE says."""
     alone = ladder_alone(width, height, mines, x, y, topology)
     if alone is not None:
         return alone.keep_total, alone.keep_openings, alone.keep_bbbv

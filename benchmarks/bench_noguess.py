@@ -26,7 +26,6 @@ import statistics
 import subprocess
 import tempfile
 import time
-from fractions import Fraction
 
 import numpy as np
 
@@ -179,12 +178,8 @@ def stages(boards: int) -> None:
             p, state, laid, _ = G._rejection(n, base, excluded, nbr, y * w + x, state, G.LADDER_BASE_TRIES,
                                              G.DEFAULT_LEAF_BUDGET, room)
             t1 = time.process_time()
-            weight, clump = G._ladder_shape_for(w, h, "bounded", m, x, y)  # as generate() takes them
-            keep_total, keep_openings, keep_bbbv = G.ladder_keeps(w, h, m, x, y)
-            keep_total = Fraction(keep_total)
-            state, added, tried, p = G._ladder(p, excluded, np.uint64(state), m - base, G.LADDER_TRIES_PER_MINE,
-                                               weight, clump.numerator, nbr, keep_total.numerator, keep_openings,
-                                               keep_bbbv, clump.denominator, 16 * keep_total.denominator)
+            shape = G._ladder_shape_for(w, h, "bounded", m, x, y) + G.ladder_keeps(w, h, m, x, y)  # as generate()
+            state, added, tried, p = G.ladder(p, excluded, state, m - base, shape, nbr)
             t2 = time.process_time()
             steps = G.chain_steps(w, h, m, x, y, "bounded", True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)

@@ -519,6 +519,16 @@ class _Start:
     repairs: int
 
 
+def ladder(p, excluded, state, extra: int, shape, nbr):
+    """`_ladder` drawing by `shape` (weights, clump base, and the three keeps, as `_start` takes it),
+    its fractions passed as whole numbers: a clump base a/b as a with b per mine next to a cell, a
+    keep of the total a/b of 16 as a of 16b."""
+    weight, clump, keep_total, keep_openings, keep_bbbv = shape
+    clump, keep_total = Fraction(clump), Fraction(keep_total)
+    return _ladder(p, excluded, np.uint64(state), extra, LADDER_TRIES_PER_MINE, weight, clump.numerator, nbr,
+                   keep_total.numerator, keep_openings, keep_bbbv, clump.denominator, 16 * keep_total.denominator)
+
+
 def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=None) -> _Start:
     """A rejection sample where rejection is cheap, with mines added one at a time (the ladder,
     drawing by `shape`: `ladder_shape`'s weights and clump base, and `ladder_keeps`); where that
@@ -527,11 +537,7 @@ def _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape=Non
         base = min(mines, int(LADDER_BASE_DENSITY * n))
         p, state, _, ok = _rejection(n, base, excluded, nbr, click, np.uint64(state), LADDER_BASE_TRIES, budget, room)
         if ok:
-            weight, clump, keep_total, keep_openings, keep_bbbv = shape
-            keep_total = Fraction(keep_total)  # a base of a/b: b per mine next to a cell; a keep of a/b: a of 16b
-            state, added, tried, p = _ladder(p, excluded, np.uint64(state), mines - base, LADDER_TRIES_PER_MINE,
-                                             weight, clump.numerator, nbr, keep_total.numerator, keep_openings,
-                                             keep_bbbv, clump.denominator, 16 * keep_total.denominator)
+            state, added, tried, p = ladder(p, excluded, state, mines - base, shape, nbr)
             if added == mines - base:
                 return _Start(p, state, True, True, tried, 0)
     # a repair can circle (mines walled in together); a fresh board now and then gets it out

@@ -429,7 +429,7 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own; its row's
     weights and scales are of its `inner` weight. 130 mines on 30x16 needs nothing on top: its
     weights and thinnings are those of the 130 row."""
-    from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, ladder_keep_openings,
+    from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, cell_scales, ladder_keep_openings,
                                              ladder_keep_total, ladder_keeps, ladder_shape)
 
     def fine(alone, w, h, x, y, cx, cy):
@@ -448,6 +448,7 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
         return dict(alone.fine).get(group, 64) if alone.fine else 1
 
     for (w, h, m, x, y), alone in LADDER_ALONE.items():
+        cells = cell_scales(w, h, m, x, y) if alone.cells else None
         plain, clump = ladder_shape(grid.neighbour_table(w, h), m, grid.block_mask(w, h, x, y), alone.row,
                                     alone.inner)
         weight, got_clump = _ladder_shape_for(w, h, "bounded", m, x, y)
@@ -464,9 +465,11 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
                     rim = cx in (0, w - 1) or cy in (0, h - 1)
                     want *= 256 - (0 if rim else alone.taper * max(max(abs(cx - x), abs(cy - y)) - 3, 0))
                 want *= fine(alone, w, h, x, y, cx, cy)
+                want *= int(cells[cy * w + cx]) if alone.cells else 1
                 assert weight[cy * w + cx] == want, (w, h, cx, cy)
-    assert LADDER_ALONE[30, 16, 130, 15, 8] == (64, 64, ladder_keep_total(480, 130), ladder_keep_openings(480, 130),
-                                                256, None, 0, INNER_WEIGHT, ())
+    # 30x16/130 takes the 130 row's weights as they are, with a table of per-cell scales on top
+    a = LADDER_ALONE[30, 16, 130, 15, 8]
+    assert (a.edge, a.corner, a.row, a.taper, a.inner, a.fine, a.cells) == (64, 64, None, 0, INNER_WEIGHT, (), True)
     # 30x16/170's row is in steps of 1/64: its inner cells weigh 64 (x 64, its fine scales' unit), its rim
     # its first ring weight; its clump base lies between whole numbers; its fine groups hold the cells
     # they name: 8, 8 and 4 two king steps from the corners, 4 and 6 in the click's first ring, 12 and 12
@@ -501,12 +504,14 @@ def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_o
     """generate() takes the ladder's weights from a cache (their numpy work was 3% of a 130-mine
     board): they must be ladder_shape's for that level and click, the same array each time, and
     nobody may write to them."""
-    from sweeplab.generators.noguess import _ladder_shape_for, ladder_shape
+    from sweeplab.generators.noguess import _ladder_shape_for, cell_scales, ladder_shape
     for w, h, m, x, y, topology in ((30, 16, 130, 15, 8, "bounded"), (30, 16, 170, 3, 2, "bounded"),
                                     (9, 9, 30, 4, 4, "torus")):
         weight, clump = _ladder_shape_for(w, h, topology, m, x, y)
         want, want_clump = ladder_shape(grid.neighbour_table(w, h, topology), m,
                                         grid.block_mask(w, h, x, y, topology))
+        if (w, h, m, x, y) == (30, 16, 130, 15, 8):  # a level with a table of per-cell scales
+            want = want * cell_scales(w, h, m, x, y)
         assert clump == want_clump and (weight == want).all()
         assert _ladder_shape_for(w, h, topology, m, x, y)[0] is weight
         with pytest.raises(ValueError):
@@ -626,7 +631,8 @@ def test_a_clump_base_between_whole_numbers_counts_each_mine_next_to_a_cell_as_i
 
 def test_a_level_s_fractions_reach_the_ladder_as_whole_numbers(monkeypatch):
     """30x16/170's clump base (21/4) and keep of the adds that use the total (37/4 of 16) reach the
-    compiled ladder as whole numbers: base 21 with 4 per mine next to a cell, and 37 kept of 64."""
+    compiled ladder as whole numbers: base 21 with 4 per mine next to a cell, and 37 kept of 64; so
+    does 30x16/130's keep (91/8 of 16: 91 of 128)."""
     from sweeplab.generators import noguess as G
     alone = G.LADDER_ALONE[30, 16, 170, 15, 8]
     assert alone.row[3].denominator > 1 and alone.keep_total.denominator > 1
@@ -642,8 +648,11 @@ def test_a_level_s_fractions_reach_the_ladder_as_whole_numbers(monkeypatch):
     assert generate(30, 16, 170, 15, 8, 1).start == "ladder"
     assert seen == [(21, 4, 37, 64)]
     seen.clear()
-    generate(30, 16, 130, 15, 8, 1)  # whole numbers stay as they were
-    assert seen == [(21, 1, 12, 16)]
+    generate(30, 16, 130, 15, 8, 1)
+    assert seen == [(21, 1, 91, 128)]
+    seen.clear()
+    generate(30, 16, 200, 15, 8, 1)  # whole numbers stay as they were
+    assert seen == [(1, 1, 9, 16)]
 
 
 def test_the_repair_starts_the_chain_where_the_ladder_stalls():

@@ -112,14 +112,16 @@ def ladder(a) -> None:
     n, nbr, excluded = w * h, grid.neighbour_table(w, h), grid.block_mask(w, h, x, y)
     edge, corner = rim(w, h)
     base, clump = untabled(level)
-    keep_total, keep_openings, keep_bbbv = G.ladder_keeps(w, h, m, x, y)
+    keep_total, keep_openings, keep_bbbv, keep_bbbv_up = G.ladder_keeps(w, h, m, x, y)
     if a.keep_total:
         keep_total = Fraction(a.keep_total)
     if a.keep_openings:
         keep_openings = a.keep_openings
+    if a.keep_bbbv_up:
+        keep_bbbv_up = a.keep_bbbv_up
     if a.clump:
         clump = Fraction(a.clump)
-    shape = (base * load_table(a.table, n), clump, keep_total, keep_openings, keep_bbbv)
+    shape = (base * load_table(a.table, n), clump, keep_total, keep_openings, keep_bbbv, keep_bbbv_up)
     counts = np.zeros(n, dtype=np.int64)
     figures = np.zeros((a.boards, 6), dtype=np.int64)
     key, t0 = seed_key(a.seed), time.perf_counter()
@@ -134,7 +136,7 @@ def ladder(a) -> None:
     Sample(w, h, counts, figures[:, 0], figures[:, 1], figures[:, 2].astype(bool), "ladder",
            edge=figures[:, 3], corner=figures[:, 4], touching=figures[:, 5]).save(
         a.out, f"fit_ladder_cells.py ladder --mines {m} --boards {a.boards} --seed {a.seed} --table {a.table}"
-               f" --keep-total {keep_total} --keep-openings {keep_openings} --clump {clump}")
+               f" --keep-total {keep_total} --keep-openings {keep_openings} --keep-bbbv-up {keep_bbbv_up} --clump {clump}")
     print(f"{a.boards} boards, {time.perf_counter() - t0:.0f} s -> {a.out}")
 
 
@@ -198,6 +200,7 @@ def main() -> None:
     ap.add_argument("--table", default="-")
     ap.add_argument("--keep-total", default=None, help="of 16, a fraction allowed (default: the level's)")
     ap.add_argument("--keep-openings", type=int, default=None, help="of 256 (default: the level's)")
+    ap.add_argument("--keep-bbbv-up", type=int, default=None, help="of 256 adds that raise 3BV (default: the level's)")
     ap.add_argument("--clump", default=None, help="the clump base, a fraction allowed (default: the level's)")
     ap.add_argument("--chain", help="chain files, comma-separated")
     ap.add_argument("--ladder", help="ladder files, comma-separated")

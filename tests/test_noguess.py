@@ -452,7 +452,7 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
         plain, clump = ladder_shape(grid.neighbour_table(w, h), m, grid.block_mask(w, h, x, y), alone.row,
                                     alone.inner)
         weight, got_clump = _ladder_shape_for(w, h, "bounded", m, x, y)
-        assert got_clump == clump and ladder_keeps(w, h, m, x, y) == alone[2:5]
+        assert got_clump == clump and ladder_keeps(w, h, m, x, y) == (*alone[2:5], alone.keep_bbbv_up)
         scaled = (alone.edge, alone.corner) != (64, 64)
         for cy in range(h):
             for cx in range(w):
@@ -481,7 +481,7 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     from sweeplab.generators.noguess import FINE_GROUPS, fine_groups
     sizes = {name: int(cells.sum()) for name, cells in fine_groups(30, 16, 15, 8).items()}
     assert sizes == dict(zip(FINE_GROUPS, (8, 8, 4, 4, 6, 12, 12)))
-    assert ladder_keeps(30, 24, 200, 3, 3) == (ladder_keep_total(720, 200), ladder_keep_openings(720, 200), 256)
+    assert ladder_keeps(30, 24, 200, 3, 3) == (ladder_keep_total(720, 200), ladder_keep_openings(720, 200), 256, 256)
     # 30x16/200's own row differs from LADDER_SHAPES's 200 row (which the chain after it is measured for)
     assert (ladder_shape(grid.neighbour_table(30, 16), 200, grid.block_mask(30, 16, 15, 8))[0]
             != _ladder_shape_for(30, 16, "bounded", 200, 15, 8)[0] // 256).any()
@@ -518,7 +518,7 @@ def test_the_ladders_weights_are_made_once_per_level_and_click_and_shared_read_o
             weight[0] = 1
 
 
-def _laddered(seed, mines, keep_total, keep_openings, keep_bbbv=256):
+def _laddered(seed, mines, keep_total, keep_openings, keep_bbbv=256, keep_bbbv_up=256):
     """A 96-mine rejection sample on 30x16 from (15, 8), then the ladder's adds up to `mines` with
     these thinnings: (the sample's mines, the ladder's board), the board checked certified."""
     from sweeplab.generators import noguess as G
@@ -531,7 +531,7 @@ def _laddered(seed, mines, keep_total, keep_openings, keep_bbbv=256):
     sample = p.mines.copy()
     weight, clump = G.ladder_shape(nbr, mines, excluded)
     _, added, _, p = G._ladder(p, excluded, np.uint64(state), mines - 96, G.LADDER_TRIES_PER_MINE, weight, clump,
-                               nbr, keep_total, keep_openings, keep_bbbv)
+                               nbr, keep_total, keep_openings, keep_bbbv, 1, 16, keep_bbbv_up)
     board = Board._from_flat(w, h, p.mines.copy())
     assert ok and added == mines - 96 and board.mine_count == mines and certify(board, x, y)[0]
     return sample, board
@@ -607,6 +607,27 @@ def test_the_ladder_thins_its_adds_that_lower_3bv():
         assert G.ladder_keeps(30, 16, m, 15, 8)[2] < 256 and G.ladder_keeps(30, 16, m, 3, 3)[2] == 256
 
 
+def test_the_ladder_thins_its_adds_that_raise_3bv():
+    """With none of them kept, no add the ladder keeps raises the board's 3BV, so each board ends with
+    at most its start's; with all kept, most end with more. Only 30x16/130 from the centre thins them."""
+    from sweeplab.generators import noguess as G
+    from sweeplab.kernels import count_numbers
+    from sweeplab.stats import bbbv_kernel
+    nbr = grid.neighbour_table(30, 16)
+
+    def bbbv(mines):
+        return bbbv_kernel(mines, count_numbers(mines, nbr), nbr)
+
+    gained = {0: [], 256: []}
+    for seed in range(8):
+        for keep_bbbv_up in gained:
+            sample, board = _laddered(seed, 104, 16, 256, 256, keep_bbbv_up)
+            gained[keep_bbbv_up].append(bbbv(board.flat_mines) - bbbv(sample))
+    assert max(gained[0]) <= 0 < sum(g > 0 for g in gained[256]) - len(gained[256]) // 2, gained
+    assert G.ladder_keeps(30, 16, 130, 15, 8)[3] < 256 and G.ladder_keeps(30, 16, 130, 3, 3)[3] == 256
+    assert all(G.ladder_keeps(w, h, m, x, y)[3] == 256 for (w, h, m, x, y) in G.LADDER_ALONE if m != 130)
+
+
 def test_a_clump_base_between_whole_numbers_counts_each_mine_next_to_a_cell_as_its_denominator():
     """The ladder draws a cell by weight x (clump base + mines next to it); a base a/b is drawn as
     weight x (a + b x mines next to it). With a/b a whole number c, that is 2 x weight x (c + mines)
@@ -639,10 +660,10 @@ def test_a_level_s_fractions_reach_the_ladder_as_whole_numbers(monkeypatch):
     seen, ladder = [], G._ladder
 
     def spy(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings, keep_bbbv,
-            per_mine=1, total_of=16):
+            per_mine=1, total_of=16, keep_bbbv_up=256):
         seen.append((clump, per_mine, keep_total, total_of))
         return ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_total, keep_openings,
-                      keep_bbbv, per_mine, total_of)
+                      keep_bbbv, per_mine, total_of, keep_bbbv_up)
 
     monkeypatch.setattr(G, "_ladder", spy)
     assert generate(30, 16, 170, 15, 8, 1).start == "ladder"

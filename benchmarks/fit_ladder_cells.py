@@ -28,9 +28,9 @@ from fractions import Fraction
 import numpy as np
 
 from sweeplab import grid
-from sweeplab.cli.uniformity import Sample, compare, rim
+from sweeplab.cli.uniformity import Sample, compare, layout_figures, rim
 from sweeplab.generators import noguess as G
-from sweeplab.generators.certify import DEFAULT_LEAF_BUDGET, SOLVED, keep, try_move, undo, workspace
+from sweeplab.generators.certify import DEFAULT_LEAF_BUDGET, NEEDED_TOTAL, SOLVED, keep, try_move, undo, workspace
 from sweeplab.rng import below, seed_key, stream_key
 from sweeplab.stats import openings_and_bbbv
 from sweeplab._numba_cache import njit
@@ -130,13 +130,12 @@ def ladder(a) -> None:
                      workspace(w, h), shape).position
         counts += p.mines
         openings, bbbv = openings_and_bbbv(p.mines, p.numbers, nbr)
-        near = np.zeros(n, dtype=np.int64)
-        np.add.at(near, nbr[p.mines][nbr[p.mines] >= 0], 1)
-        figures[i] = (bbbv, openings, p.play[2][3], p.mines[edge].sum(), p.mines[corner].sum(), near[p.mines].sum())
+        figures[i] = (bbbv, openings, p.play[2][NEEDED_TOTAL], *layout_figures(p.mines, nbr, edge, corner))
     Sample(w, h, counts, figures[:, 0], figures[:, 1], figures[:, 2].astype(bool), "ladder",
            edge=figures[:, 3], corner=figures[:, 4], touching=figures[:, 5]).save(
         a.out, f"fit_ladder_cells.py ladder --mines {m} --boards {a.boards} --seed {a.seed} --table {a.table}"
-               f" --keep-total {keep_total} --keep-openings {keep_openings} --keep-bbbv-up {keep_bbbv_up} --clump {clump}")
+               f" --keep-total {keep_total} --keep-openings {keep_openings} --keep-bbbv-up {keep_bbbv_up}"
+               f" --clump {clump}")
     print(f"{a.boards} boards, {time.perf_counter() - t0:.0f} s -> {a.out}")
 
 
@@ -185,7 +184,8 @@ def step(a) -> None:
         new = np.where(free, np.rint(table * (1 + a.eta * shared / laid)), UNIT).astype(np.int64)
         np.save(a.out, new)
         moved = (new - table)[free] / table[free]
-        print(f"table -> {a.out}: moved rms {np.sqrt(np.mean(moved ** 2)):.4f}, range {new[free].min()}..{new[free].max()}")
+        print(f"table -> {a.out}: moved rms {np.sqrt(np.mean(moved ** 2)):.4f}, "
+              f"range {new[free].min()}..{new[free].max()}")
 
 
 def main() -> None:

@@ -770,7 +770,8 @@ def test_kept_reference_sample_is_what_it_claims():
 @pytest.mark.parametrize("path, seed, boards", [("tests/data/noguess_reference_130.npz", 0, 2000),
                                                 ("tests/data/noguess_reference_130_seed1.npz", 1, 2000),
                                                 ("tests/data/noguess_reference_130_seed2.npz", 2, 2000),
-                                                ("tests/data/noguess_reference_130_seed3.npz", 3, 10000)])
+                                                ("tests/data/noguess_reference_130_seed3.npz", 3, 10000),
+                                                ("tests/data/noguess_reference_130_seed4.npz", 4, 10000)])
 def test_kept_130_mine_references_are_rejection_sampled(path, seed, boards):
     """The 130-mine references (about 20 minutes of one core per 2,000 boards, kept as data) must be
     what the rejection generator draws: their first boards are drawn again here and compared board

@@ -119,7 +119,7 @@ KEEP_OPENINGS = (220, 256, 256)
 # that level has a table of per-cell scales (`cell_scales`), fitted to long chains' mine rates
 # (1.7 million samples). Its boards then held 0.3 more 3BV than the references (and 0.1 more than
 # the chains), which fewer adds that close openings kept would have lowered only by adding openings;
-# so it keeps 252 of 256 adds that raise 3BV, 226 of 256 that close openings, and 91/8 of 16 that
+# so it keeps 252 of 256 adds that raise 3BV, 226 of 256 that close openings, and 23/2 of 16 that
 # use the total (session 17).
 # At 200 mines on 30x16 the ladder's boards alone came out 3BV-poor at every weight and openings
 # thinning tried (-6 se and worse), so that level also thins its adds that lower 3BV, and has its
@@ -143,7 +143,7 @@ step from the click past 3, the rim's cells untapered; 0: none), the weight past
 row's weights and scales are of (INNER_WEIGHT, or more for finer steps), and scales (of 64) of groups
 of FINE_GROUPS ((name, scale) pairs), whether it has a table of per-cell scales (of CELL_UNIT,
 `cell_scales`, applied last), and its adds kept (of 256) that raise 3BV."""
-LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, Fraction(91, 8), 226, cells=True, keep_bbbv_up=252),
+LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, Fraction(23, 2), 226, cells=True, keep_bbbv_up=252),
                 (30, 24, 200, 15, 12): Alone(61, 56, 11, 228),
                 (30, 16, 170, 15, 8): Alone(64, 64, Fraction(37, 4), 231, 245,
                                             (170 / 480, (121, 79, 57), 200, Fraction(21, 4), (76, 61), (80, 60), 0.0),

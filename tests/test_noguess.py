@@ -653,7 +653,7 @@ def test_a_clump_base_between_whole_numbers_counts_each_mine_next_to_a_cell_as_i
 def test_a_level_s_fractions_reach_the_ladder_as_whole_numbers(monkeypatch):
     """30x16/170's clump base (21/4) and keep of the adds that use the total (37/4 of 16) reach the
     compiled ladder as whole numbers: base 21 with 4 per mine next to a cell, and 37 kept of 64; so
-    does 30x16/130's keep (91/8 of 16: 91 of 128)."""
+    does 30x16/130's keep (23/2 of 16: 23 of 32)."""
     from sweeplab.generators import noguess as G
     alone = G.LADDER_ALONE[30, 16, 170, 15, 8]
     assert alone.row[3].denominator > 1 and alone.keep_total.denominator > 1
@@ -670,7 +670,7 @@ def test_a_level_s_fractions_reach_the_ladder_as_whole_numbers(monkeypatch):
     assert seen == [(21, 4, 37, 64)]
     seen.clear()
     generate(30, 16, 130, 15, 8, 1)
-    assert seen == [(21, 1, 91, 128)]
+    assert seen == [(21, 1, 23, 32)]
     seen.clear()
     generate(30, 16, 200, 15, 8, 1)  # whole numbers stay as they were
     assert seen == [(1, 1, 9, 16)]

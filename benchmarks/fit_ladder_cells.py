@@ -30,10 +30,9 @@ import numpy as np
 from sweeplab import grid
 from sweeplab.cli.uniformity import Sample, compare, layout_figures, rim
 from sweeplab.generators import noguess as G
-from sweeplab.generators.certify import DEFAULT_LEAF_BUDGET, NEEDED_TOTAL, SOLVED, keep, try_move, undo, workspace
-from sweeplab.rng import below, seed_key, stream_key
+from sweeplab.generators.certify import DEFAULT_LEAF_BUDGET, NEEDED_TOTAL, workspace
+from sweeplab.rng import seed_key, stream_key
 from sweeplab.stats import openings_and_bbbv
-from sweeplab._numba_cache import njit
 
 UNIT = G.CELL_UNIT
 BURN, EVERY, SAMPLES = 1500, 50, 200  # a chain's moves before its first sample, between samples; samples
@@ -61,33 +60,6 @@ def load_table(path, n):
     return np.full(n, UNIT, dtype=np.int64) if path == "-" else np.load(path).astype(np.int64)
 
 
-@njit
-def _chain_samples(p, excluded, state, counts):
-    """BURN moves of the chain, then SAMPLES samples EVERY moves apart, their mines added to counts."""
-    n = p.mines.shape[0]
-    mpos, fpos = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
-    nm = nfr = 0
-    for i in range(n):
-        if p.mines[i]:
-            mpos[nm] = i
-            nm += 1
-        elif not excluded[i]:
-            fpos[nfr] = i
-            nfr += 1
-    for s in range(BURN + EVERY * SAMPLES):
-        state, a = below(state, nm)
-        state, b = below(state, nfr)
-        if try_move(p, mpos[a], fpos[b]) == SOLVED:
-            mpos[a], fpos[b] = fpos[b], mpos[a]
-            p = keep(p)
-        else:
-            undo(p, mpos[a], fpos[b])
-        if s + 1 > BURN and (s + 1 - BURN) % EVERY == 0:
-            for i in range(n):
-                counts[i] += p.mines[i]
-    return state
-
-
 def chain(a) -> None:
     """Thinned chains from the level's ladder start: the per-cell mine counts over their samples."""
     level = level_of(a)
@@ -99,7 +71,10 @@ def chain(a) -> None:
     for c in range(a.chains):
         begun = G._start(n, m, excluded, nbr, y * w + x, np.uint64(stream_key(key, c)), 20_000, DEFAULT_LEAF_BUDGET,
                          workspace(w, h), shape)
-        _chain_samples(begun.position, excluded, np.uint64(begun.state), counts)
+        state, _, p = G._chain(begun.position, excluded, np.uint64(begun.state), BURN)
+        for _ in range(SAMPLES):
+            state, _, p = G._chain(p, excluded, state, EVERY)
+            counts += p.mines
     np.savez(a.out, counts=counts, samples=a.chains * SAMPLES,
              command=f"fit_ladder_cells.py chain --mines {m} --chains {a.chains} --seed {a.seed}")
     print(f"{a.chains} chains of {BURN + EVERY * SAMPLES} moves, {time.perf_counter() - t0:.0f} s -> {a.out}")

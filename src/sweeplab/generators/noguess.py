@@ -498,7 +498,8 @@ def _chain(p, excluded, state, steps):
     """Metropolis moves over certified boards: one mine to a uniform free cell, kept iff it certifies.
 
     The position `p` must be certified; it stays certified. Each move is certified from the
-    current play's log. Returns (state, moves accepted).
+    current play's log. Returns (state, moves accepted, position): the position returned, not `p`,
+    holds the last board's play, so a chain goes on from it.
     """
     n = p.mines.shape[0]
     mpos = np.empty(n, dtype=np.int32)
@@ -513,7 +514,7 @@ def _chain(p, excluded, state, steps):
             fpos[nfr] = i
             nfr += 1
     if nm == 0 or nfr == 0:
-        return state, 0
+        return state, 0, p
     accepted = 0
     for s in range(steps):
         state, a = below(state, nm)
@@ -527,7 +528,7 @@ def _chain(p, excluded, state, steps):
             p = keep(p)
         else:
             undo(p, src, dst)
-    return state, accepted
+    return state, accepted, p
 
 
 STEPS_PER_MINE = 3  # chain moves after a repair, per mine: less leaves the repair's bias (docs/benchmarks.md)
@@ -671,7 +672,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         if steps is None:
             steps = chain_steps(width, height, mines, x, y, topology, begun.ladder, ladder_tries)
         if ok and steps > 0:
-            state, accepted = _chain(begun.position, excluded, np.uint64(state), steps)
+            state, accepted, _ = _chain(begun.position, excluded, np.uint64(state), steps)
     if not ok and not allow_uncertified:
         raise GenerationError(
             f"no certified no-guess board with {mines} mines on {width}x{height} from ({x}, {y}) within "

@@ -178,8 +178,7 @@ def stages(boards: int) -> None:
             p, state, laid, _ = G._rejection(n, base, excluded, nbr, y * w + x, state, G.LADDER_BASE_TRIES,
                                              G.DEFAULT_LEAF_BUDGET, room)
             t1 = time.process_time()
-            shape = G._ladder_shape_for(w, h, "bounded", m, x, y) + G.ladder_keeps(w, h, m, x, y)  # as generate()
-            state, added, tried, p = G.ladder(p, excluded, state, m - base, shape, nbr)
+            state, added, tried, p = G.ladder(p, excluded, state, m - base, G.ladder_draws(w, h, m, x, y), nbr)
             t2 = time.process_time()
             steps = G.chain_steps(w, h, m, x, y, "bounded", True, tried)
             accepted = chain(p, excluded, np.uint64(state), steps, extra_accepted, extra_rejected)

@@ -43,17 +43,11 @@ def level_of(a):
 
 
 def untabled(level):
-    """The level's ladder shape without its per-cell table: (base weights, clump base)."""
-    saved = G.LADDER_ALONE.get(level)
-    if saved is not None:
-        G.LADDER_ALONE[level] = saved._replace(cells=False)
-    G._ladder_shape_for.cache_clear()
-    try:
-        return G._ladder_shape_for(level[0], level[1], "bounded", *level[2:])
-    finally:
-        if saved is not None:
-            G.LADDER_ALONE[level] = saved
-        G._ladder_shape_for.cache_clear()
+    """The level's ladder shape without its per-cell table: (base weights, clump base). The table is
+    applied last, by multiplying, so it divides out exactly."""
+    weight, clump = G._ladder_shape_for(level[0], level[1], "bounded", *level[2:])
+    alone = G.ladder_alone(*level)
+    return (weight // G.cell_scales(*level) if alone is not None and alone.cells else weight), clump
 
 
 def load_table(path, n):
@@ -65,7 +59,7 @@ def chain(a) -> None:
     level = level_of(a)
     w, h, m, x, y = level
     n, nbr, excluded = w * h, grid.neighbour_table(w, h), grid.block_mask(w, h, x, y)
-    shape = G._ladder_shape_for(w, h, "bounded", m, x, y) + G.ladder_keeps(w, h, m, x, y)
+    shape = G.ladder_draws(w, h, m, x, y)
     counts = np.zeros(n, dtype=np.int64)
     key, t0 = seed_key(a.seed), time.perf_counter()
     for c in range(a.chains):

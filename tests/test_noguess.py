@@ -585,11 +585,9 @@ def test_the_ladder_thins_its_adds_that_leave_fewer_openings():
     assert len(G.KEEP_OPENINGS) == len(G.LADDER_SHAPES)
 
 
-def test_the_ladder_thins_its_adds_that_lower_3bv():
-    """With none of them kept, no add the ladder keeps lowers the board's 3BV, so from the same starts
-    its boards gain far more 3BV over their 24 adds than with all kept. Only 30x16/170 and 200 from
-    the centre thin them (LADDER_ALONE); by density the ladder keeps all."""
-    from sweeplab.generators import noguess as G
+def _bbbv_gained(mines, **thinning):
+    """The 3BV each of eight ladder boards (seeds 0 to 7, `_laddered`) gained over its start, with its
+    adds that lower 3BV or raise it kept as `thinning` says (keep_bbbv, keep_bbbv_up; 256: all)."""
     from sweeplab.kernels import count_numbers
     from sweeplab.stats import bbbv_kernel
     nbr = grid.neighbour_table(30, 16)
@@ -597,12 +595,21 @@ def test_the_ladder_thins_its_adds_that_lower_3bv():
     def bbbv(mines):
         return bbbv_kernel(mines, count_numbers(mines, nbr), nbr)
 
-    gained = {0: [], 256: []}
+    keeps = dict(keep_bbbv=256, keep_bbbv_up=256) | thinning
+    gained = []
     for seed in range(8):
-        for keep_bbbv in gained:
-            sample, board = _laddered(seed, 120, 16, 256, keep_bbbv)
-            gained[keep_bbbv].append(bbbv(board.flat_mines) - bbbv(sample))
-    assert min(gained[0]) > max(gained[256]) > 0, gained
+        sample, board = _laddered(seed, mines, 16, 256, keeps["keep_bbbv"], keeps["keep_bbbv_up"])
+        gained.append(bbbv(board.flat_mines) - bbbv(sample))
+    return gained
+
+
+def test_the_ladder_thins_its_adds_that_lower_3bv():
+    """With none of them kept, no add the ladder keeps lowers the board's 3BV, so from the same starts
+    its boards gain far more 3BV over their 24 adds than with all kept. Only 30x16/170 and 200 from
+    the centre thin them (LADDER_ALONE); by density the ladder keeps all."""
+    from sweeplab.generators import noguess as G
+    none_kept, all_kept = _bbbv_gained(120, keep_bbbv=0), _bbbv_gained(120)
+    assert min(none_kept) > max(all_kept) > 0, (none_kept, all_kept)
     for m in (170, 200):
         assert G.ladder_keeps(30, 16, m, 15, 8)[2] < 256 and G.ladder_keeps(30, 16, m, 3, 3)[2] == 256
 
@@ -611,19 +618,8 @@ def test_the_ladder_thins_its_adds_that_raise_3bv():
     """With none of them kept, no add the ladder keeps raises the board's 3BV, so each board ends with
     at most its start's; with all kept, most end with more. Only 30x16/130 from the centre thins them."""
     from sweeplab.generators import noguess as G
-    from sweeplab.kernels import count_numbers
-    from sweeplab.stats import bbbv_kernel
-    nbr = grid.neighbour_table(30, 16)
-
-    def bbbv(mines):
-        return bbbv_kernel(mines, count_numbers(mines, nbr), nbr)
-
-    gained = {0: [], 256: []}
-    for seed in range(8):
-        for keep_bbbv_up in gained:
-            sample, board = _laddered(seed, 104, 16, 256, 256, keep_bbbv_up)
-            gained[keep_bbbv_up].append(bbbv(board.flat_mines) - bbbv(sample))
-    assert max(gained[0]) <= 0 < sum(g > 0 for g in gained[256]) - len(gained[256]) // 2, gained
+    none_kept, all_kept = _bbbv_gained(104, keep_bbbv_up=0), _bbbv_gained(104)
+    assert max(none_kept) <= 0 < sum(g > 0 for g in all_kept) - len(all_kept) // 2, (none_kept, all_kept)
     assert G.ladder_keeps(30, 16, 130, 15, 8)[3] < 256 and G.ladder_keeps(30, 16, 130, 3, 3)[3] == 256
     assert all(G.ladder_keeps(w, h, m, x, y)[3] == 256 for (w, h, m, x, y) in G.LADDER_ALONE if m != 130)
 

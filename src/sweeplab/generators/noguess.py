@@ -215,8 +215,8 @@ def _ladder(p, excluded, state, extra, tries_per_mine, weight, clump, nbr, keep_
     is kept only with probability keep_total / total_of, one that leaves the board fewer openings only
     with probability keep_openings / 256, one that lowers its 3BV only with probability keep_bbbv / 256
     and one that raises it only with probability keep_bbbv_up / 256 (a thinned add counts as no try).
-    Returns (state, mines added, cells tried,
-    position); it stops early when `tries_per_mine` cells in a row fail.
+    Returns (state, mines added, cells tried, position); it stops early when `tries_per_mine` cells
+    in a row fail.
     """
     n = p.mines.shape[0]
     near = np.zeros(n, dtype=np.int64)  # mines next to each cell, times per_mine
@@ -596,6 +596,12 @@ def ladder_keeps(width: int, height: int, mines: int, x: int, y: int,
     return ladder_keep_total(width * height, mines), ladder_keep_openings(width * height, mines), 256, 256
 
 
+def ladder_draws(width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> tuple:
+    """The ladder's `shape` for a level and its click, as `_start` takes it: its weights and clump base
+    (`_ladder_shape_for`) and its four keeps (`ladder_keeps`)."""
+    return _ladder_shape_for(width, height, topology, mines, x, y) + ladder_keeps(width, height, mines, x, y, topology)
+
+
 def chain_steps(width: int, height: int, mines: int, x: int, y: int, topology: str, ladder: bool,
                 ladder_tries: int) -> int:
     """The chain's moves by default: none at a level of LADDER_ALONE whose start the ladder made,
@@ -663,8 +669,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         tries = DEFAULT_REPAIRS if tries is None else tries
         shape = None
         if chain_start == "auto":
-            keeps = ladder_keeps(width, height, mines, x, y, topology)
-            shape = _ladder_shape_for(width, height, topology, mines, x, y) + keeps
+            shape = ladder_draws(width, height, mines, x, y, topology)
         begun = _start(n, mines, excluded, nbr, click, state, tries, budget, room, shape)
         flat, state, ok, used, ladder_tries = (begun.position.mines, begun.state, begun.certified, begun.repairs,
                                                begun.ladder_tries)

@@ -18,8 +18,9 @@ upper bound. `strong` then plays the game on, as in the declared runs. Per case:
 - perfect <=: the mean of 1, the exact chance, or the ceiling: perfect play wins at most it;
   both with a 95% normal interval for the mean;
 - needs: the win rate at which a run of --run-games games has the target as the lower end of its
-  95% Wilson interval (issue 16's bar). Where `perfect <=`'s upper end is below it, no player meets
-  the target but by luck (a perfect player's run would pass with chance under 2.5%).
+  95% Wilson interval (issue 16's bar);
+- pass <=: the chance that such a run of a player winning `perfect <=`'s upper end passes (under
+  a half where that end is below `needs`); no player, perfect play included, passes more often.
 
 Each chunk of games is kept in --cache (by case, seed and chunk), so a run resumes where it stopped.
 """
@@ -97,6 +98,12 @@ def needs(target: float, games: int) -> float:
     return hi
 
 
+def pass_chance(rate: float, need: float, games: int) -> float:
+    """The chance that a run of `games` games of a player winning `rate` wins at least `need`."""
+    se = math.sqrt(rate * (1 - rate) / games)
+    return 0.5 * math.erfc((need - rate) / se / math.sqrt(2))
+
+
 def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     half = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(x.size)
     return float(x.mean()), float(x.mean()) - half, float(x.mean()) + half
@@ -134,7 +141,7 @@ def main(argv=None):
     print(f"# {args.games} games a case, seed {args.seed}; exact up to {args.exact} layouts and "
           f"{args.budget} states; depth {args.depth}")
     print(f"{'case':24} {'no guess':>8} {'exact':>14} {'bounded':>22} {'strong':>26} {'perfect >=':>24} "
-          f"{'perfect <=':>24} {'target':>7} {'needs':>7}")
+          f"{'perfect <=':>24} {'target':>7} {'needs':>7} {'pass <=':>7}")
     from sweeplab.lab.intervals import wilson
     for case in args.cases.split(","):
         paths, todo = chunks(args, case)
@@ -155,10 +162,12 @@ def main(argv=None):
         lm, ll, lh = mean_ci(lower)
         um, ul, uh = mean_ci(value)
         target = TARGETS[case]
+        need = needs(target, args.run_games)
+        chance = pass_chance(uh, need, args.run_games)
         print(f"{case:24} {np.mean(kind == NONE):8.2%} {ex.sum():6} {value[ex].mean() if ex.any() else 0:7.4f} "
               f"{bd.sum():6} {value[bd].mean() if bd.any() else 0:7.4f} {won[bd].mean() if bd.any() else 0:7.4f} "
               f"{won.mean():8.3%} [{w_lo:.3%}, {w_hi:.3%}] {lm:8.3%} [{ll:.3%}, {lh:.3%}] "
-              f"{um:8.3%} [{ul:.3%}, {uh:.3%}] {target:7.2%} {needs(target, args.run_games):7.3%}")
+              f"{um:8.3%} [{ul:.3%}, {uh:.3%}] {target:7.2%} {need:7.3%} {chance:7.1%}")
         print(f"{'':24} ({time.perf_counter() - t0:.0f} s, {sum(r['cpu'] for r in parts):.0f} CPU-s in all)")
 
 

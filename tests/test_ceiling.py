@@ -24,7 +24,7 @@ from sweeplab.solver.optimal import OptimalPlay
 from .test_players import small_views
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_ceiling import EXACT, NONE, needs, play  # noqa: E402
+from bench_ceiling import EXACT, NONE, needs, pass_chance, play  # noqa: E402
 
 
 @settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
@@ -88,3 +88,10 @@ def test_needs_is_the_least_rate_whose_wilson_interval_starts_at_the_target():
     p = needs(0.972, 200_000)
     assert wilson(round(p * 200_000), 200_000)[0] >= 0.972 > wilson(round(p * 200_000) - 2, 200_000)[0]
     assert 0.9726 < p < 0.9728  # 0.972 + 1.96 x sqrt(0.972 x 0.028 / 200,000) = 0.97272
+
+
+def test_pass_chance_is_the_normal_tail_of_a_run():
+    se = (0.97 * 0.03 / 200_000) ** 0.5
+    assert pass_chance(0.97, 0.97, 200_000) == pytest.approx(0.5)
+    assert pass_chance(0.97, 0.97 + 1.959964 * se, 200_000) == pytest.approx(0.025, abs=1e-5)
+    assert pass_chance(0.97, 0.97 - 1.959964 * se, 200_000) == pytest.approx(0.975, abs=1e-5)

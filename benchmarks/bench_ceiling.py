@@ -43,6 +43,7 @@ from bench_winrate import CASES, TARGETS  # noqa: E402
 
 CHUNK = 500
 NONE, EXACT, BOUNDED = 0, 1, 2
+MEMO: dict = {}  # a worker's ceilings by position, kept across its chunks (the safe click's few first numbers)
 
 
 def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int, depth: int) -> dict:
@@ -59,7 +60,6 @@ def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int, d
 
     w, h, m, rule, at = CASES[case]
     kinds, values, won = [], [], []
-    memo: dict = {}
     cpu = time.process_time()
     for i in range(start, stop):
         board_seed, player_seed = game_seeds(seed, i)
@@ -72,7 +72,7 @@ def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int, d
             moves = player.moves(view)
             if not moves[0].certain:  # the first guess: perfect play is here too
                 try:
-                    c = ceiling(view, analyse(view), exact_layouts=exact, budget=budget, depth=depth, memo=memo)
+                    c = ceiling(view, analyse(view), exact_layouts=exact, budget=budget, depth=depth, memo=MEMO)
                     kind, value = (EXACT if c.exact else BOUNDED), c.value
                 except TooComplexError:  # past the exact count: no bound but the trivial one
                     kind, value = BOUNDED, 1.0

@@ -46,7 +46,7 @@ NONE, EXACT, BOUNDED = 0, 1, 2
 MEMO: dict = {}  # a worker's ceilings by position, kept across its chunks (the safe click's few first numbers)
 
 
-def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int, depth: int) -> dict:
+def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int) -> dict:
     """Per game: the kind of its first guess, perfect play's chance there (exact or a ceiling; 1 with
     no guess), and whether `strong` won."""
     from sweeplab.firstclick import make_rule, rule_seed
@@ -72,7 +72,7 @@ def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int, d
             moves = player.moves(view)
             if not moves[0].certain:  # the first guess: perfect play is here too
                 try:
-                    c = ceiling(view, analyse(view), exact_layouts=exact, budget=budget, depth=depth, memo=MEMO)
+                    c = ceiling(view, analyse(view), exact_layouts=exact, budget=budget, memo=MEMO)
                     kind, value = (EXACT if c.exact else BOUNDED), c.value
                 except TooComplexError:  # past the exact count: no bound but the trivial one
                     kind, value = BOUNDED, 1.0
@@ -115,7 +115,7 @@ def chunks(args, case):
     out, todo = [], []
     for start in range(0, args.games, CHUNK):
         stop = min(start + CHUNK, args.games)
-        path = cache / f"{case}-s{args.seed}-{start}-{stop}-e{args.exact}-b{args.budget}-d{args.depth}.json"
+        path = cache / f"{case}-s{args.seed}-{start}-{stop}-e{args.exact}-b{args.budget}.json"
         out.append(path)
         if not path.exists():
             todo.append((path, start, stop))
@@ -131,7 +131,6 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--exact", type=int, default=20000, help="solve the first guess exactly up to this many layouts")
     ap.add_argument("--budget", type=int, default=2_000_000, help="... and this many end-game states")
-    ap.add_argument("--depth", type=int, default=0, help="bound the positions after a guess this many times more")
     ap.add_argument("--run-games", type=int, default=200_000, help="the declared run's length, for `needs`")
     ap.add_argument("--cache", default="/tmp/sweeplab-ceiling")
     args = ap.parse_args(argv)
@@ -139,7 +138,7 @@ def main(argv=None):
         if case not in CASES:
             raise SystemExit(f"unknown case {case!r}; allowed: {', '.join(CASES)}")
     print(f"# {args.games} games a case, seed {args.seed}; exact up to {args.exact} layouts and "
-          f"{args.budget} states; depth {args.depth}")
+          f"{args.budget} states")
     print(f"{'case':24} {'no guess':>8} {'exact':>14} {'bounded':>22} {'strong':>26} {'perfect >=':>24} "
           f"{'perfect <=':>24} {'target':>7} {'needs':>7} {'pass <=':>7}")
     from sweeplab.lab.intervals import wilson
@@ -147,7 +146,7 @@ def main(argv=None):
         paths, todo = chunks(args, case)
         t0 = time.perf_counter()
         with ProcessPoolExecutor(args.workers) as pool:
-            futures = {pool.submit(play, case, args.seed, a, b, args.exact, args.budget, args.depth): p
+            futures = {pool.submit(play, case, args.seed, a, b, args.exact, args.budget): p
                        for p, a, b in todo}
             for f, p in futures.items():
                 p.write_text(json.dumps(f.result()))

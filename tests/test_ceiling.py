@@ -35,11 +35,12 @@ def test_the_ceiling_is_never_below_perfect_play_and_is_it_where_solved(view):
     best = max(OptimalPlay(view.width, view.height, view.mine_count).moves(view).values())
     solved = ceiling(view, a)
     assert solved.exact and solved.value == pytest.approx(float(best), abs=1e-12)
-    for depth in (0, 1):
-        bound = ceiling(view, a, exact_layouts=0, depth=depth)  # no end game at the top: a bound
-        assert not bound.exact
-        assert bound.value >= float(best) - 1e-12
-        assert bound.value <= 1.0 - float(a.probability[view.hidden & ~a.mines].min()) + 1e-12  # <= best safety
+    bound = ceiling(view, a, exact_layouts=0)  # no end game at all: the bound
+    assert not bound.exact
+    assert bound.value >= float(best) - 1e-12
+    assert bound.value <= 1.0 - float(a.probability[view.hidden & ~a.mines].min()) + 1e-12  # <= best safety
+    between = ceiling(view, a, exact_layouts=a.layouts - 1)  # the bound, with the end game after each number
+    assert float(best) - 1e-12 <= between.value <= bound.value + 1e-12
 
 
 def first_guess_ceilings(board: Board, at, **kw) -> float:
@@ -74,7 +75,7 @@ def test_first_guess_ceilings_average_to_perfect_play_over_a_whole_board():
 
 
 def test_bench_ceiling_plays_the_declared_runs_games():
-    got = play("beginner-safe-corner", 5, 0, 40, 20000, 2_000_000, 0)
+    got = play("beginner-safe-corner", 5, 0, 40, 20000, 2_000_000)
     counts = run(BenchSpec("strong", 9, 9, 10, "safe", (0, 0), 5), 40, workers=1)
     assert sum(got["won"]) == counts.wins
     kinds = np.array(got["kind"])

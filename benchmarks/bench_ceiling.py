@@ -104,11 +104,6 @@ def pass_chance(rate: float, need: float, games: int) -> float:
     return 0.5 * math.erfc((need - rate) / se / math.sqrt(2))
 
 
-def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    half = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(x.size)
-    return float(x.mean()), float(x.mean()) - half, float(x.mean()) + half
-
-
 def chunks(args, case):
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -141,7 +136,7 @@ def main(argv=None):
           f"{args.budget} states")
     print(f"{'case':24} {'no guess':>8} {'exact':>14} {'bounded':>22} {'strong':>26} {'perfect >=':>24} "
           f"{'perfect <=':>24} {'target':>7} {'needs':>7} {'pass <=':>7}")
-    from sweeplab.lab.intervals import wilson
+    from sweeplab.lab.intervals import mean_ci, wilson
     for case in args.cases.split(","):
         paths, todo = chunks(args, case)
         t0 = time.perf_counter()
@@ -158,8 +153,8 @@ def main(argv=None):
         ex, bd = kind == EXACT, kind == BOUNDED
         lower = np.where(bd, won, value)
         w_lo, w_hi = wilson(int(won.sum()), n)
-        lm, ll, lh = mean_ci(lower)
-        um, ul, uh = mean_ci(value)
+        lm, ll, lh = mean_ci(lower.astype(float), 0.0, 1.0)
+        um, ul, uh = mean_ci(value, 0.0, 1.0)
         target = TARGETS[case]
         need = needs(target, args.run_games)
         chance = pass_chance(uh, need, args.run_games)

@@ -7,10 +7,10 @@ layouts remain the exact end game (`solver.endgame`) gives that chance. Past it,
 at c wins at most the sum, over each number v it can show, of P(c safe and shows v) times 1 when
 v leaves a certain cell, else perfect play's chance after v by the end game where it fits, else
 the best safety after v (the next guess must survive). The most over every undecided cell bounds
-perfect play from above. (Bounding the position after v the same way instead of by its best safety
-changed nothing on intermediate positions, at minutes a position: the slack is in the numbers
-that leave a certain cell, counted as 1.) Cells are taken safest first, and the search stops at the first that could
-not beat the best found even with every number worth 1.
+perfect play from above. Cells are taken safest first, and the search stops at the first that
+could not beat the best found even with every number worth 1. (Bounding the position after v the
+same way instead of by its best safety changed nothing on intermediate positions, at minutes a
+position: the slack is in the numbers that leave a certain cell, counted as 1.)
 
 Every count is exact (the analysis's); the value is their ratio as a float, for measuring.
 """

@@ -19,6 +19,7 @@ from sweeplab.firstclick import kept_free
 from sweeplab.lab import BenchSpec, run
 from sweeplab.solver import analyse
 from sweeplab.solver.ceiling import ceiling
+from sweeplab.solver.fifty import forced_pairs
 from sweeplab.solver.optimal import OptimalPlay
 
 from .test_players import small_views
@@ -41,6 +42,8 @@ def test_the_ceiling_is_never_below_perfect_play_and_is_it_where_solved(view):
     assert bound.value <= 1.0 - float(a.probability[view.hidden & ~a.mines].min()) + 1e-12  # <= best safety
     between = ceiling(view, a, exact_layouts=a.layouts - 1)  # the bound, with the end game after each number
     assert float(best) - 1e-12 <= between.value <= bound.value + 1e-12
+    if forced_pairs(view, a.mines, view.hidden & ~a.mines):  # a 50/50 no reveal tells apart: a coin at best
+        assert bound.value <= 0.5 + 1e-12
 
 
 def first_guess_ceilings(board: Board, at, **kw) -> float:

@@ -6,8 +6,10 @@ play's chance to win the game is the average, over boards, of its chance from th
 layouts remain the exact end game (`solver.endgame`) gives that chance. Past it, a bound: a guess
 at c wins at most the sum, over each number v it can show, of P(c safe and shows v) times 1 when
 v leaves a certain cell, else perfect play's chance after v by the end game where it fits, else
-the best safety after v (the next guess must survive). The most over every undecided cell bounds
-perfect play from above. Cells are taken safest first, and the search stops at the first that
+the best safety after v (the next guess must survive). A forced 50/50 (`solver.fifty`: a pair
+holding one mine that no reveal can ever tell apart, so every layout has a twin with the two
+swapped) that c is not in is still one after c, and is got through by luck alone: each such pair
+halves those terms. The most over every undecided cell bounds perfect play from above. Cells are taken safest first, and the search stops at the first that
 could not beat the best found even with every number worth 1. (Bounding the position after v the
 same way instead of by its best safety changed nothing on intermediate positions, at minutes a
 position: the slack is in the numbers that leave a certain cell, counted as 1.)
@@ -24,6 +26,7 @@ import numpy as np
 from ..view import HIDDEN, View
 from .complete import Analysis
 from .endgame import endgame_search
+from .fifty import forced_pairs
 from .lookahead import flagged, outcomes
 
 
@@ -55,23 +58,40 @@ def ceiling(view: View, a: Analysis, *, exact_layouts: int = 20_000, budget: int
 def _bound(view: View, a: Analysis, exact_layouts: int, budget: int) -> float:
     base = flagged(view, a)
     p = a.probability.reshape(-1)
-    cells = np.flatnonzero((view.hidden & ~a.mines).reshape(-1))
+    undecided = view.hidden & ~a.mines
+    pairs = _apart(forced_pairs(view, a.mines, undecided))
+    cells = np.flatnonzero(undecided.reshape(-1))
     best = 0.0
     for c in cells[np.argsort(p[cells], kind="stable")].tolist():
         if 1.0 - p[c] <= best:
             break  # (safest first: no later cell can do better)
+        # the 50/50s c is not in stay so after its reveal (it sees both cells of a pair or neither)
+        most = 0.5 ** sum(c not in t for t in pairs)
         others = base == HIDDEN
         others[c] = False
         score = 0.0
         for weight, tv, b in outcomes(view, a, base, c):
             left = others & ~b.mines.reshape(-1)
-            if not left.any() or (b.safe.reshape(-1) & left).any():
-                score += weight  # the game is won, or a certain cell follows: at most 1
+            if not left.any():
+                score += weight  # the game is won
+            elif (b.safe.reshape(-1) & left).any():
+                score += weight * most  # a certain cell follows
             else:
                 value = _exact(tv, b, exact_layouts, budget)
-                score += weight * (value if value is not None else 1.0 - float(b.probability.reshape(-1)[left].min()))
+                safety = 1.0 - float(b.probability.reshape(-1)[left].min())
+                score += weight * (value if value is not None else min(safety, most))
         best = max(best, score)
     return best
+
+
+def _apart(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pairs that share no cell (each then a coin of its own)."""
+    out, used = [], set()
+    for t in pairs:
+        if used.isdisjoint(t):
+            used.update(t)
+            out.append(t)
+    return out
 
 
 def _exact(view: View, a: Analysis, exact_layouts: int, budget: int) -> float | None:

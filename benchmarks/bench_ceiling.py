@@ -22,7 +22,8 @@ upper bound. `strong` then plays the game on, as in the declared runs. Per case:
 - pass <=: the chance that such a run of a player winning `perfect <=`'s upper end passes (under
   a half where that end is below `needs`); no player, perfect play included, passes more often.
 
-Each chunk of games is kept in --cache (by case, seed and chunk), so a run resumes where it stopped.
+Each chunk of games is kept in --cache (by case, seed, chunk, limits and a digest of the sweeplab
+source, so an edit is never answered from the cache), and a run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from bench_paired import source_tag  # noqa: E402
 from bench_winrate import CASES, TARGETS  # noqa: E402
 
 CHUNK = 500
@@ -107,10 +109,10 @@ def pass_chance(rate: float, need: float, games: int) -> float:
 def chunks(args, case):
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
-    out, todo = [], []
+    out, todo, tag = [], [], source_tag(None)
     for start in range(0, args.games, CHUNK):
         stop = min(start + CHUNK, args.games)
-        path = cache / f"{case}-s{args.seed}-{start}-{stop}-e{args.exact}-b{args.budget}.json"
+        path = cache / f"{case}-s{args.seed}-{start}-{stop}-e{args.exact}-b{args.budget}-{tag}.json"
         out.append(path)
         if not path.exists():
             todo.append((path, start, stop))

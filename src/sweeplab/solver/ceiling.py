@@ -9,10 +9,11 @@ v leaves a certain cell, else perfect play's chance after v by the end game wher
 the best safety after v (the next guess must survive). A forced 50/50 (`solver.fifty`: a pair
 holding one mine that no reveal can ever tell apart, so every layout has a twin with the two
 swapped) that c is not in is still one after c, and is got through by luck alone: each such pair
-halves those terms. The most over every undecided cell bounds perfect play from above. Cells are taken safest first, and the search stops at the first that
-could not beat the best found even with every number worth 1. (Bounding the position after v the
-same way instead of by its best safety changed nothing on intermediate positions, at minutes a
-position: the slack is in the numbers that leave a certain cell, counted as 1.)
+halves those terms. The most over every undecided cell bounds perfect play from above. Cells are
+taken safest first, and the search stops at the first that could not beat the best found even
+with every number worth 1. (Bounding the position after v the same way instead of by its best
+safety changed nothing on intermediate positions, at minutes a position: the slack is in the
+numbers that leave a certain cell, counted as 1.)
 
 Every count is exact (the analysis's); the value is their ratio as a float, for measuring.
 """

@@ -4,7 +4,7 @@ first click, with its 95% Wilson interval, and the gap (optimum - win rate, with
 takes from the win rate's: the optimum is exact).
 
     python benchmarks/bench_optimal.py --games 20000 --workers 1              # the table in docs
-    python benchmarks/bench_optimal.py --games 2000 --players strong,best --boards 4x4/3-safe@0,0
+    python benchmarks/bench_optimal.py --games 2000 --players strong,safest --boards 4x4/3-safe@0,0
 
 A board is WxH/M-RULE@X,Y; any player name `sweeplab bench` knows may be given.
 """

@@ -5,21 +5,36 @@ takes from the win rate's: the optimum is exact).
 
     python benchmarks/bench_optimal.py --games 20000 --workers 1              # the table in docs
     python benchmarks/bench_optimal.py --games 2000 --players strong,safest --boards 4x4/3-safe@0,0
+    python benchmarks/bench_optimal.py --games 20000 --players strong --every-layout 6000
 
 A board is WxH/M-RULE@X,Y; any player name `sweeplab bench` knows may be given.
+
+`--every-layout N` also plays each player once on every layout the rule allows, on boards with at
+most N of them (one process). Perfect play wins optimum x layouts of them on average, exactly that
+many when it breaks no tie at random, so `won - perfect` is the gap with no luck of the boards in
+it: only the player's own coin (its random choices) moves it, by a few layouts.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import re
 import time
 
 from _timing import machine
 
+import numpy as np
+
+from sweeplab.board import Board
 from sweeplab.firstclick import kept_free
+from sweeplab.game import Game
 from sweeplab.lab import BenchSpec, run, summary
+from sweeplab.lab.autoplay import autoplay
+from sweeplab.lab.runner import game_seeds
 from sweeplab.solver.optimal import OptimalPlay
+from sweeplab.solver.players import make_player
 
 BOARDS = ["3x3/1-safe@0,0", "3x3/2-safe@0,0", "3x3/3-safe@1,1",
           "4x4/2-safe@0,0", "4x4/3-safe@0,0", "4x4/4-safe@0,0", "4x4/5-safe@0,0", "4x4/6-safe@0,0",
@@ -35,6 +50,22 @@ def parse(board: str):
     return int(w), int(h), int(mines), rule, (int(x), int(y))
 
 
+def layouts(w: int, h: int, m: int, rule: str, at: tuple[int, int]):
+    """Every layout (mine indices) that the first-click rule allows at `at`, each once."""
+    free = np.flatnonzero(~kept_free(rule, w, h, m, *at)).tolist()
+    return itertools.combinations(free, m)
+
+
+def every_layout(player: str, w: int, h: int, m: int, rule: str, at: tuple[int, int], seed: int) -> tuple[int, int]:
+    """(layouts won, layouts): `player` once on every layout the rule allows, layout i with the
+    player seed of game i of a run seeded `seed`."""
+    won = total = 0
+    for i, mines in enumerate(layouts(w, h, m, rule, at)):
+        won += autoplay(Game(Board.from_indices(w, h, list(mines))), make_player(player, game_seeds(seed, i)[1]), at).won
+        total += 1
+    return won, total
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=2000, help="games per player and board")
@@ -42,11 +73,14 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--players", default="strong,safest")
     ap.add_argument("--boards", default=",".join(BOARDS), help="comma-separated WxH/M-RULE@X,Y")
+    ap.add_argument("--every-layout", type=int, default=0, metavar="N",
+                    help="also play every layout once, on boards with at most N layouts")
     args = ap.parse_args(argv)
     boards = re.findall(r"[^,]+,\d+", args.boards)  # a board's click holds a comma too
     print(f"# {machine()} (shared); {args.games} games per player and board, seed {args.seed}, {args.workers} worker(s)")
     print(f"{'board':8} {'rule':8} {'click':5} {'optimum':>13} {'decimal':>8} {'search':>7} | "
-          f"{'player':8} {'win rate':>8} {'95% Wilson':>17} {'gap':>7} {'gap 95%':>17}")
+          f"{'player':8} {'win rate':>8} {'95% Wilson':>17} {'gap':>7} {'gap 95%':>17}"
+          + (f" | {'every layout: won':<20} {'perfect':>9} {'won - perfect':>13}" if args.every_layout else ""))
     for board in boards:
         w, h, m, rule, at = parse(board)
         t0 = time.perf_counter()
@@ -60,8 +94,14 @@ def main(argv=None):
             s = summary(c)
             lo, hi = s["wilson95"]
             gap = float(p) - s["win_rate"]
+            every = ""
+            if args.every_layout and math.comb(w * h - int(kept_free(rule, w, h, m, *at).sum()), m) <= args.every_layout:
+                won, total = every_layout(player, w, h, m, rule, at, args.seed)
+                perfect = p * total  # an integer: the optimum is wins / layouts
+                assert perfect.denominator == 1, (board, perfect)
+                every = f" | {won:>7} of {total:<9} {int(perfect):>9} {won - int(perfect):>+13}"
             print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {s['win_rate']:8.2%} {lo:8.2%}-{hi:7.2%} "
-                  f"{gap:+7.2%} {float(p) - hi:+8.2%}-{float(p) - lo:+7.2%}", flush=True)
+                  f"{gap:+7.2%} {float(p) - hi:+8.2%}-{float(p) - lo:+7.2%}{every}", flush=True)
 
 
 if __name__ == "__main__":

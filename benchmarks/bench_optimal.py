@@ -61,7 +61,8 @@ def every_layout(player: str, w: int, h: int, m: int, rule: str, at: tuple[int, 
     player seed of game i of a run seeded `seed`."""
     won = total = 0
     for i, mines in enumerate(layouts(w, h, m, rule, at)):
-        won += autoplay(Game(Board.from_indices(w, h, list(mines))), make_player(player, game_seeds(seed, i)[1]), at).won
+        game = Game(Board.from_indices(w, h, list(mines)))
+        won += autoplay(game, make_player(player, game_seeds(seed, i)[1]), at).won
         total += 1
     return won, total
 
@@ -95,7 +96,8 @@ def main(argv=None):
             lo, hi = s["wilson95"]
             gap = float(p) - s["win_rate"]
             every = ""
-            if args.every_layout and math.comb(w * h - int(kept_free(rule, w, h, m, *at).sum()), m) <= args.every_layout:
+            free = w * h - int(kept_free(rule, w, h, m, *at).sum())
+            if args.every_layout and math.comb(free, m) <= args.every_layout:
                 won, total = every_layout(player, w, h, m, rule, at, args.seed)
                 perfect = p * total  # an integer: the optimum is wins / layouts
                 assert perfect.denominator == 1, (board, perfect)

@@ -33,7 +33,8 @@ def test_every_layout_is_each_allowed_layout_once(w, h, m, rule, at):
              if _allowed(Board.from_indices(w, h, list(ms)), rule, *at)]
     assert sorted(got) == brute
     # the optimum is a count of these layouts: wins / layouts, so optimum x layouts is whole
-    assert (OptimalPlay(w, h, m).first_click(*at, kept_free(rule, w, h, m, *at)).probability * len(got)).denominator == 1
+    optimum = OptimalPlay(w, h, m).first_click(*at, kept_free(rule, w, h, m, *at)).probability
+    assert (optimum * len(got)).denominator == 1
 
 
 def test_a_board_perfect_play_always_wins_is_won_on_every_layout():

@@ -10,9 +10,10 @@ takes from the win rate's: the optimum is exact).
 A board is WxH/M-RULE@X,Y; any player name `sweeplab bench` knows may be given.
 
 `--every-layout N` also plays each player once on every layout the rule allows, on boards with at
-most N of them (one process). Perfect play wins optimum x layouts of them on average, exactly that
-many when it breaks no tie at random, so `won - perfect` is the gap with no luck of the boards in
-it: only the player's own coin (its random choices) moves it, by a few layouts.
+most N of them (one process; with `--games 0`, nothing else). Perfect play wins optimum x layouts of
+them on average, exactly that many when it breaks no tie at random, so `won - perfect` is the gap
+with no luck of the boards in it: only the player's own coin (its random choices) moves it, by a
+few layouts.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def every_layout(player: str, w: int, h: int, m: int, rule: str, at: tuple[int, 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=2000, help="games per player and board")
+    ap.add_argument("--games", type=int, default=2000, help="games per player and board (0: none sampled)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--players", default="strong,safest")
@@ -78,7 +79,8 @@ def main(argv=None):
                     help="also play every layout once, on boards with at most N layouts")
     args = ap.parse_args(argv)
     boards = re.findall(r"[^,]+,\d+", args.boards)  # a board's click holds a comma too
-    print(f"# {machine()} (shared); {args.games} games per player and board, seed {args.seed}, {args.workers} worker(s)")
+    print(f"# {machine()} (shared); {args.games} games per player and board, seed {args.seed}, "
+          f"{args.workers} worker(s)")
     print(f"{'board':8} {'rule':8} {'click':5} {'optimum':>13} {'decimal':>8} {'search':>7} | "
           f"{'player':8} {'win rate':>8} {'95% Wilson':>17} {'gap':>7} {'gap 95%':>17}"
           + (f" | {'every layout: won':<20} {'perfect':>9} {'won - perfect':>13}" if args.every_layout else ""))
@@ -91,10 +93,12 @@ def main(argv=None):
         head = (f"{w}x{h}/{m}".ljust(8) + f" {rule:8} {at[0]},{at[1]}".ljust(15)
                 + f" {str(p.numerator) + '/' + str(p.denominator):>13} {float(p):8.4f} {search:6.1f}s")
         for k, player in enumerate(args.players.split(",")):
-            c = run(BenchSpec(player, w, h, m, rule, at, args.seed), args.games, workers=args.workers)
-            s = summary(c)
-            lo, hi = s["wilson95"]
-            gap = float(p) - s["win_rate"]
+            sampled = f"{'-':>8} {'-':>17} {'-':>7} {'-':>17}"  # --games 0: every layout only
+            if args.games:
+                s = summary(run(BenchSpec(player, w, h, m, rule, at, args.seed), args.games, workers=args.workers))
+                lo, hi = s["wilson95"]
+                sampled = (f"{s['win_rate']:8.2%} {lo:8.2%}-{hi:7.2%} {float(p) - s['win_rate']:+7.2%} "
+                           f"{float(p) - hi:+8.2%}-{float(p) - lo:+7.2%}")
             every = ""
             free = w * h - int(kept_free(rule, w, h, m, *at).sum())
             if args.every_layout and math.comb(free, m) <= args.every_layout:
@@ -102,9 +106,7 @@ def main(argv=None):
                 perfect = p * total  # an integer: the optimum is wins / layouts
                 assert perfect.denominator == 1, (board, perfect)
                 every = f" | {won:>7} of {total:<9} {int(perfect):>9} {won - int(perfect):>+13}"
-            print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {s['win_rate']:8.2%} {lo:8.2%}-{hi:7.2%} "
-                  f"{gap:+7.2%} {float(p) - hi:+8.2%}-{float(p) - lo:+7.2%}{every}", flush=True)
-
+            print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {sampled}{every}", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -10,10 +10,11 @@ takes from the win rate's: the optimum is exact).
 A board is WxH/M-RULE@X,Y; any player name `sweeplab bench` knows may be given.
 
 `--every-layout N` also plays each player once on every layout the rule allows, on boards with at
-most N of them (one process; with `--games 0`, nothing else). Perfect play wins optimum x layouts of
-them on average, exactly that many when it breaks no tie at random, so `won - perfect` is the gap
-with no luck of the boards in it: only the player's own coin (its random choices) moves it, by a
-few layouts.
+most N of them (one process; with `--games 0`, nothing else), all with one player seed. A player
+that sees the same views draws its coin the same way, so with one seed it is one fixed strategy,
+and the layouts it wins are that strategy's exact value, no luck in it. Perfect play's value is
+optimum x layouts; `won - perfect` is 0 exactly when every choice the player made was a best one,
+and below 0 by what its mistakes cost (another seed is another strategy: its ties broken otherwise).
 """
 
 from __future__ import annotations
@@ -58,12 +59,12 @@ def layouts(w: int, h: int, m: int, rule: str, at: tuple[int, int]):
 
 
 def every_layout(player: str, w: int, h: int, m: int, rule: str, at: tuple[int, int], seed: int) -> tuple[int, int]:
-    """(layouts won, layouts): `player` once on every layout the rule allows, layout i with the
-    player seed of game i of a run seeded `seed`."""
+    """(layouts won, layouts): `player` once on every layout the rule allows, each game with the
+    same player seed (game 0's of a run seeded `seed`): one fixed strategy, its exact value."""
     won = total = 0
-    for i, mines in enumerate(layouts(w, h, m, rule, at)):
+    for mines in layouts(w, h, m, rule, at):
         game = Game(Board.from_indices(w, h, list(mines)))
-        won += autoplay(game, make_player(player, game_seeds(seed, i)[1]), at).won
+        won += autoplay(game, make_player(player, game_seeds(seed, 0)[1]), at).won
         total += 1
     return won, total
 

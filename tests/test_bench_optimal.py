@@ -44,3 +44,18 @@ def test_a_board_perfect_play_always_wins_is_won_on_every_layout():
     # the random player does not: it opens mines on some layouts
     won, total = every_layout("random", 3, 3, 1, "safe", (0, 0), seed=1)
     assert total == 8 and won < 8
+
+
+@pytest.mark.parametrize("w,h,m,rule,at", [(3, 3, 2, "safe", (0, 0)), (3, 3, 3, "safe", (1, 1)),
+                                           (4, 3, 3, "safe", (0, 0)), (4, 4, 4, "opening", (0, 0))])
+def test_one_seed_is_one_strategy_no_better_than_perfect_play(w, h, m, rule, at):
+    """With one player seed a player is a fixed strategy, so over every layout it wins at most what perfect
+    play wins there (the optimum of the separate search, solver.optimal, times the layouts), whatever its seed;
+    `strong`, whose exhaustive end game covers these small boards, wins exactly that."""
+    optimum = OptimalPlay(w, h, m).first_click(*at, kept_free(rule, w, h, m, *at)).probability
+    for player in ("random", "rules", "safest", "strong"):
+        for seed in (1, 2, 3):
+            won, total = every_layout(player, w, h, m, rule, at, seed)
+            assert won <= optimum * total, (player, seed)
+            if player == "strong":
+                assert won == optimum * total, seed

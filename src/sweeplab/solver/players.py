@@ -23,7 +23,7 @@ from .fifty import unavoidable_sets
 from .influence import Influence
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
 from .local import deduce_rules
-from .lookahead import progress_detail, safe_whenever, two_move_score
+from .lookahead import progress_detail, safe_whenever, trial_view, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"
@@ -220,13 +220,12 @@ class StrongPlayer(SafestPlayer):
     wide_near = 0.10         # frontier cells within this (relative) of the best safety
     off_near = 0.05          # ... off-frontier cells too when within this of the best frontier cell
     few_off = 30             # ... all of them when fewer than this lie off the frontier
-    LOOKAHEADS = ("progress", "two", "exact", "fast")
+    LOOKAHEADS = ("progress", "two", "fast")
 
     def __init__(self, seed, *, lookahead: str = "progress"):
         """`lookahead`: "progress" (exact odds of each number and complete deduction after it),
-        "two" (the same, then the best next guess after each number: `solver.lookahead`),
-        "exact" (progress without the dead-cell cut) or "fast" (the odds as if independent and
-        the rules only)."""
+        "two" (the same, then the best next guess after each number: `solver.lookahead`) or
+        "fast" (the odds as if independent and the rules only)."""
         super().__init__(seed)
         if lookahead not in self.LOOKAHEADS:
             raise SweeplabError(f"unknown look-ahead {lookahead!r}; allowed: {', '.join(self.LOOKAHEADS)}")
@@ -290,11 +289,6 @@ class StrongPlayer(SafestPlayer):
             if self.lookahead in ("progress", "two"):
                 try:
                     score = self._score_progress(view, a, base, c, known, len(unknown))
-                except TooComplexError:
-                    score = self._score_fast(view, a, base, c, known, unknown, p)
-            elif self.lookahead == "exact":
-                try:
-                    score = self._score_exact(view, a, base, c, known, len(unknown))
                 except TooComplexError:
                     score = self._score_fast(view, a, base, c, known, unknown, p)
             else:
@@ -381,38 +375,6 @@ class StrongPlayer(SafestPlayer):
             c = int(better[np.lexsort((odds[better], p[better]))[0]])
         return c
 
-    @staticmethod
-    def _trial(view, base, c, v):
-        trial = base.copy()
-        trial[c] = v
-        return View(trial.reshape(view.cells.shape), view.mine_count, view.topology)
-
-    def _outcomes(self, view, a, base, c, known, unknown):
-        """Each number cell c can show, as (its exact share of the layouts, the analysis after it)."""
-        for v in range(known, known + unknown + 1):
-            try:
-                b = analyse(self._trial(view, base, c, v), trust_flags=True)
-            except InconsistentPositionError:  # no layout shows v there
-                continue
-            weight = b.layouts / a.layouts
-            if weight:
-                yield weight, b
-
-    def _score_exact(self, view, a, base, c, known, unknown) -> float:
-        """P(c safe) x E[safety of the next move]: 1 when the number shown leads to a certain cell,
-        else the best safety then; each number weighted by its exact share of the layouts."""
-        score = 0.0
-        for weight, b in self._outcomes(view, a, base, c, known, unknown):
-            if b.safe.any():
-                score += weight
-            else:
-                q = np.where(b.safe | ~np.isfinite(b.probability) | (view.cells == FLAG), np.inf,
-                             b.probability).reshape(-1)
-                q[c] = np.inf
-                q = q[base == HIDDEN].min() if (base == HIDDEN).any() else np.inf
-                score += weight * (1.0 - q if np.isfinite(q) else 1.0)
-        return score
-
     def _score_progress(self, view, a, base, c, known, unknown) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
         certain cell (progress), else the best safety then ("two": the best next guess's score);
@@ -444,7 +406,7 @@ class StrongPlayer(SafestPlayer):
                 progress = True  # a number that its flags already fill frees every other neighbour
             else:
                 try:
-                    safe, _ = deduce_rules(self._trial(view, base, c, known + t), trust_flags=True)
+                    safe, _ = deduce_rules(trial_view(view, base, c, known + t), trust_flags=True)
                 except InconsistentPositionError:
                     continue
                 progress = bool(safe.any())

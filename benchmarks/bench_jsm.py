@@ -1,6 +1,7 @@
 """JSMinesweeper's solver and `strong` on the very same boards: paired wins, and where they choose differently.
 
     python benchmarks/bench_jsm.py --jsm /path/to/JSMinesweeper --case expert-safe-corner --seed 2 --games 2000
+    python benchmarks/bench_jsm.py --jsm ... --games 20000 --wins-only   # the paired wins alone
     python benchmarks/bench_jsm.py --jsm ... --games 3000 --judge 100 --samples 24   # each kind judged again
     python benchmarks/bench_jsm.py --jsm ... --games 20000 --every --workers 2       # the whole gap, decomposed
 
@@ -349,6 +350,7 @@ def main(argv=None):
                     help="judge every guess where they differ along JSMinesweeper's path, not only the first: "
                          "the whole gap, by kind and by guess")
     ap.add_argument("--workers", type=int, default=1, help="processes for --every")
+    ap.add_argument("--wins-only", action="store_true", help="print the paired wins and stop (no divergences)")
     args = ap.parse_args(argv)
     w, h, m, rule, at = CASES[args.case]
     tag = f"{args.case}-s{args.seed}"
@@ -364,6 +366,8 @@ def main(argv=None):
     print(f"{args.case}, seed {args.seed}, {n} games, the same boards")
     print(f"  JSMinesweeper {sum(jw):6d} wins {sum(jw) / n:7.2%}   strong {sum(sw):6d} wins {sum(sw) / n:7.2%}")
     print(f"  only JSMinesweeper won {only_j}, only strong won {only_s}, McNemar z (strong - JSM) = {z:+.2f}")
+    if args.wins_only:
+        return
     t0 = time.process_time()
     rows = []
     rows_path = Path(f"{args.cache}/div-{tag}-{n}.jsonl")

@@ -109,5 +109,6 @@ def main(argv=None):
                 every = f" | {won:>7} of {total:<9} {int(perfect):>9} {won - int(perfect):>+13}"
             print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {sampled}{every}", flush=True)
 
+
 if __name__ == "__main__":
     main()

@@ -52,17 +52,18 @@ def parse(board: str):
     return int(w), int(h), int(mines), rule, (int(x), int(y))
 
 
-def layouts(w: int, h: int, m: int, rule: str, at: tuple[int, int]):
-    """Every layout (mine indices) that the first-click rule allows at `at`, each once."""
-    free = np.flatnonzero(~kept_free(rule, w, h, m, *at)).tolist()
-    return itertools.combinations(free, m)
+def layouts(w: int, h: int, m: int, keep: np.ndarray):
+    """Every layout (mine indices) with the cells `keep` (the first-click rule's, `kept_free`) free, each once."""
+    return itertools.combinations(np.flatnonzero(~keep).tolist(), m)
 
 
-def every_layout(player: str, w: int, h: int, m: int, rule: str, at: tuple[int, int], seed: int) -> tuple[int, int]:
-    """(layouts won, layouts): `player` once on every layout the rule allows, each game with the
-    same player seed (game 0's of a run seeded `seed`): one fixed strategy, its exact value."""
+def every_layout(player: str, w: int, h: int, m: int, keep: np.ndarray, at: tuple[int, int],
+                 seed: int) -> tuple[int, int]:
+    """(layouts won, layouts): `player`, first click at `at`, once on every layout with `keep` free,
+    each game with the same player seed (game 0's of a run seeded `seed`): one fixed strategy, its
+    exact value."""
     won = total = 0
-    for mines in layouts(w, h, m, rule, at):
+    for mines in layouts(w, h, m, keep):
         game = Game(Board.from_indices(w, h, list(mines)))
         won += autoplay(game, make_player(player, game_seeds(seed, 0)[1]), at).won
         total += 1
@@ -87,8 +88,10 @@ def main(argv=None):
           + (f" | {'every layout: won':<20} {'perfect':>9} {'won - perfect':>13}" if args.every_layout else ""))
     for board in boards:
         w, h, m, rule, at = parse(board)
+        keep = kept_free(rule, w, h, m, *at)
+        every = args.every_layout and math.comb(w * h - int(keep.sum()), m) <= args.every_layout
         t0 = time.perf_counter()
-        opt = OptimalPlay(w, h, m).first_click(*at, kept_free(rule, w, h, m, *at))
+        opt = OptimalPlay(w, h, m).first_click(*at, keep)
         search = time.perf_counter() - t0
         p = opt.probability
         head = (f"{w}x{h}/{m}".ljust(8) + f" {rule:8} {at[0]},{at[1]}".ljust(15)
@@ -100,14 +103,13 @@ def main(argv=None):
                 lo, hi = s["wilson95"]
                 sampled = (f"{s['win_rate']:8.2%} {lo:8.2%}-{hi:7.2%} {float(p) - s['win_rate']:+7.2%} "
                            f"{float(p) - hi:+8.2%}-{float(p) - lo:+7.2%}")
-            every = ""
-            free = w * h - int(kept_free(rule, w, h, m, *at).sum())
-            if args.every_layout and math.comb(free, m) <= args.every_layout:
-                won, total = every_layout(player, w, h, m, rule, at, args.seed)
+            counted = ""
+            if every:
+                won, total = every_layout(player, w, h, m, keep, at, args.seed)
                 perfect = p * total  # an integer: the optimum is wins / layouts
                 assert perfect.denominator == 1, (board, perfect)
-                every = f" | {won:>7} of {total:<9} {int(perfect):>9} {won - int(perfect):>+13}"
-            print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {sampled}{every}", flush=True)
+                counted = f" | {won:>7} of {total:<9} {int(perfect):>9} {won - int(perfect):>+13}"
+            print(f"{head if k == 0 else ' ' * len(head)} | {player:8} {sampled}{counted}", flush=True)
 
 
 if __name__ == "__main__":

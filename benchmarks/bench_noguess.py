@@ -5,7 +5,7 @@ densest boards that still generate, and an independent check of many boards.
     python benchmarks/bench_noguess.py --verify 100000      # + N boards at 99 mines checked by
                                                             #   the project's solver (sweeplab.solver)
     python benchmarks/bench_noguess.py --no-speed --verify 2000 --verify-mines 130   # chain boards
-    python benchmarks/bench_noguess.py --no-speed --against --tatham ~/src/puzzles   # issue 21's table
+    python benchmarks/bench_noguess.py --no-speed --against --tatham DIR     # beside Tatham's and ms-toollib's
     python benchmarks/bench_noguess.py --no-speed --stages 200      # where a chain board's time goes
 
 `--against` times sweeplab, Simon Tatham's Mines (its `minegen`, built here from the source

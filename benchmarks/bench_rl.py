@@ -1,7 +1,7 @@
 """Steps per second of the RL environments on expert with random masked actions, beside other
 installable Minesweeper environments, in one run (medians of --repeats, ratios to sweeplab).
 
-    python benchmarks/bench_rl.py [--peers-python /tmp/rlpeers/bin/python] [--seconds 1.5] [--repeats 3]
+    python benchmarks/bench_rl.py [--peers-python PEERS_VENV/bin/python] [--seconds 1.5] [--repeats 3]
 
 Each measurement steps for about --seconds and counts env steps (a reset step or an automatic
 reset counts as the step it is), random masked actions drawn inside the loop and counted in the

@@ -200,7 +200,7 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
     import glob
     import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
     from make_reference import REFERENCE_OFFSET, draw_chunk
     from sweeplab.lab.runner import fan_out
 

@@ -1,6 +1,6 @@
 """Where the 50/50 influence changes `strong`'s look-ahead guess, which choice is better, exactly.
 
-    python benchmarks/bench_influence.py --boards 6x5/6,7x4/6,8x4/7 --games 300
+    python research/bench_influence.py --boards 6x5/6,7x4/6,8x4/7 --games 300
 
 On small boards (a safe first click in the corner) `strong` plays with its end game off, so that
 its look-ahead makes every guess; at each guess the look-ahead chooses with the influence

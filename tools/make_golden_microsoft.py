@@ -1,6 +1,6 @@
 """Write tests/data/golden_microsoft.json: first boards of WinMine sessions and Windows 7 boards.
 
-    python benchmarks/make_golden_microsoft.py
+    python tools/make_golden_microsoft.py
 
 The file pins the emulation: tests check every entry against the code AND against a plain
 Python transcription of domain/microsoft.md, so a change to either shows up. Regenerate it

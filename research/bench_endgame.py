@@ -1,6 +1,6 @@
 """What the exhaustive end game is worth, and what it costs, measured on positions of real games.
 
-    python benchmarks/bench_endgame.py --case expert-opening --seed 2 --games 1000
+    python research/bench_endgame.py --case expert-opening --seed 2 --games 1000
 
 Plays the games of `sweeplab.lab.run` (seed --seed, game i with its board and player seed, as
 bench_paired.py does) with --player. At every guess it makes in a position of at most --max-layouts
@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent / "benchmarks")]  # the harnesses and the benchmarks' cases
 from bench_winrate import CASES  # noqa: E402
 
 

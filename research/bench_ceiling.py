@@ -1,7 +1,7 @@
 """How far from perfect: perfect play's win rate bracketed on the anchor cases' own boards.
 
-    python benchmarks/bench_ceiling.py --cases beginner-opening --seed 1 --games 200000 --workers 2 \\
-        --cache /tmp/ceiling
+    python research/bench_ceiling.py --cases beginner-opening --seed 1 --games 200000 --workers 2 \\
+        --cache CACHE_DIR
 
 Game i is game i of `bench_winrate.py` seeded --seed (the same board and player seed). Perfect play
 opens every certain cell before it guesses, so it reaches the same first position needing a guess
@@ -32,6 +32,7 @@ import argparse
 import json
 import math
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -39,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent / "benchmarks")]  # the harnesses and the benchmarks' cases
 from bench_paired import source_tag  # noqa: E402
 from bench_winrate import CASES, TARGETS  # noqa: E402
 
@@ -129,7 +130,7 @@ def main(argv=None):
     ap.add_argument("--exact", type=int, default=20000, help="solve the first guess exactly up to this many layouts")
     ap.add_argument("--budget", type=int, default=2_000_000, help="... and this many end-game states")
     ap.add_argument("--run-games", type=int, default=200_000, help="the declared run's length, for `needs`")
-    ap.add_argument("--cache", default="/tmp/sweeplab-ceiling")
+    ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "sweeplab-ceiling"))
     args = ap.parse_args(argv)
     for case in args.cases.split(","):
         if case not in CASES:

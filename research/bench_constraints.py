@@ -1,7 +1,7 @@
 """Could the certifier build its constraints with the View's builder? Both builders timed on the
 positions where a no-guess play needs complete deduction (30x16 at 130 mines, from the centre).
 
-    python benchmarks/bench_constraints.py [--boards 40] [--repeat 200]
+    python research/bench_constraints.py [--boards 40] [--repeat 200]
 
 The certifier's builder (`certify.play_constraints`) reads the counts its play keeps up to date
 (hidden neighbours and which, known mines); the View's (`frontier.build_constraints`) counts

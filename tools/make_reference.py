@@ -4,8 +4,8 @@ mines) can be stopped, resumed and joined; the boards are exactly those `sweepla
 --seed S --reference-boards K --save-reference` would draw (board i seeded by
 stream_key(S + 1000003, i)), whatever the workers or the chunks.
 
-    python benchmarks/make_reference.py --mines 130 --boards 2000 --chunk 25 --dir refs/130 --workers 1
-    python benchmarks/make_reference.py --mines 130 --dir refs/130 --join tests/data/noguess_reference_130.npz
+    python tools/make_reference.py --mines 130 --boards 2000 --chunk 25 --dir refs/130 --workers 1
+    python tools/make_reference.py --mines 130 --dir refs/130 --join tests/data/noguess_reference_130.npz
 
 Each chunk is written as it finishes (chunk_<first board>.npz); chunks already on disk are skipped.
 Where rejection is out of reach (170 mines on 30x16), `--steps S` draws each board instead with a
@@ -65,7 +65,7 @@ def main() -> None:
     if a.join:
         paths = sorted(glob.glob(os.path.join(a.dir, "chunk_*.npz")))
         ref = Sample.join([Sample.load(p) for p in paths])
-        ref.save(a.join, f"python benchmarks/make_reference.py --width {a.width} --height {a.height} "
+        ref.save(a.join, f"python tools/make_reference.py --width {a.width} --height {a.height} "
                          f"--mines {a.mines} --seed {a.seed} --boards {ref.boards} --chunk {a.chunk}"
                          + (f" --steps {a.steps}" if a.steps else "")
                          + (f" --chain-start {a.chain_start}" if a.chain_start != "auto" else ""))

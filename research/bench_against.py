@@ -2,7 +2,7 @@
 (30x16 from the centre at 99, 130 and 170 mines) and `analyse` on the 1,000 benchmark positions
 (bench_solver.py's: real expert games, seed 11).
 
-    python benchmarks/bench_against.py --base 69efa5d [--pairs 5] [--boards 40]
+    python research/bench_against.py --base 69efa5d [--pairs 5] [--boards 40]
 
 The base commit's `src` is unpacked with `git archive` into a temporary folder; each pair of runs
 is one process on the base and one on this checkout, alternating, so a busy neighbour hits both

@@ -1,10 +1,8 @@
-"""benchmarks/bench_jsm.py: its layout resampler (every layout it returns is consistent with the
+"""research/bench_jsm.py: its layout resampler (every layout it returns is consistent with the
 position, and one of its moves keeps the uniform distribution over those layouts, the property its
 judging of JSMinesweeper's and strong's choices rests on, checked against the full enumeration),
 and its finding of the guesses where a recorded path and `strong` differ."""
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -13,8 +11,7 @@ from sweeplab.game import Game
 from sweeplab.solver.complete import analyse
 from sweeplab.solver.layouts import enumerate_layouts
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_jsm import resample  # noqa: E402
+from bench_jsm import resample
 
 
 def _position(seed, w=6, h=4, m=5, clicks=2):

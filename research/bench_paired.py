@@ -1,6 +1,6 @@
 """Paired win-rate comparison of two players on the same boards and player seeds, game by game.
 
-    python benchmarks/bench_paired.py --case expert-opening --games 3000 --a strong \\
+    python research/bench_paired.py --case expert-opening --games 3000 --a strong \\
         --b strong --b-python ../i16base/.venv/bin/python      # today's player against ffb1b45's
 
 Game i of both runs is game i of `sweeplab.lab.run` seeded --seed (the same board and player
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent / "benchmarks")]  # the harnesses and the benchmarks' cases
 from bench_winrate import CASES  # noqa: E402
 
 

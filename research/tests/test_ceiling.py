@@ -1,14 +1,12 @@
 """The ceiling on perfect play (solver/ceiling.py) against the exact optimum (solver/optimal.py): never
 below it on any position, equal to it where the end game solves the position, and over a whole board
-the average of first-guess ceilings is perfect play's win rate. bench_ceiling.py's games are the
-declared runs' games."""
+the average of first-guess ceilings is perfect play's win rate. research/bench_ceiling.py plays the
+games `sweeplab bench` plays for the same seed."""
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,10 +20,9 @@ from sweeplab.solver.ceiling import ceiling
 from sweeplab.solver.fifty import forced_pairs
 from sweeplab.solver.optimal import OptimalPlay
 
-from .test_players import small_views
+from tests.test_players import small_views
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_ceiling import EXACT, NONE, needs, pass_chance, play  # noqa: E402
+from bench_ceiling import EXACT, NONE, needs, pass_chance, play
 
 
 @settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
@@ -77,7 +74,7 @@ def test_first_guess_ceilings_average_to_perfect_play_over_a_whole_board():
     assert np.mean(bound) > float(optimum) + 0.01  # a real bound there, and above
 
 
-def test_bench_ceiling_plays_the_declared_runs_games():
+def test_bench_ceiling_plays_the_games_sweeplab_bench_plays():
     got = play("beginner-safe-corner", 5, 0, 40, 20000, 2_000_000)
     counts = run(BenchSpec("strong", 9, 9, 10, "safe", (0, 0), 5), 40, workers=1)
     assert sum(got["won"]) == counts.wins

@@ -1,13 +1,11 @@
-"""benchmarks/bench_paired.py: B played by another checkout's interpreter is that checkout's player,
+"""research/bench_paired.py: B played by another checkout's interpreter is that checkout's player,
 whatever PYTHONPATH the comparison runs under (A from a work tree is often run with PYTHONPATH=src)."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_paired import source_tag  # noqa: E402
+from bench_paired import source_tag
 
 
 def test_another_interpreter_imports_its_own_sweeplab_whatever_pythonpath_says(tmp_path, monkeypatch):

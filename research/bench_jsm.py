@@ -1,9 +1,9 @@
 """JSMinesweeper's solver and `strong` on the very same boards: paired wins, and where they choose differently.
 
-    python benchmarks/bench_jsm.py --jsm /path/to/JSMinesweeper --case expert-safe-corner --seed 2 --games 2000
-    python benchmarks/bench_jsm.py --jsm ... --games 20000 --wins-only   # the paired wins alone
-    python benchmarks/bench_jsm.py --jsm ... --games 3000 --judge 100 --samples 24   # each kind judged again
-    python benchmarks/bench_jsm.py --jsm ... --games 20000 --every --workers 2       # the whole gap, decomposed
+    python research/bench_jsm.py --jsm /path/to/JSMinesweeper --case expert-safe-corner --seed 2 --games 2000
+    python research/bench_jsm.py --jsm ... --games 20000 --wins-only   # the paired wins alone
+    python research/bench_jsm.py --jsm ... --games 3000 --judge 100 --samples 24   # each kind judged again
+    python research/bench_jsm.py --jsm ... --games 20000 --every --workers 2       # the whole gap, decomposed
 
 --jsm is a work tree of DavidNHill/JSMinesweeper (e.g. `git --git-dir=MIRROR archive HEAD | tar x`
 into a scratch folder); node must be on PATH. Both players' games and the divergences are cached
@@ -41,13 +41,14 @@ import json
 import math
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent / "benchmarks")]  # the harnesses and the benchmarks' cases
 from bench_winrate import CASES  # noqa: E402
 
 
@@ -340,7 +341,7 @@ def main(argv=None):
     ap.add_argument("--case", default="expert-safe-corner", choices=sorted(CASES))
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--cache", default="/tmp/sweeplab-jsm")
+    ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "sweeplab-jsm"))
     ap.add_argument("--out", default=None, help="JSON lines of every divergence, with both continuations")
     ap.add_argument("--judge", type=int, default=0, help="divergences of each kind judged by resampled layouts")
     ap.add_argument("--samples", type=int, default=30, help="layouts per judged divergence")

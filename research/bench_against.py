@@ -2,7 +2,7 @@
 (30x16 from the centre at 99, 130 and 170 mines) and `analyse` on the 1,000 benchmark positions
 (bench_solver.py's: real expert games, seed 11).
 
-    python research/bench_against.py --base 69efa5d [--pairs 5] [--boards 40]
+    python research/bench_against.py --base COMMIT [--pairs 5] [--boards 40]
 
 The base commit's `src` is unpacked with `git archive` into a temporary folder; each pair of runs
 is one process on the base and one on this checkout, alternating, so a busy neighbour hits both
@@ -120,7 +120,7 @@ def _python(src: Path, code: str, *args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--base", required=True, help="the commit to compare with (e.g. 69efa5d)")
+    ap.add_argument("--base", required=True, help="the git revision to compare with (a commit, a tag, HEAD~1)")
     ap.add_argument("--pairs", type=int, default=5, help="alternating pairs of runs")
     ap.add_argument("--boards", type=int, default=40, help="no-guess boards per level per run")
     ap.add_argument("--positions", type=int, default=1000)

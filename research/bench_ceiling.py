@@ -7,18 +7,19 @@ Game i is game i of `bench_winrate.py` seeded --seed (the same board and player 
 opens every certain cell before it guesses, so it reaches the same first position needing a guess
 as `strong` (whose deduction is complete). There `solver.ceiling` gives perfect play's chance: exact
 by the end game when at most --exact layouts remain (and the search fits --budget states), else an
-upper bound. `strong` then plays the game on, as in the declared runs. Per case:
+upper bound. `strong` then plays the game on, as `sweeplab bench` does. Per case:
 
 - no guess: games won by deduction alone (every player wins them);
 - exact: games whose first guess the end game solves (the mean of perfect play's chance there);
 - bounded: the rest (the mean of their ceiling, and the share `strong` won);
-- strong: its wins on these boards, with the 95% Wilson interval (the declared run's, on seed 1);
+- strong: its wins on these boards, with the 95% Wilson interval (those of `sweeplab bench` with the
+  same seed);
 - perfect >=: the mean over games of 1, the exact chance, or `strong`'s outcome: what a player that
   plays `strong` but the exact end game from that first guess wins, so perfect play wins at least it;
 - perfect <=: the mean of 1, the exact chance, or the ceiling: perfect play wins at most it;
   both with a 95% normal interval for the mean;
 - needs: the win rate at which a run of --run-games games has the target as the lower end of its
-  95% Wilson interval (issue 16's bar);
+  95% Wilson interval (the bar `benchmarks/bench_winrate.py` holds `strong` to);
 - pass <=: the chance that such a run of a player winning `perfect <=`'s upper end passes (under
   a half where that end is below `needs`); no player, perfect play included, passes more often.
 
@@ -129,7 +130,7 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--exact", type=int, default=20000, help="solve the first guess exactly up to this many layouts")
     ap.add_argument("--budget", type=int, default=2_000_000, help="... and this many end-game states")
-    ap.add_argument("--run-games", type=int, default=200_000, help="the declared run's length, for `needs`")
+    ap.add_argument("--run-games", type=int, default=200_000, help="the length of the run the bar is for, for `needs`")
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "sweeplab-ceiling"))
     args = ap.parse_args(argv)
     for case in args.cases.split(","):

@@ -1,7 +1,7 @@
 """Paired win-rate comparison of two players on the same boards and player seeds, game by game.
 
     python research/bench_paired.py --case expert-opening --games 3000 --a strong \\
-        --b strong --b-python ../i16base/.venv/bin/python      # today's player against ffb1b45's
+        --b strong --b-python OTHER_CHECKOUT/.venv/bin/python   # against another checkout's player
 
 Game i of both runs is game i of `sweeplab.lab.run` seeded --seed (the same board and player
 seed), so the players differ only by their decisions. Printed: each player's wins with a 95%

@@ -1,5 +1,5 @@
 """The board-cycle lab: the published cycle numbers, graph analysis vs brute force, both cycle finders,
-the survey, and each phenomenon of domain/microsoft.md section 4."""
+the survey, and each phenomenon of docs/board-cycles.md."""
 
 import json
 

@@ -19,7 +19,8 @@ GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_microsoft.json").r
 
 
 def plain_win7(seed, width, height, mines, cx, cy):
-    """Windows 7's placement transcribed from domain/microsoft.md."""
+    """Windows 7's placement written plainly: the C runtime's rand(), and at the first click each mine
+    drawn as rand() % (cells left) from the list of cells outside the click's 3x3 block, then taken out."""
     state = seed
 
     def rand():

@@ -19,7 +19,8 @@ GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_microsoft.json").r
 
 
 def plain_winmine(state, width, height, mines):
-    """WinMine's placement transcribed from domain/microsoft.md: x first, retry on an occupied cell."""
+    """WinMine's placement written plainly (docs/board-cycles.md): x = rand() % width, then y = rand() %
+    height, drawn again while the cell holds a mine."""
     def rand():
         nonlocal state
         state = (state * 214013 + 2531011) % 2**32

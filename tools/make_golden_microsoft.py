@@ -3,7 +3,8 @@
     python tools/make_golden_microsoft.py
 
 The file pins the emulation: tests check every entry against the code AND against a plain
-Python transcription of domain/microsoft.md, so a change to either shows up. Regenerate it
+Python transcription of the placement (tests/test_winmine.py, tests/test_win7.py), so a change to
+either shows up. Regenerate it
 only when the emulation was wrong, and say why in the commit.
 """
 

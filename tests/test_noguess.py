@@ -539,8 +539,8 @@ def _laddered(seed, mines, keep_total, keep_openings, keep_bbbv=256, keep_bbbv_u
 
 def test_the_ladder_thins_its_adds_that_use_the_mine_total():
     """With none of them kept, every add the ladder keeps has a play that does not use the total,
-    so its last board does not need the total; with all kept (the pace at 130 mines before session
-    13), the same starts need it on some boards."""
+    so its last board does not need the total; with all kept (the pace once used at 130
+    mines), the same starts need it on some boards."""
     needs = {0: [], 16: []}
     for seed in range(12):
         for keep_total in needs:
@@ -809,12 +809,12 @@ def test_the_kept_170_mine_chain_references_from_the_repair(path, boards, seed):
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
 
-# The ladder's weights when the kept long-chain references were drawn (sessions 5 and 6): a
+# The ladder's weights when the kept long-chain references were drawn: a
 # reference's first board is drawn again with them.
 SHAPES_THEN = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), (16, 16), 2.0),
                (170 / 480, (33, 22, 14), 80, 4, (19, 14), (16, 16), 2.0),
                (200 / 480, (67, 32, 14), 1200, 1, (16, 13), (19, 19), 2.0))
-KEEP_TOTAL_THEN = (16, 8, 6)  # and no add thinned for the openings it closes (before session 13)
+KEEP_TOTAL_THEN = (16, 8, 6)  # and no add thinned for the openings it closes (as they were then)
 
 
 @pytest.mark.parametrize("path, h, steps, seed, start, rows", [

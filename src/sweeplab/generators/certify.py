@@ -46,8 +46,8 @@ from ..solver.deduction import (ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_C
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row
 # taken of one, costs two atomic operations, and the play's inner loops do that per cell. Plain
-# njit instead made the no-guess generator 25% slower at 99, 130 and 170 mines (issue 17,
-# docs/benchmarks.md). Such a kernel cannot allocate, nor can anything it calls (numba compiles
+# njit instead made the no-guess generator 25% slower at 99, 130 and 170 mines
+# (docs/benchmarks.md). Such a kernel cannot allocate, nor can anything it calls (numba compiles
 # callees the same way), so the allocating ones stay plain njit.
 unrefcounted = njit(_nrt=False)
 
@@ -279,8 +279,8 @@ def _complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine
     fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
         play_constraints(st, numbers, nbr, hid, kno, hmask)
     # The round's arrays are carved from one allocation per type: a round is short, and its 45 or
-    # so allocations kept malloc, free and reference counts at 8% of a 130-mine board (issue 21,
-    # session 5). Sizes before the components are known are bounded by the frontier's nf cells
+    # so allocations kept malloc, free and reference counts at 8% of a 130-mine board. Sizes before
+    # the components are known are bounded by the frontier's nf cells
     # and the nc numbers (an array whose length is known later takes the room of its bound).
     ints = np.empty(16 * nf + 2 * nc + 1, dtype=np.int32)
     longs = np.empty(4 * nf + 2, dtype=np.int64)

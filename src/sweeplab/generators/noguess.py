@@ -15,7 +15,7 @@ Method, by density:
     chain took about 390 moves to wash out at 130 mines). The weight leans against both: by
     the cell's ring from the edge, times (a clump base + the cell's mine neighbours), measured
     on 30x16 against rejection references at 130 mines and long chains at 170 and 200
-    (`LADDER_SHAPES`, docs/benchmarks.md, issue 21); and the two rings around the click's block
+    (`LADDER_SHAPES`, docs/benchmarks.md); and the two rings around the click's block
     (adds there change the first opening, and fail more often) weigh apart. The kept adds also
     lean to boards that need the mine total, so an add whose play uses the total is kept only
     with a probability (`KEEP_TOTAL`), and to boards with fewer openings (adds into open ground
@@ -78,7 +78,7 @@ REPAIRS_PER_START = 2_000  # mcmc: repair moves on one board before starting afr
 LADDER_BASE_DENSITY = 0.2  # mcmc: the ladder starts from a rejection sample with this share of mines
 LADDER_BASE_TRIES = 2_000  # ... found within this many uniform boards, or the repair starts instead
 LADDER_TRIES_PER_MINE = 64  # the ladder stalls (and the repair starts) when this many cells in a row fail
-# The ladder's draws lean against what its kept adds lack (docs/benchmarks.md, issue 21): adds on
+# The ladder's draws lean against what its kept adds lack (docs/benchmarks.md): adds on
 # the rim fail more often, and adds next to mines too, so uniform draws left the chain's boards
 # short of mines on the edge (0.1979 of them against 0.2029 at 130 mines) and of clumping, and
 # the rings just inside the edge off (too few mines on the second, too many on the third). A
@@ -96,13 +96,13 @@ INNER_WEIGHT = 16
 # alone gives 0.90 of them against 0.78 in the long chains, and the chain washes that out slowest
 # of all figures: 0.82 after two moves per try, 0.79 after eight). An add whose play uses the
 # total is kept only with a probability, of 16: one per density of LADDER_SHAPES, interpolated
-# like them (docs/benchmarks.md, issue 21, sessions 4, 6 and 13).
+# like them (docs/benchmarks.md).
 KEEP_TOTAL = (12, 8, 6)
 # And to boards with fewer openings: an add into open ground certifies more easily, so the ladder
 # alone left 130-mine boards 5 to 6 se short of openings (and 3BV high), a deficit only the chain
 # undid, at 40 to 50 moves per e-fold, and no draw weight touched. An add that leaves the board
 # fewer openings (zero regions) is kept only with a probability, of 256, by density like
-# KEEP_TOTAL: at 130 mines 220 of 256, measured for the ladder alone (LADDER_ALONE, session 13);
+# KEEP_TOTAL: at 130 mines 220 of 256, measured for the ladder alone (LADDER_ALONE);
 # 170 and 200 keep all, as measured before.
 KEEP_OPENINGS = (220, 256, 256)
 # The levels (width, height, mines, first click) where the ladder's boards alone pass the
@@ -110,24 +110,24 @@ KEEP_OPENINGS = (220, 256, 256)
 # board is the ladder's, with no chain (two to three times faster there), each with what it needs
 # on top of LADDER_SHAPES: its edge cells' and its corners' weights scaled (of 64; corners are edge
 # cells too), and of its adds those kept that use the total (of 16) and that close openings (of
-# 256) (docs/benchmarks.md, issue 21, session 13). The 130 row's weights alone measured biased on
+# 256) (docs/benchmarks.md). The 130 row's weights alone measured biased on
 # 16x16 with 69 mines (corner rate -2.4 se, openings +3.0): the fit is to a level and its click,
 # so everywhere else the chain runs as LADDER_SHAPES says. At 130 a fourth rejection reference, five
-# times the others (session 16), showed the ladder's boards alone biased after all (chi-square per
+# times the others, showed the ladder's boards alone biased after all (chi-square per
 # dof 1.21, needs-total +2 to +3.4 se), with an excess of about 0.002 of a cell's mine rate spread
 # over the board, too thin for groups of cells to take and for 16,000 reference boards to steer. So
 # that level has a table of per-cell scales (`cell_scales`), fitted to long chains' mine rates
 # (1.7 million samples). Its boards then held 0.3 more 3BV than the references (and 0.1 more than
 # the chains), which fewer adds that close openings kept would have lowered only by adding openings;
 # so it keeps 252 of 256 adds that raise 3BV, 226 of 256 that close openings, and 23/2 of 16 that
-# use the total (session 17).
+# use the total.
 # At 200 mines on 30x16 the ladder's boards alone came out 3BV-poor at every weight and openings
 # thinning tried (-6 se and worse), so that level also thins its adds that lower 3BV, and has its
-# own row of weights (LADDER_SHAPES's 200 row is measured for the chain after it) (session 14).
+# own row of weights (LADDER_SHAPES's 200 row is measured for the chain after it).
 # At 170 mines on 30x16 the ladder's boards alone need both thinnings and a row of their own, and
 # that row's steps of 1/16 were too coarse (one step of the click's second ring moved its cells from
-# +1.6 to -1.1 se), so its weights and scales are of 64 (session 15). Measured against a third,
-# larger reference (session 16) its boards were over-clumped (+2.5 se, as the chain's were), and the
+# +1.6 to -1.1 se), so its weights and scales are of 64. Measured against a third,
+# larger reference its boards were over-clumped (+2.5 se, as the chain's were), and the
 # cells that one scale of a ring lumps together were off in opposite directions: of those two king
 # steps from a corner, the ones on the rim short and the diagonal one over (+-3.5 se); of the click's
 # first ring, the corners over and the cells above and below short (+4.2, -3.5). So that row has a
@@ -158,10 +158,10 @@ LADDER_ALONE = {(30, 16, 130, 15, 8): Alone(64, 64, Fraction(23, 2), 226, cells=
 # own (of INNER_WEIGHT).
 # The chain after the ladder makes moves per cell the ladder tried (it tries more, and leaves more
 # bias, the denser the board): at 170 one is enough with the weights measured for it, and the
-# chain is two thirds of a board's time there (docs/benchmarks.md, issue 21, session 7).
+# chain is two thirds of a board's time there (docs/benchmarks.md).
 # A row: (mines per cell, ring weights, corner weight, clump base, the two rings around the
 # click's block, the two rings around a corner, chain moves per ladder try).
-# The 130 row's weights were measured for the ladder alone (session 13): at that level the ladder's
+# The 130 row's weights were measured for the ladder alone: at that level the ladder's
 # boards need no chain (LADDER_ALONE).
 LADDER_SHAPES = ((130 / 480, (22, 18, 14), 26, 21, (17, 15), (18, 15), 2.0),
                  (170 / 480, (33, 22, 14), 64, 4, (19, 14), (21, 15), 1.0),
@@ -391,7 +391,7 @@ CELL_TABLES = Path(__file__).with_name("ladder_cells")
 def cell_scales(width: int, height: int, mines: int, x: int, y: int) -> np.ndarray:
     """A LADDER_ALONE level's per-cell scales (of CELL_UNIT): fitted to long chains' per-cell mine rates
     by `benchmarks/fit_ladder_cells.py`, where the ladder's excess is spread too thin for any group of
-    cells to take it (docs/benchmarks.md, issue 21, session 17)."""
+    cells to take it (docs/benchmarks.md)."""
     return np.load(CELL_TABLES / f"{width}x{height}_{mines}_{x}_{y}.npy").astype(np.int64)
 
 
@@ -399,7 +399,7 @@ def cell_scales(width: int, height: int, mines: int, x: int, y: int) -> np.ndarr
 def _ladder_shape_for(width: int, height: int, topology: str, mines: int, x: int,
                       y: int) -> tuple[np.ndarray, int | Fraction]:
     """`ladder_shape` for a level and its click, made once: its numpy work costs about 90 µs, 3% of a
-    130-mine board (docs/benchmarks.md, issue 21, session 5); at a level of LADDER_ALONE, from its own
+    130-mine board (docs/benchmarks.md); at a level of LADDER_ALONE, from its own
     row if it has one, with its edge and corners scaled, its taper and its fine scales as it says. The
     weights come back read-only (shared)."""
     nbr = grid.neighbour_table(width, height, topology)

@@ -201,7 +201,7 @@ class StrongPlayer(SafestPlayer):
     dead_penalty = 1.0
     dominance = True         # a guess that another cell dominates is replaced by that cell
     # "progress": the next move's safety blended with the second best's by this (JSMinesweeper's 4:1;
-    # +94 net in 80,000 paired expert games, z +3.4, docs/benchmarks.md, issue 16 session 6)
+    # +94 net in 80,000 paired expert games, z +3.4, docs/benchmarks.md)
     blend = 0.2
     next_guesses = 3         # "two": the safest next guesses scored after each number
     next_near = 0.9          # ... within 10% (relative) of the best safety then
@@ -211,12 +211,12 @@ class StrongPlayer(SafestPlayer):
     progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
     # a look-ahead guess's score x (1 + this x the share of its safe layouts that its 50/50
     # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway). Off:
-    # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md, session 5)
+    # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md)
     fifty_influence = 0.0
     influence_cells = 0      # ... and up to this many cells outside the candidates that it lifts near them
     # the look-ahead's candidates are JSMinesweeper's (`_wide_candidates`): +117 in 40,000 held-out
     # paired expert safe-corner games (z +2.40) against the eight safest within 20%, level on the
-    # opening (docs/benchmarks.md, issue 16 session 9)
+    # opening (docs/benchmarks.md)
     wide_near = 0.10         # frontier cells within this (relative) of the best safety
     off_near = 0.05          # ... off-frontier cells too when within this of the best frontier cell
     few_off = 30             # ... all of them when fewer than this lie off the frontier

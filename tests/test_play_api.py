@@ -477,3 +477,52 @@ def test_an_action_on_a_busy_game_is_a_409_not_a_frozen_server(client):
     assert r.status_code == 409 and "busy" in r.json()["error"]
     assert pg.game.status == "ready" and pg.game.log == []
     assert act(client, s["id"], "open", 0, 0)["status"] in ("playing", "won")
+
+
+def lose(client, s):
+    """Open a mine of a game in play (the test peeks at the board; a player cannot)."""
+    x, y = next(iter(client.hub.get(s["id"]).game.board.mine_positions()))
+    return act(client, s["id"], "open", x, y)
+
+
+def test_a_game_given_up_after_its_first_click_is_a_loss_and_recorded(client):
+    s = act(client, new(client, mode="safe", session="tab")["id"], "open", 4, 4)
+    s = win(client, s, client.hub.get(s["id"]).game.board)
+    new(client, mode="safe", session="tab")  # never clicked: thrown away for nothing
+    played = act(client, new(client, mode="safe", session="tab")["id"], "open", 4, 4)
+    played = act(client, played["id"], "flag", *next(i for i in ((0, 0), (8, 8)) if played["cells"][i[1] * 9 + i[0]] == "#"))
+    new(client, mode="safe", level="intermediate", session="tab")  # another level, with that game in play
+    records = client.get("/api/records").json()["records"]
+    assert [r["status"] for r in records] == ["quit", "won"]
+    quit = client.get(f"/api/records/{records[0]['id']}").json()
+    assert len(quit["record"]["actions"]) == 2 and quit["record"]["played_board"]
+    (row,) = client.get("/api/stats").json()["statistics"]
+    assert (row["played"], row["won"], row["win_percent"], row["streak"], row["best_streak"]) == (2, 1, 50.0, 0, 1)
+    r = client.post(f"/api/games/{played['id']}/actions", json={"kind": "open", "x": 0, "y": 0})
+    assert r.status_code == 404  # the game given up is gone from play
+
+
+def test_a_board_played_again_has_the_same_mines_whatever_the_first_click(client):
+    s = act(client, new(client, mode="noguess", level="beginner")["id"], "open", 4, 4)
+    rid = lose(client, s)["record_id"]
+    board = Board.from_dict(client.get(f"/api/records/{rid}").json()["record"]["played_board"])
+    safe = [(x, y) for y in range(9) for x in range(9) if not board.is_mine(x, y)]
+    for x, y in (safe[0], safe[-1], next(iter(board.mine_positions()))):
+        g = new(client, again=rid)
+        s = act(client, g["id"], "open", x, y)
+        assert client.hub.get(g["id"]).game.board == board
+        assert s["status"] == ("lost" if board.is_mine(x, y) else "playing")  # a mine is a mine, first or not
+
+
+def test_records_never_show_the_key_to_a_game_and_only_its_tab_names_its_player(client):
+    s = act(client, new(client, mode="safe", session="my-tab")["id"], "open", 4, 4)
+    s = win(client, s, client.hub.get(s["id"]).game.board)
+    rid = s["record_id"]
+    shown = json.dumps([client.get(p).json() for p in ("/api/records", f"/api/records/{rid}", "/api/best",
+                                                       "/api/stats", f"/api/records/{rid}/replay")])
+    assert s["id"] not in shown and "game_id" not in shown
+    for body in ({"player": "Eve"}, {"player": "Eve", "session": "other-tab"}):
+        r = client.post(f"/api/games/{s['id']}/player", json=body)
+        assert r.status_code == 403 and "only the tab" in r.json()["error"]
+    r = client.post(f"/api/games/{s['id']}/player", json={"player": "Ada", "session": "my-tab"})
+    assert r.status_code == 200 and client.get(f"/api/records/{rid}").json()["player"] == "Ada"

@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from ..replays.judge import judge
 from ..replays.read import Replay, ReplayError, read_replay
+from .bodies import read_body
 from .games import replay_frames
 
 MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
@@ -50,12 +51,7 @@ def replay_routes(preloaded: dict | None = None) -> list[Route]:
         if not name:
             raise ReplayError("give the file's name as ?name=FILE (its extension says the format: .avf, .rmv, "
                               ".mvf, .evf)")
-        size = int(request.headers.get("content-length") or 0)
-        if size > MAX_UPLOAD:
-            raise ReplayError(f"{name}: {size} bytes is too large for a replay; at most {MAX_UPLOAD}")
-        data = await request.body()
-        if len(data) > MAX_UPLOAD:
-            raise ReplayError(f"{name}: {len(data)} bytes is too large for a replay; at most {MAX_UPLOAD}")
+        data = await read_body(request, MAX_UPLOAD)
         view = await anyio.to_thread.run_sync(read_view, data, name)
         return JSONResponse(view)
 

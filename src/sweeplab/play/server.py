@@ -31,7 +31,8 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
-from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, encodable, replay_frames
+from .bodies import BadRequest, BodyTooLarge, check_text, read_body
+from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, replay_frames
 from .replays import replay_routes
 from .store import NotFoundError, Store, StoreBusyError, StoreError, TooManyGamesError
 
@@ -43,47 +44,8 @@ LOOPBACK_NAMES = {"localhost", "localhost."}
 ACTION_FIELDS = {"kind", "x", "y"}
 
 
-class BadRequest(SweeplabError):
-    """A request that is not what the API takes."""
-
-
-class BodyTooLarge(BadRequest):
-    """A request body over the route's limit (refused by its Content-Length, or once that much has come)."""
-
-
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-async def read_body(request: Request, cap: int) -> bytes:
-    """The request body, at most `cap` bytes: refused by its Content-Length before any of it is read,
-    and (chunked, or a Content-Length that lies) as soon as more than `cap` bytes have come."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.strip().isdigit() and int(declared) > cap:
-        raise BodyTooLarge(f"request body of {int(declared)} bytes is too large; at most {cap}")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise BodyTooLarge(f"request body is over {cap} bytes, too large; at most {cap}")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def check_text(data) -> None:
-    """Refuse text that cannot be stored: JSON can carry a lone surrogate ("\\udfff"), which is no Unicode
-    text, and SQLite (UTF-8) cannot take it."""
-    stack = [data]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            if not encodable(v):
-                raise BadRequest(f"the body holds text that is not valid Unicode ({v[:40]!r} has a lone surrogate); "
-                                 "send UTF-8 text")
-        elif isinstance(v, dict):
-            stack += [*v.keys(), *v.values()]
-        elif isinstance(v, list):
-            stack += v
 
 
 async def _body(request: Request, allowed: set[str], *, empty_ok: bool = False) -> dict:
@@ -199,7 +161,7 @@ class Guard:
 def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                replay: dict | None = None) -> Starlette:
     """The app over `store`; `host` is the address it listens on (for the Host check)."""
-    hub = hub or Hub(store)
+    hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")

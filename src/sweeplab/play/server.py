@@ -33,7 +33,7 @@ from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
 from .bodies import BadRequest, BodyTooLarge, check_text, read_body
 from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, replay_frames
-from .replays import replay_routes
+from .replays import Reader, ReplayBusy, replay_routes
 from .store import NotFoundError, Store, StoreBusyError, StoreError, TooManyGamesError
 
 STATIC = Path(__file__).parent / "static"
@@ -330,13 +330,14 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    routes[-1:-1] = replay_routes(replay)  # replay files: upload, or the one given to `play --replay`
+    reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
+    routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
-                GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
+                GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed, ReplayBusy: store_failed,
                 TooManyGamesError: too_many, NotYoursError: not_yours, BodyTooLarge: too_large,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
-    app.state.hub, app.state.store = hub, store
+    app.state.hub, app.state.store, app.state.reader = hub, store, reader
     guarded = Guard(app, host_checker(host))
     guarded.state = app.state
     return guarded

@@ -84,7 +84,7 @@ def server(tmp_path_factory, evf_bytes):
         yield url.removesuffix("records#replay"), replay_view(read_replay(f))
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(60)  # (a busy shared machine can take seconds to stop the server and its children)
 
 
 def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_bytes, chromium):

@@ -153,10 +153,11 @@ class Child:
             self._lock.release()
 
     def close(self) -> None:
+        """Stop the child (it holds nothing to keep: closing its stdin ends it, else it is killed)."""
         if self._proc is not None and self._proc.poll() is None:
             self._proc.stdin.close()
             try:
-                self._proc.wait(10)
+                self._proc.wait(1)
             except subprocess.TimeoutExpired:
                 self._kill()
         self._proc = None

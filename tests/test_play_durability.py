@@ -146,15 +146,17 @@ def test_a_move_the_database_refuses_is_not_made_and_a_finished_game_is_filed_la
 
 def sweeplab_play(db, *, prefix=()):
     return subprocess.run([*prefix, sys.executable, "-m", "sweeplab", "play", "--no-browser", "--db", str(db)],
-                          capture_output=True, text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
 
 
 def a_database_with_games(path: Path) -> None:
     store = Store(path)
     for i in range(200):
-        store.add({"game_id": f"g{i}", "finished_at": i + 1.0, "mode": "safe", "level": "beginner", "width": 9, "height": 9, "mines": 10,
-                   "seed": i, "seed_private": 0, "marks": 1, "hints": 0, "status": "won", "elapsed": 10.0, "timer": 11,
-                   "bbbv": 5, "bbbv_per_second": 0.5, "ioe": 1.0, "record": {"note": "x" * 400}})
+        store.add({"game_id": f"g{i}", "finished_at": i + 1.0, "mode": "safe", "level": "beginner", "width": 9,
+                   "height": 9, "mines": 10, "seed": i, "seed_private": 0, "marks": 1, "hints": 0, "status": "won",
+                   "elapsed": 10.0, "timer": 11, "bbbv": 5, "bbbv_per_second": 0.5, "ioe": 1.0,
+                   "record": {"note": "x" * 400}})
     store.close()
 
 

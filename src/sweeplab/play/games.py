@@ -8,9 +8,14 @@ from a WinMine session (its rand() state) is never handed out: it would foretell
 boards. The store keeps it, so the game can still be reproduced from the database file.
 
 Best times count only boards the player could not know: seeds the server drew (never one the
-player chose, never one of an earlier record). A game by seed or "play this board again" is
-practice: played and recorded, never a best time. The WinMine session modes lay boards as Windows
-did, predictable from the session's earlier boards, so their best times are a table of their own.
+player chose, never one of an earlier record). A game by seed or "play this board again" (the
+record's board itself: the same mines whatever the first click) is practice: played and recorded,
+never a best time. The WinMine session modes lay boards as Windows did, predictable from the
+session's earlier boards, so their best times are a table of their own.
+
+A move and its write go together: when the store does not take a move, the game is made again from
+what the store holds, and the move was not made. A game given up for a new one after its first click
+is filed as quit, a loss in the statistics, as in Windows 7.
 """
 
 from __future__ import annotations
@@ -155,7 +160,8 @@ class Hub:
                 raise IllegalMoveError("give either seed or again (a record id), not both")
             rec = self.store.get(again)
             if rec["status"] not in ("won", "lost") or not rec["record"].get("played_board"):
-                raise IllegalMoveError(f"record {again} was {rec['status']}; only a won or lost game can be played again")
+                raise IllegalMoveError(f"record {again} was {rec['status']}; only a won or lost game can be played "
+                                       "again")
             mode, level, seed, marks = rec["mode"], rec["level"], rec["seed"], bool(rec["marks"])
             width, height, mines = ((rec["width"], rec["height"], rec["mines"]) if level == "custom"
                                     else (None, None, None))

@@ -9,6 +9,12 @@ Other sites must not drive the server from the player's browser: a POST must say
 `Content-Type: application/json` (which a cross-site form or a simple fetch cannot send without
 asking first), and the Host header must be a loopback name or the address the server was told to
 listen on (a DNS-rebinding page arrives with its own host name).
+
+What one client can make the server hold is bounded: a body past its route's limit is refused (413)
+by its Content-Length or once that much has come; a client address keeps at most PER_CLIENT games in
+play (429 beyond, dropping only its own games that have no move); a replay file is read in a child
+with a memory limit and a deadline (replays.py). A 200 to a move means the move is in the database;
+when the database does not take it, 503 says so and the game is as before the move.
 """
 
 from __future__ import annotations
@@ -333,8 +339,9 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
     routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
-                GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed, ReplayBusy: store_failed,
-                TooManyGamesError: too_many, NotYoursError: not_yours, BodyTooLarge: too_large,
+                GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
+                ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,
+                BodyTooLarge: too_large,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store, app.state.reader = hub, store, reader

@@ -2,10 +2,15 @@
 statistics, and the games still in play (how each was made and its actions so far), so that a
 game survives a restart of the server.
 
-A finished game is committed before the response that ends it is sent, with synchronous=FULL:
-it survives the server being killed and the machine losing power. An action of a game in play
-is committed before its answer too, with synchronous=NORMAL (WAL): it survives the server being
-killed, not a power cut, which costs an fsync per move less. One connection, serialised by a lock.
+Every write is one transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK of all of it when any part
+fails), so a failed statement never leaves one open for later writes to vanish into. A finished game
+is committed before the response that ends it is sent, with synchronous=FULL: it survives the server
+being killed and the machine losing power. An action of a game in play is committed before its
+answer too, with synchronous=NORMAL (WAL): it survives the server being killed, not a power cut,
+which costs an fsync per move less. One connection, serialised by a lock; a write that finds another
+program holding the write lock waits for it a bounded time (WAIT) without holding that lock, so reads
+go on, then says so (StoreBusyError). Opening checks the file (quick_check) and makes one write, so a
+damaged or read-only database is said at the start, not by every request after it.
 """
 
 from __future__ import annotations
@@ -169,7 +174,8 @@ class Store:
         except sqlite3.Error as e:
             self._close_quietly()
             if _code(e) == SQLITE_READONLY:
-                raise SweeplabError(f"{where} is read-only ({e}); make it writable or give a writable --db PATH") from None
+                raise SweeplabError(f"{where} is read-only ({e}); make it writable or give a writable "
+                                    "--db PATH") from None
             if _code(e) in (SQLITE_CORRUPT, SQLITE_NOTADB):
                 raise SweeplabError(f"{where} is damaged ({e}); move it aside and start again, or give another "
                                     "--db PATH") from None
@@ -301,7 +307,8 @@ class Store:
                     self._drop_live(old)
             if db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] >= most:
                 raise StoreFullError(f"the server keeps {most} games in play, its most; try again later")
-            db.execute("INSERT INTO live_games (game_id, session, created, spec, owner, touched) VALUES (?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO live_games (game_id, session, created, spec, owner, touched) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
                        (game_id, session, created, json.dumps(spec, separators=(",", ":")), owner, created))
 
     def add_action(self, game_id: str, n: int, kind: str, x: int, y: int, t: float, *,

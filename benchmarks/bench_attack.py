@@ -6,13 +6,14 @@ file, over loopback HTTP.
    (SIGKILL) and started again on the same file; every move answered 200 must be there, and no move
    answered otherwise. Attacks: new games whose session or player is a lone surrogate; another
    program holding the database's write lock for HOLD s (moves wait up to the store's WAIT, then 503).
-2. crafted replays: one client plays (a move every 20 ms, each timed) while another uploads crafted
-   EVF files: 122 kB asking ms-toollib for 4.7 GB (the attack of the report), 8 kB of a dense 255x255
-   board (many seconds in ms-toollib), and a 100x100 board with 20,000 clicks (0.8 GB, ~4 s). Rounds
-   alternate a quiet window and an attacked one of the same length; per round the upload's answer and
-   time, the peak memory of the server's whole process tree, and the player's p50/p99/max round trip.
+2. crafted replays: one client plays (a move every 20 ms, each timed) while another uploads a crafted
+   EVF file again and again: 122 kB asking ms-toollib for 4.7 GB (the attack of the report), 8 kB of
+   a dense 255x255 board (many seconds in ms-toollib), and a 100x100 board with 20,000 clicks (0.8 GB,
+   ~4 s). Rounds alternate a quiet window and an attacked one of the same length; for each file the
+   uploads' answers and times, the peak memory of the ms-toollib child and of the server with all its
+   children, and the player's round trips, quiet and attacked (all rounds pooled).
 
-    python benchmarks/bench_attack.py [--rounds 3] [--hold 4]
+    python benchmarks/bench_attack.py [--rounds 3] [--seconds 6] [--hold 4]
 
 Linux only (/proc for the memory of the process tree).
 """
@@ -187,31 +188,32 @@ def tree_rss(pid: int) -> tuple[int, int]:
 
 
 def window(url, seconds, upload=None) -> dict:
-    """A player's moves (one every 20 ms) for `seconds`, with an upload of (name, bytes) meanwhile."""
-    out: dict = {}
+    """A player's moves (one every 20 ms) for `seconds`; with `upload` (name, bytes), another client sends
+    that file again and again meanwhile (the window lasts until its last upload is answered)."""
+    out: dict = {"uploads": []}
     with httpx.Client(base_url=url, timeout=120) as c, httpx.Client(base_url=url, timeout=120) as u:
         p = Player(c, seed=SEED + int(time.time()))
         times = []
+        end = time.perf_counter() + seconds
         done = threading.Event()
 
         def send():
             name, data = upload
-            t0 = time.perf_counter()
-            r = u.post(f"/api/replays?name={name}", content=data, headers={"content-type": "application/octet-stream"})
-            out["upload s"] = time.perf_counter() - t0
-            out["answer"] = f"{r.status_code} ({len(r.content):,} B)"
-            out["error"] = r.json().get("error", "") if r.status_code != 200 else ""
+            while time.perf_counter() < end:
+                t0 = time.perf_counter()
+                r = u.post(f"/api/replays?name={name}", content=data,
+                           headers={"content-type": "application/octet-stream"})
+                out["uploads"].append((r.status_code, time.perf_counter() - t0, len(r.content),
+                                       r.json().get("error", "") if r.status_code != 200 else ""))
             done.set()
 
         if upload:
             threading.Thread(target=send, daemon=True).start()
-        end = time.perf_counter() + seconds
         while time.perf_counter() < end or (upload and not done.is_set()):
             status, dt = p.move()
-            times.append(dt)
+            times.append(dt * 1000)
             time.sleep(0.02)
-        t = np.array(times) * 1000
-        out.update(p50=float(np.percentile(t, 50)), p99=float(np.percentile(t, 99)), max=float(t.max()), n=len(t))
+    out["times"] = times
     return out
 
 
@@ -221,7 +223,7 @@ def warm(url) -> None:
         c.post("/api/replays?name=x.evf", content=b"x" * 64, headers={"content-type": "application/octet-stream"})
 
 
-def replays(rounds: int) -> list[dict]:
+def replays(rounds: int, seconds: float) -> list[dict]:
     files = [("crafted 122 kB: 255x255, 19,000 clicks", "crafted.evf", crafted(255, 0.0001, 19_000)),
              ("dense 8 kB: 255x255, 20% mines", "dense.evf", crafted(255, 0.2, 2, ("lc", "lr"))),
              ("121 kB: 100x100, 20,000 clicks", "mid.evf", crafted(100, 0.0001, 20_000))]
@@ -231,9 +233,9 @@ def replays(rounds: int) -> list[dict]:
         try:
             warm(url)
             for label, name, data in files:
-                quiet, loud = [], []
+                quiet, loud, uploads, peaks = [], [], [], []
                 for _ in range(rounds):
-                    quiet.append(window(url, 6.0))
+                    quiet += window(url, seconds)["times"]
                     peak = [tree_rss(proc.pid)]
                     stop = threading.Event()
 
@@ -244,21 +246,26 @@ def replays(rounds: int) -> list[dict]:
 
                     s = threading.Thread(target=sample, daemon=True)
                     s.start()
-                    w = window(url, 6.0, (name, data))
+                    w = window(url, seconds, (name, data))
                     stop.set()
                     s.join()
-                    w["peak MB"] = max(t for t, _ in peak) / 2 ** 20
-                    w["toollib MB"] = max(c for _, c in peak) / 2 ** 20
-                    loud.append(w)
+                    loud += w["times"]
+                    uploads += w["uploads"]
+                    peaks += peak
                     warm(url)  # a child killed at its deadline starts again here, not in the next window
-                med = lambda rs, k: statistics.median(r[k] for r in rs)  # noqa: E731
-                rows.append({"file": label, "answer": loud[-1]["answer"], "why": loud[-1]["error"][:70],
-                             "upload s": med(loud, "upload s"), "ms-toollib child peak MB": med(loud, "toollib MB"),
-                             "server and children peak MB": med(loud, "peak MB"),
-                             "quiet p50/p99 ms": f"{med(quiet, 'p50'):.1f} / {med(quiet, 'p99'):.1f}",
-                             "attacked p50/p99/max ms": f"{med(loud, 'p50'):.1f} / {med(loud, 'p99'):.1f} / "
-                                                        f"{med(loud, 'max'):.1f}",
-                             "p99 ratio": med(loud, "p99") / med(quiet, "p99")})
+                q, a = np.array(quiet), np.array(loud)
+                status, secs, size, why = zip(*uploads)
+                answers = ", ".join(f"{status.count(k)} x {k}" for k in sorted(set(status)))
+                rows.append({"file": label, "uploads": f"{answers} (at most {max(size):,} B)",
+                             "why": max(why, key=why.count)[:64],
+                             "upload s (median, max)": f"{statistics.median(secs):.2f}, {max(secs):.2f}",
+                             "ms-toollib child peak MB": max(c for _, c in peaks) / 2 ** 20,
+                             "server and children peak MB": max(t for t, _ in peaks) / 2 ** 20,
+                             "quiet moves p50/p99/max ms": f"{np.percentile(q, 50):.1f} / {np.percentile(q, 99):.1f} / "
+                                                           f"{q.max():.1f} ({len(q)})",
+                             "attacked moves p50/p99/max ms": f"{np.percentile(a, 50):.1f} / {np.percentile(a, 99):.1f}"
+                                                              f" / {a.max():.1f} ({len(a)})",
+                             "p99 ratio": float(np.percentile(a, 99) / np.percentile(q, 99))})
         finally:
             kill(proc)
     return rows
@@ -275,13 +282,14 @@ def table(rows: list[dict]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3, help="quiet and attacked windows per replay file")
+    ap.add_argument("--seconds", type=float, default=6.0, help="length of each window")
     ap.add_argument("--hold", type=float, default=4.0, help="seconds another program holds the write lock")
     a = ap.parse_args()
     print(f"machine: {machine()}; the store waits {WAIT:g} s for a write lock")
     print()
     print(table(durability(a.hold)))
     print()
-    print(table(replays(a.rounds)))
+    print(table(replays(a.rounds, a.seconds)))
 
 
 if __name__ == "__main__":

@@ -362,7 +362,7 @@ class Hub:
                 self._file(pg)
             return self.state(pg)
 
-    def hint(self, pg: PlayedGame) -> dict:
+    def hint(self, pg: PlayedGame, *, store_wait: float | None = None) -> dict:
         """The solver's hint from the view alone; the game is marked as played with hints (in the store
         first: a hint the store did not count is not given). Cells in the reason are named as a player
         counts them: column and row from 1."""
@@ -372,7 +372,7 @@ class Hub:
             if pg.game.over:
                 raise IllegalMoveError(f"the game is over ({pg.game.status}); no hints for it")
             h = solver_hint(pg.game.view(), name=lambda x, y: f"column {x + 1}, row {y + 1}")
-            self.store.set_live_hints(pg.id, pg.hints_used + 1)
+            self.store.set_live_hints(pg.id, pg.hints_used + 1, wait=store_wait)
             pg.hints_used += 1
             return {"kind": h.kind, "cells": [[int(x), int(y)] for x, y in h.cells],
                     "why": [[int(x), int(y)] for x, y in h.named],  # marked on the board beside the advice

@@ -40,7 +40,7 @@ from . import modes as M
 from .bodies import BadRequest, BodyTooLarge, check_text, read_body
 from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, replay_frames
 from .replays import Reader, ReplayBusy, replay_routes
-from .store import NotFoundError, Store, StoreBusyError, StoreError, TooManyGamesError
+from .store import PER_CLIENT, NotFoundError, Store, StoreBusyError, StoreError, TooManyGamesError
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -242,7 +242,10 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     async def hint(request):
         pg = hub.get(request.path_params["gid"])
         await _body(request, set(), empty_ok=True)
-        return JSONResponse(hub.hint(pg))
+        try:  # as a move: the write tried once on the loop, waited for in a worker thread
+            return JSONResponse(hub.hint(pg, store_wait=0))
+        except StoreBusyError:
+            return JSONResponse(await anyio.to_thread.run_sync(hub.hint, pg))
 
     def _table(rows):
         for r in rows:
@@ -394,9 +397,10 @@ def _stop(signum, frame):
 
 
 def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
-          warm: bool = True, replay: dict | None = None) -> None:
+          warm: bool = True, replay: dict | None = None, per_client: int = PER_CLIENT) -> None:
     """Run the server until Ctrl-C or SIGTERM (both shut down cleanly: games in play stay in the store,
-    the WAL is checkpointed away); `on_started(url)` is called once it listens."""
+    the WAL is checkpointed away); `on_started(url)` is called once it listens. `per_client`: games in
+    play one client address may keep."""
     import uvicorn
 
     store = Store(db_path)
@@ -407,7 +411,7 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
         url = url_of(sock)
         if warm:
             warm_up()
-        app = create_app(store, host=host, replay=replay)
+        app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay)
         # proxy_headers off: a client's X-Forwarded-For must not choose the address its games count against
         server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
                                               timeout_keep_alive=60, proxy_headers=False))
@@ -431,14 +435,20 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
 
 
 def main() -> None:
-    """`python -m sweeplab.play.server DB [PORT] [--no-warm]`: the server alone, for tests and benchmarks
-    (--no-warm: no board laid before it listens; the first games compile or load the kernels)."""
+    """`python -m sweeplab.play.server DB [PORT] [--no-warm] [--per-client N]`: the server alone, for tests
+    and benchmarks (--no-warm: no board laid before it listens, the first games compile or load the
+    kernels; --per-client: a load test's many players come from one address)."""
+    import argparse
     import sys
-    args = [a for a in sys.argv[1:] if a != "--no-warm"]
-    db = args[0]
-    port = int(args[1]) if len(args) > 1 else 0
+    ap = argparse.ArgumentParser(prog="python -m sweeplab.play.server")
+    ap.add_argument("db")
+    ap.add_argument("port", nargs="?", type=int, default=0)
+    ap.add_argument("--no-warm", action="store_true")
+    ap.add_argument("--per-client", type=int, default=PER_CLIENT)
+    a = ap.parse_args()
     try:
-        serve(db, port=port, warm="--no-warm" not in sys.argv, on_started=lambda url: print(url, flush=True))
+        serve(a.db, port=a.port, warm=not a.no_warm, per_client=a.per_client,
+              on_started=lambda url: print(url, flush=True))
     except SweeplabError as e:
         print(f"sweeplab play: {e}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -161,6 +161,7 @@ class Store:
                         if name not in have:
                             self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
                 self._db.execute("CREATE INDEX IF NOT EXISTS live_owner ON live_games (owner)")
+                self._db.execute("UPDATE live_games SET touched = created WHERE touched IS NULL")  # (kept before)
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]
                 self._db.execute(f"PRAGMA user_version={int(version)}")  # a write, even when nothing changed
                 self._db.execute("COMMIT")

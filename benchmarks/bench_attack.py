@@ -7,7 +7,7 @@ file, over loopback HTTP.
    answered otherwise. Attacks: new games whose session or player is a lone surrogate; another
    program holding the database's write lock for HOLD s (moves wait up to the store's WAIT, then 503).
 2. crafted replays: one client plays (a move every 20 ms, each timed) while another uploads a crafted
-   EVF file again and again: 122 kB asking ms-toollib for 4.7 GB (minutes, unchecked), 8 kB of
+   EVF file again and again: 122 kB asking ms-toollib for 4.7 GB when unchecked, 8 kB of
    a dense 255x255 board (many seconds in ms-toollib), and a 100x100 board with 20,000 clicks (0.8 GB,
    ~4 s). Rounds alternate a quiet window and an attacked one of the same length; for each file the
    uploads' answers and times, the peak memory of the ms-toollib child and of the server with all its

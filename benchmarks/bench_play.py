@@ -197,13 +197,15 @@ def service_times(n_games=100, n_actions=3000, seed=3):
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
+    from sweeplab.play.games import Hub
     from sweeplab.play.server import create_app
     from sweeplab.play.store import Store
 
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "svc.db"))
-        with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
+        hub = Hub(store, per_client=n_games + 1)  # every game from the one test client
+        with TestClient(create_app(store, hub=hub), base_url="http://127.0.0.1") as c:
             games = []
             for k in range(n_games):
                 gid = c.post("/api/games", json={"mode": "safe", "level": "expert", "seed": str(k)}).json()["id"]
@@ -258,7 +260,8 @@ def main():
     svc = service_times()
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "bench.db")
-        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", db, "0"],
+        # every simulated player comes from this one address: the server is told to keep their games all
+        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", db, "0", "--per-client", "1000000"],
                                 stdout=subprocess.PIPE, text=True)
         url = proc.stdout.readline().strip()
         host, port = url.split("//")[1].rstrip("/").split(":")
@@ -279,8 +282,8 @@ def main():
             proc.terminate()
             proc.wait(30)
         # the games left in play are kept; a new server makes each again at its first request
-        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", db, port], stdout=subprocess.PIPE,
-                                text=True)
+        proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", db, port, "--per-client", "1000000"],
+                                stdout=subprocess.PIPE, text=True)
         proc.stdout.readline()
         try:
             resumed = asyncio.run(resume_all(host, int(port), kept))

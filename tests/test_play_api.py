@@ -171,12 +171,13 @@ def test_every_available_mode_plays_and_hides_its_mines(client):
 
 def test_winmine_session_continues_one_stream(client):
     a = new(client, mode="win98", level="beginner", session="player")
-    b = new(client, mode="win98", level="beginner", session="player")
-    sa, sb = client.hub.get(a["id"]).seed, client.hub.get(b["id"]).seed
+    sa, laid = client.hub.get(a["id"]).seed, client.hub.get(a["id"]).game.laid
+    b = new(client, mode="win98", level="beginner", session="player")  # (a, never clicked, is forgotten)
+    sb = client.hub.get(b["id"]).seed
     session = WinMineSession("win98", state=sa)  # the emulator, driven directly
     first = session.next_board()
     assert session.state == sb
-    assert client.hub.get(a["id"]).game.laid == first
+    assert laid == first
     # "replay this seed": the same state gives the same board outside the session
     c = new(client, mode="win98", level="beginner", seed=sb)
     assert client.hub.get(c["id"]).game.laid == client.hub.get(b["id"]).game.laid
@@ -262,7 +263,7 @@ def test_best_time_is_the_fastest_win_per_level_and_mode(client):
     assert s["status"] == "won" and s["stats"]["time"] == 0 and s["practice"] and not s["new_best"]
     # nor "play this board again"
     s = new(client, again=best[0]["id"])
-    assert s["practice"] and s["first_click"] == [4, 4] and s["mode"] == "safe" and s["level"] == "beginner"
+    assert s["practice"] and s["mode"] == "safe" and s["level"] == "beginner"
     s = act(client, s["id"], "open", 4, 4)
     s = win(client, s, Board.from_dict(rec["record"]["played_board"]))
     assert s["status"] == "won" and not s["eligible"] and not s["new_best"]
@@ -311,7 +312,7 @@ def test_bad_new_game_explains_itself(client, body, words):
     (dict(json={"kind": "open", "x": True, "y": 0}), 400, ["integers"]),
     (dict(json={"kind": "dig", "x": 1, "y": 0}), 400, ["unknown action", "chord"]),
     (dict(json={"kind": "open", "x": 1}), 400, ["lacks y"]),
-    (dict(content=b"x" * 20000, headers={"content-type": "application/json"}), 400, ["too large"]),
+    (dict(content=b"x" * 20000, headers={"content-type": "application/json"}), 413, ["too large"]),
 ])
 def test_bad_action_explains_itself_and_changes_nothing(client, send, status, words):
     s = new(client, mode="safe", seed=3)
@@ -476,3 +477,53 @@ def test_an_action_on_a_busy_game_is_a_409_not_a_frozen_server(client):
     assert r.status_code == 409 and "busy" in r.json()["error"]
     assert pg.game.status == "ready" and pg.game.log == []
     assert act(client, s["id"], "open", 0, 0)["status"] in ("playing", "won")
+
+
+def lose(client, s):
+    """Open a mine of a game in play (the test peeks at the board; a player cannot)."""
+    x, y = next(iter(client.hub.get(s["id"]).game.board.mine_positions()))
+    return act(client, s["id"], "open", x, y)
+
+
+def test_a_game_given_up_after_its_first_click_is_a_loss_and_recorded(client):
+    s = act(client, new(client, mode="safe", session="tab")["id"], "open", 4, 4)
+    s = win(client, s, client.hub.get(s["id"]).game.board)
+    new(client, mode="safe", session="tab")  # never clicked: thrown away for nothing
+    played = act(client, new(client, mode="safe", session="tab")["id"], "open", 4, 4)
+    x, y = next((x, y) for x, y in ((0, 0), (8, 8)) if played["cells"][y * 9 + x] == "#")
+    played = act(client, played["id"], "flag", x, y)
+    new(client, mode="safe", level="intermediate", session="tab")  # another level, with that game in play
+    records = client.get("/api/records").json()["records"]
+    assert [r["status"] for r in records] == ["quit", "won"]
+    quit = client.get(f"/api/records/{records[0]['id']}").json()
+    assert len(quit["record"]["actions"]) == 2 and quit["record"]["played_board"]
+    (row,) = client.get("/api/stats").json()["statistics"]
+    assert (row["played"], row["won"], row["win_percent"], row["streak"], row["best_streak"]) == (2, 1, 50.0, 0, 1)
+    r = client.post(f"/api/games/{played['id']}/actions", json={"kind": "open", "x": 0, "y": 0})
+    assert r.status_code == 404  # the game given up is gone from play
+
+
+def test_a_board_played_again_has_the_same_mines_whatever_the_first_click(client):
+    s = act(client, new(client, mode="noguess", level="beginner")["id"], "open", 4, 4)
+    rid = lose(client, s)["record_id"]
+    board = Board.from_dict(client.get(f"/api/records/{rid}").json()["record"]["played_board"])
+    safe = [(x, y) for y in range(9) for x in range(9) if not board.is_mine(x, y)]
+    for x, y in (safe[0], safe[-1], next(iter(board.mine_positions()))):
+        g = new(client, again=rid)
+        s = act(client, g["id"], "open", x, y)
+        assert client.hub.get(g["id"]).game.board == board
+        assert s["status"] == ("lost" if board.is_mine(x, y) else "playing")  # a mine is a mine, first or not
+
+
+def test_records_never_show_the_key_to_a_game_and_only_its_tab_names_its_player(client):
+    s = act(client, new(client, mode="safe", session="my-tab")["id"], "open", 4, 4)
+    s = win(client, s, client.hub.get(s["id"]).game.board)
+    rid = s["record_id"]
+    shown = json.dumps([client.get(p).json() for p in ("/api/records", f"/api/records/{rid}", "/api/best",
+                                                       "/api/stats", f"/api/records/{rid}/replay")])
+    assert s["id"] not in shown and "game_id" not in shown
+    for body in ({"player": "Eve"}, {"player": "Eve", "session": "other-tab"}):
+        r = client.post(f"/api/games/{s['id']}/player", json=body)
+        assert r.status_code == 403 and "only the tab" in r.json()["error"]
+    r = client.post(f"/api/games/{s['id']}/player", json={"player": "Ada", "session": "my-tab"})
+    assert r.status_code == 200 and client.get(f"/api/records/{rid}").json()["player"] == "Ada"

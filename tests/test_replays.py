@@ -8,9 +8,13 @@ has no writer for AVF, RMV or MVF, so those readers are tested on garbage and tr
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +30,7 @@ from sweeplab.replays.draw import judged_svg, position_before
 from sweeplab.replays.evf import game_events, game_to_evf, write_evf
 from sweeplab.replays.judge import judge
 from sweeplab.replays.mouse import MouseEvent, play_events
+from sweeplab.replays.read import MAX_BYTES as R_MAX_BYTES
 from sweeplab.stats import bbbv
 from sweeplab.svg import FLAG_CELL
 from sweeplab.view import FLAG, HIDDEN
@@ -322,6 +327,54 @@ def test_unknown_extension_and_missing_file(tmp_path):
         read_replay(b"12345678", name="a.txt")
     with pytest.raises(ReplayError, match="cannot read it"):
         read_replay(tmp_path / "none.evf")
+
+
+# --- files that ask for more than a replay needs -----------------------------------------------------
+def crafted_evf(side: int, density: float, clicks: int, kinds=("rc", "rr")) -> bytes:
+    """An EVF file a program could never have recorded: a side x side board of the given mine density and
+    `clicks` mouse presses and releases on random cells, 1 ms apart."""
+    rng = np.random.default_rng(side * 7919 + clicks)
+    board = Board(rng.random((side, side)) < density)
+    cells = rng.integers(0, side, size=(clicks, 2)) * CELL + CELL // 2
+    events = [MouseEvent(kinds[i % len(kinds)], i / 1000, int(x), int(y)) for i, (x, y) in enumerate(cells)]
+    return write_evf(board, events, won=False, time=clicks / 1000)
+
+
+def test_a_crafted_evf_is_refused_before_ms_toollib_analyses_it():
+    data = crafted_evf(255, 0.0001, 19_000)  # 122 kB: ms-toollib's analysis would take 4.7 GB
+    assert len(data) < 128 * 1024
+    with pytest.raises(ReplayError, match=r"refused before reading: its 255x255 board and 19000 clicks would need "
+                                          r"4,7\d\d MB in ms-toollib, more than its limit of 1,024 MB"):
+        read_replay(data, name="crafted.evf")
+    assert read_replay(sample_evf(), name="good.evf").board == uniform_board(9, 9, 10, 5)
+
+
+def test_the_ms_toollib_child_has_bounded_memory_and_time():
+    from sweeplab.replays import read as R
+    read_replay(sample_evf(), name="good.evf")
+    limits = Path(f"/proc/{R._WORKER._child._proc.pid}/limits").read_text()
+    (line,) = [ln for ln in limits.splitlines() if ln.startswith("Max address space")]
+    assert line.split()[3:5] == [str(R.MEMORY)] * 2
+    dense = crafted_evf(255, 0.2, 2, ("lc", "lr"))  # 8 kB: a dense 255x255 board takes ms-toollib many seconds
+    with pytest.raises(ReplayError, match="took over 1 s; given up"):
+        read_replay(dense, name="dense.evf", timeout=1.0)
+    assert read_replay(sample_evf(), name="good.evf").board == uniform_board(9, 9, 10, 5)  # a new child
+
+
+def test_only_a_regular_file_is_read(tmp_path):
+    fifo = tmp_path / "pipe.evf"
+    os.mkfifo(fifo)  # no writer: a plain open() would wait for one for ever
+    for path in ("/dev/zero", fifo, tmp_path):
+        with pytest.raises(ReplayError, match="not a regular file"):
+            read_replay(path, name="x.evf")
+    big = tmp_path / "big.evf"
+    with open(big, "wb") as f:
+        f.truncate(R_MAX_BYTES + 1)
+    with pytest.raises(ReplayError, match="too large for a replay"):
+        read_replay(big)
+    r = subprocess.run([sys.executable, "-m", "sweeplab", "replay", "/dev/zero"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not a regular file" in r.stderr, r.stderr
 
 
 # --- the command line ----------------------------------------------------------------------------------

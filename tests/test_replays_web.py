@@ -22,7 +22,7 @@ from sweeplab.replays.evf import game_to_evf
 from sweeplab.replays.judge import judge
 from sweeplab.play.replays import replay_view
 
-from .test_replays import play_random
+from .test_replays import crafted_evf, play_random
 
 LOCAL = "http://127.0.0.1:8000"  # the server answers loopback Host names only
 BYTES = {"Content-Type": "application/octet-stream"}  # a replay file's bytes, as the page sends them
@@ -84,7 +84,7 @@ def server(tmp_path_factory, evf_bytes):
         yield url.removesuffix("records#replay"), replay_view(read_replay(f))
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(60)  # (a busy shared machine can take seconds to stop the server and its children)
 
 
 def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_bytes, chromium):
@@ -130,11 +130,30 @@ def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_byt
     assert errors == []
 
 
+@pytest.fixture(scope="module")
+def uploads():
+    """One app (one reading child) for many uploads."""
+    return TestClient(create_app(Store(":memory:")), base_url=LOCAL)
+
+
 @settings(max_examples=15)
 @given(fmt=st.sampled_from(["avf", "rmv", "mvf", "evf", "txt"]), data=st.binary(max_size=300))
-def test_uploads_of_any_bytes_are_answered_never_500(fmt, data):
-    client = TestClient(create_app(Store(":memory:")), base_url=LOCAL)
+def test_uploads_of_any_bytes_are_answered_never_500(uploads, fmt, data):
+    client = uploads
     r = client.post(f"/api/replays?name=up.{fmt}", content=data, headers=BYTES)
     assert r.status_code in (200, 400), r.text
     if r.status_code == 400:
         assert r.json()["error"].startswith(f"up.{fmt}: ")
+
+
+def test_an_upload_is_read_in_a_bounded_child_and_its_answer_is_bounded(uploads):
+    from sweeplab.play.replays import MAX_ANSWER, VIEW_MEMORY
+    r = uploads.post("/api/replays?name=crafted.evf", content=crafted_evf(255, 0.0001, 19_000), headers=BYTES)
+    assert r.status_code == 400 and "refused before reading" in r.json()["error"], r.text
+    # 1,800 flags on a 100x100 board: 18 MB of frames, more than an answer may hold
+    r = uploads.post("/api/replays?name=flags.evf", content=crafted_evf(100, 0.0001, 3_600), headers=BYTES)
+    assert r.status_code == 400 and "too many to show move by move" in r.json()["error"], r.text
+    assert f"at most {MAX_ANSWER // 2 ** 20} MB" in r.json()["error"]
+    limits = Path(f"/proc/{uploads.app.state.reader._child._proc.pid}/limits").read_text()
+    (line,) = [ln for ln in limits.splitlines() if ln.startswith("Max address space")]
+    assert line.split()[3:5] == [str(VIEW_MEMORY)] * 2

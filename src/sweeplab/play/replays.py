@@ -1,28 +1,53 @@
 """The web app's part in replays: a replay file (uploaded, or given to `sweeplab play --replay`) as the
 records page's viewer shows it, move by move with its times, and every judged click with its exact risk.
 
-The file is parsed by ms-toollib in its child process and judged in a worker thread, so the server
-keeps answering other requests; a bad file is a 400 JSON error like every other bad request.
+An uploaded file is read in a child process of its own (_replay_child.py: ms-toollib's parse in its
+child, the engine, the judge, the frames), with a memory limit and a deadline, one file at a time, so
+that the server keeps answering every other request at its usual pace while a file is read, and a
+crafted file costs at most VIEW_MEMORY and VIEW_SECONDS before it is refused. The answer is at most
+MAX_ANSWER bytes. A bad file is a 4xx JSON error like every other bad request.
 """
 
 from __future__ import annotations
 
+import atexit
+import os
+import sys
+from pathlib import Path
+
 import anyio
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..errors import SweeplabError
+from ..replays.child import Child, ChildBusy, ChildError
 from ..replays.judge import judge
 from ..replays.read import Replay, ReplayError, read_replay
+from .bodies import read_body
 from .games import replay_frames
 
 MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
+MAX_ANSWER = 16 * 2 ** 20  # the viewer's JSON: an expert game of 1,000 moves takes under 1 MB
+VIEW_SECONDS = 5.0  # an expert replay is read in well under 1 s
+VIEW_MEMORY = 2 * 2 ** 30  # the reading child's address space (the interpreter and its libraries take ~0.6 GB)
+FRAME_BYTES = 400  # a frame's JSON besides its cells, and a judged click's, at most
+
+
+class ReplayBusy(SweeplabError):
+    """Another replay file is being read (one at a time)."""
 
 
 def replay_view(replay: Replay) -> dict:
     """What the viewer draws: frames as the records page takes them, the judged clicks by action index,
-    the file's statistics and where sweeplab and ms-toollib disagree."""
+    the file's statistics and where sweeplab and ms-toollib disagree. A game whose frames would take
+    more than MAX_ANSWER bytes is refused before any is made."""
     game = replay.game
+    size = (len(game.log) + 1) * (game.width * game.height + FRAME_BYTES)
+    if size > MAX_ANSWER:
+        raise ReplayError(f"{replay.name}: its {len(game.log)} moves on a {game.width}x{game.height} board are too "
+                          f"many to show move by move (about {size / 2 ** 20:.0f} MB; at most "
+                          f"{MAX_ANSWER / 2 ** 20:.0f} MB)")
     record = {"width": game.width, "height": game.height, "mines": game.mine_count, "marks": game.marks,
               "played_board": replay.board.to_dict(), "actions": [a.to_list() for a in game.log]}
     j = judge(game)
@@ -37,27 +62,51 @@ def replay_view(replay: Replay) -> dict:
             "judged": judged, "judgement": j.summary(), "stats": stats, "check": replay.check()}
 
 
-def read_view(data: bytes, name: str) -> dict:
-    return replay_view(read_replay(data, name=name))
+def read_view(data: bytes, name: str, *, timeout: float = VIEW_SECONDS) -> dict:
+    return replay_view(read_replay(data, name=name, timeout=timeout))
 
 
-def replay_routes(preloaded: dict | None = None) -> list[Route]:
-    """Routes: POST /api/replays?name=FILE (the file's bytes as the body) and GET /api/replays/preloaded
-    (the file `sweeplab play --replay` was given, already read)."""
+class Reader:
+    """The server's reading child (started on the first upload, again after it dies or is killed)."""
+
+    def __init__(self):
+        src = str(Path(__file__).resolve().parents[2])  # the child imports this very sweeplab
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p))
+        self._child = Child([sys.executable, "-m", "sweeplab.play._replay_child"], memory=VIEW_MEMORY,
+                            group=True, env=env)
+        atexit.register(self._child.close)
+
+    def view(self, data: bytes, name: str) -> bytes:
+        """The viewer's JSON for a file, as bytes; ReplayError when it cannot be shown in time."""
+        try:
+            answer = self._child.ask((name, data, VIEW_SECONDS), timeout=VIEW_SECONDS, wait=False)
+        except ChildBusy:
+            raise ReplayBusy("another replay file is being read; try again in a moment") from None
+        except ChildError as e:
+            raise ReplayError(f"{name}: reading it stopped: {e}") from None
+        if "bug" in answer:
+            raise RuntimeError(answer["bug"])
+        if "error" in answer:
+            raise ReplayError(answer["error"])
+        return answer["json"]
+
+    def close(self) -> None:
+        self._child.close()
+
+
+def replay_routes(preloaded: dict | None = None, reader: Reader | None = None) -> list[Route]:
+    """Routes: POST /api/replays?name=FILE (the file's bytes as the body, read by `reader`) and GET
+    /api/replays/preloaded (the file `sweeplab play --replay` was given, already read)."""
+    reader = reader or Reader()
 
     async def upload(request: Request):
         name = request.query_params.get("name", "")
         if not name:
             raise ReplayError("give the file's name as ?name=FILE (its extension says the format: .avf, .rmv, "
                               ".mvf, .evf)")
-        size = int(request.headers.get("content-length") or 0)
-        if size > MAX_UPLOAD:
-            raise ReplayError(f"{name}: {size} bytes is too large for a replay; at most {MAX_UPLOAD}")
-        data = await request.body()
-        if len(data) > MAX_UPLOAD:
-            raise ReplayError(f"{name}: {len(data)} bytes is too large for a replay; at most {MAX_UPLOAD}")
-        view = await anyio.to_thread.run_sync(read_view, data, name)
-        return JSONResponse(view)
+        data = await read_body(request, MAX_UPLOAD)
+        # in a worker thread that waits on the child's pipe (it holds no interpreter lock meanwhile)
+        return Response(await anyio.to_thread.run_sync(reader.view, data, name), media_type="application/json")
 
     async def preloaded_view(request: Request):
         if preloaded is None:
@@ -66,4 +115,3 @@ def replay_routes(preloaded: dict | None = None) -> list[Route]:
         return JSONResponse(preloaded)
 
     return [Route("/api/replays", upload, methods=["POST"]), Route("/api/replays/preloaded", preloaded_view)]
-

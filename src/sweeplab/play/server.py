@@ -9,6 +9,12 @@ Other sites must not drive the server from the player's browser: a POST must say
 `Content-Type: application/json` (which a cross-site form or a simple fetch cannot send without
 asking first), and the Host header must be a loopback name or the address the server was told to
 listen on (a DNS-rebinding page arrives with its own host name).
+
+What one client can make the server hold is bounded: a body past its route's limit is refused (413)
+by its Content-Length or once that much has come; a client address keeps at most PER_CLIENT games in
+play (429 beyond, dropping only its own games that have no move); a replay file is read in a child
+with a memory limit and a deadline (replays.py). A 200 to a move means the move is in the database;
+when the database does not take it, 503 says so and the game is as before the move.
 """
 
 from __future__ import annotations
@@ -31,9 +37,10 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
-from .games import GameBusyError, GameGoneError, Hub, UnknownGameError, replay_frames
-from .replays import replay_routes
-from .store import NotFoundError, Store
+from .bodies import BadRequest, BodyTooLarge, check_text, read_body
+from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, replay_frames
+from .replays import Reader, ReplayBusy, replay_routes
+from .store import PER_CLIENT, NotFoundError, Store, StoreBusyError, StoreError, TooManyGamesError
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -43,18 +50,12 @@ LOOPBACK_NAMES = {"localhost", "localhost."}
 ACTION_FIELDS = {"kind", "x", "y"}
 
 
-class BadRequest(SweeplabError):
-    """A request that is not what the API takes."""
-
-
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
 async def _body(request: Request, allowed: set[str], *, empty_ok: bool = False) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"request body of {len(raw)} bytes is too large; at most {MAX_BODY}")
+    raw = await read_body(request, MAX_BODY)
     if not raw.strip():
         if empty_ok:
             return {}
@@ -65,6 +66,7 @@ async def _body(request: Request, allowed: set[str], *, empty_ok: bool = False) 
         raise BadRequest(f"body is not JSON ({e}); expected a JSON object") from None
     if not isinstance(data, dict):
         raise BadRequest(f"body must be a JSON object, got {type(data).__name__}")
+    check_text(data)
     unknown = set(data) - allowed
     if unknown:
         raise BadRequest(f"unknown field(s) {', '.join(sorted(map(repr, unknown)))}; allowed: "
@@ -87,8 +89,10 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 def _public(row: dict) -> dict:
     """A record as the API shows it: seeds as strings; a WinMine session's rand() state held back (it
-    foretells the session's next boards; the database keeps it)."""
-    row = dict(row, seed=None if row.get("seed") is None else str(row["seed"]))
+    foretells the session's next boards; the database keeps it); never its game id, which is the key
+    to the game (its player's name) that only the tab that played it holds."""
+    row = {k: v for k, v in row.items() if k != "game_id"}
+    row["seed"] = None if row.get("seed") is None else str(row["seed"])
     if "record" in row:
         rec = dict(row["record"])
         if rec.get("seed") is not None:
@@ -163,7 +167,7 @@ class Guard:
 def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                replay: dict | None = None) -> Starlette:
     """The app over `store`; `host` is the address it listens on (for the Host check)."""
-    hub = hub or Hub(store)
+    hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -179,47 +183,56 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
 
     async def new_game(request):
         data = await _body(request, NEW_GAME_FIELDS, empty_ok=True)
-        session = data.get("session")
-        if session is not None and (not isinstance(session, str) or not 1 <= len(session) <= 64):
-            raise BadRequest("session must be a string of 1..64 characters")
         if "seed" in data and not isinstance(data["seed"], str):
             raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
                              f"got {data['seed']!r}")
         again = data.get("again")
         if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
             raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
-        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player")
+        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player", "session")
               if k in data}
-        pg = hub.new(level=data.get("level", "beginner"), session=session, **kw)
+        client = request.client.host if request.client else None
+        # In a worker thread: it may file the tab's game given up (synced) or wait for the database.
+        pg = await anyio.to_thread.run_sync(lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
         return JSONResponse(hub.state(pg), status_code=201)
 
     async def name_player(request):
         pg = hub.get(request.path_params["gid"])
-        data = await _body(request, {"player"})
-        return JSONResponse(await anyio.to_thread.run_sync(hub.name_player, pg, data.get("player")))
+        data = await _body(request, {"player", "session"})
+        return JSONResponse(await anyio.to_thread.run_sync(hub.name_player, pg, data.get("player"),
+                                                           data.get("session")))
 
     async def get_game(request):
-        return JSONResponse(hub.state(hub.get(request.path_params["gid"])))
+        pg = hub.get(request.path_params["gid"])
+        if pg.game.over and pg.record_id is None:  # over, but the store did not take it then: filed now
+            return JSONResponse(await anyio.to_thread.run_sync(hub.file, pg))
+        return JSONResponse(hub.state(pg))
 
     async def act(request):
-        pg = hub.get(request.path_params["gid"])
+        gid = request.path_params["gid"]
+        pg = hub.get(gid)
         data = await _body(request, ACTION_FIELDS)
         missing = ACTION_FIELDS - set(data)
         if missing:
             raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
                              "\"x\": column, \"y\": row}")
+        kind, x, y = data["kind"], data["x"], data["y"]
         g = pg.game
-        if g.board is None and data["kind"] == "open" and M.slow_first_click(pg.mode, g.width, g.height,
-                                                                             g.mine_count):
+        if g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count):
             # A dense or large no-guess board can take seconds: in a worker thread, so other games
             # still get answers meanwhile (slowly, as the thread holds the GIL much of the time).
-            state = await anyio.to_thread.run_sync(lambda: hub.act(pg, data["kind"], data["x"], data["y"],
-                                                                   file=False))
+            state = await anyio.to_thread.run_sync(lambda: hub.act(pg, kind, x, y, file=False))
         else:
             # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
             # thread would hold the GIL against the loop and slow every other game's answer far more
             # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
-            state = hub.act(pg, data["kind"], data["x"], data["y"], file=False, wait=False)
+            # The write is tried once; when another program holds the database's write lock, the move
+            # is rolled back and made again in a worker thread that waits for the lock (a bounded time).
+            try:
+                state = hub.act(pg, kind, x, y, file=False, wait=False, store_wait=0)
+            except StoreBusyError:
+                pg = hub.get(gid)
+                state = await anyio.to_thread.run_sync(lambda: hub.act(pg, kind, x, y, file=False))
         if state["status"] in ("won", "lost"):
             # Filed (committed and synced) before the answer goes out; in a worker thread, because
             # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
@@ -229,7 +242,10 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     async def hint(request):
         pg = hub.get(request.path_params["gid"])
         await _body(request, set(), empty_ok=True)
-        return JSONResponse(hub.hint(pg))
+        try:  # as a move: the write tried once on the loop, waited for in a worker thread
+            return JSONResponse(hub.hint(pg, store_wait=0))
+        except StoreBusyError:
+            return JSONResponse(await anyio.to_thread.run_sync(hub.hint, pg))
 
     def _table(rows):
         for r in rows:
@@ -280,6 +296,18 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
         return _error(503, f"{exc}; try again or choose another mode")
 
+    async def store_failed(request, exc):  # the database did not take a write: its message says what was kept
+        return _error(503, str(exc))
+
+    async def too_many(request, exc):
+        return _error(429, str(exc))
+
+    async def not_yours(request, exc):
+        return _error(403, str(exc))
+
+    async def too_large(request, exc):
+        return _error(413, str(exc))
+
     async def gone(request, exc: GameGoneError):
         return JSONResponse({"error": str(exc), "abandoned": True, "record_id": exc.record_id}, status_code=410)
 
@@ -311,11 +339,15 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         Route("/api/records/{rid}/replay", record_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    routes[-1:-1] = replay_routes(replay)  # replay files: upload, or the one given to `play --replay`
-    handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict, GameBusyError: conflict, GenerationError: unavailable,
+    reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
+    routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
+    handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
+                GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
+                ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,
+                BodyTooLarge: too_large,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
-    app.state.hub, app.state.store = hub, store
+    app.state.hub, app.state.store, app.state.reader = hub, store, reader
     guarded = Guard(app, host_checker(host))
     guarded.state = app.state
     return guarded
@@ -365,9 +397,10 @@ def _stop(signum, frame):
 
 
 def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
-          warm: bool = True, replay: dict | None = None) -> None:
+          warm: bool = True, replay: dict | None = None, per_client: int = PER_CLIENT) -> None:
     """Run the server until Ctrl-C or SIGTERM (both shut down cleanly: games in play stay in the store,
-    the WAL is checkpointed away); `on_started(url)` is called once it listens."""
+    the WAL is checkpointed away); `on_started(url)` is called once it listens. `per_client`: games in
+    play one client address may keep."""
     import uvicorn
 
     store = Store(db_path)
@@ -378,9 +411,10 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
         url = url_of(sock)
         if warm:
             warm_up()
-        app = create_app(store, host=host, replay=replay)
+        app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay)
+        # proxy_headers off: a client's X-Forwarded-For must not choose the address its games count against
         server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
-                                              timeout_keep_alive=60))
+                                              timeout_keep_alive=60, proxy_headers=False))
 
         def watch():
             while not server.started and not server.should_exit:
@@ -401,11 +435,23 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
 
 
 def main() -> None:
-    """`python -m sweeplab.play.server DB [PORT]`: the server alone, for tests and benchmarks."""
+    """`python -m sweeplab.play.server DB [PORT] [--no-warm] [--per-client N]`: the server alone, for tests
+    and benchmarks (--no-warm: no board laid before it listens, the first games compile or load the
+    kernels; --per-client: a load test's many players come from one address)."""
+    import argparse
     import sys
-    db = sys.argv[1]
-    port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    serve(db, port=port, on_started=lambda url: print(url, flush=True))
+    ap = argparse.ArgumentParser(prog="python -m sweeplab.play.server")
+    ap.add_argument("db")
+    ap.add_argument("port", nargs="?", type=int, default=0)
+    ap.add_argument("--no-warm", action="store_true")
+    ap.add_argument("--per-client", type=int, default=PER_CLIENT)
+    a = ap.parse_args()
+    try:
+        serve(a.db, port=a.port, warm=not a.no_warm, per_client=a.per_client,
+              on_started=lambda url: print(url, flush=True))
+    except SweeplabError as e:
+        print(f"sweeplab play: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
     print("stopped", flush=True)
 
 

@@ -2,10 +2,15 @@
 statistics, and the games still in play (how each was made and its actions so far), so that a
 game survives a restart of the server.
 
-A finished game is committed before the response that ends it is sent, with synchronous=FULL:
-it survives the server being killed and the machine losing power. An action of a game in play
-is committed before its answer too, with synchronous=NORMAL (WAL): it survives the server being
-killed, not a power cut, which costs an fsync per move less. One connection, serialised by a lock.
+Every write is one transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK of all of it when any part
+fails), so a failed statement never leaves one open for later writes to vanish into. A finished game
+is committed before the response that ends it is sent, with synchronous=FULL: it survives the server
+being killed and the machine losing power. An action of a game in play is committed before its
+answer too, with synchronous=NORMAL (WAL): it survives the server being killed, not a power cut,
+which costs an fsync per move less. One connection, serialised by a lock; a write that finds another
+program holding the write lock waits for it a bounded time (WAIT) without holding that lock, so reads
+go on, then says so (StoreBusyError). Opening checks the file (quick_check) and makes one write, so a
+damaged or read-only database is said at the start, not by every request after it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import sqlite3
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import SweeplabError
@@ -62,15 +68,21 @@ CREATE TABLE IF NOT EXISTS live_actions (
     PRIMARY KEY (game_id, n)
 ) WITHOUT ROWID;
 """
-# Columns added after the first release: (name, declaration); old databases get them on opening.
-ADDED = (("practice", "INTEGER NOT NULL DEFAULT 0"), ("player", "TEXT"))
+# Columns added after the first release, by table: (name, declaration); old databases get them on opening.
+ADDED = {"games": (("practice", "INTEGER NOT NULL DEFAULT 0"), ("player", "TEXT")),
+         "live_games": (("owner", "TEXT"), ("touched", "REAL"))}
 LEVELS = ("beginner", "intermediate", "expert")  # best times are kept for these, as in Windows
 SUMMARY = ("id", "game_id", "finished_at", "mode", "level", "width", "height", "mines", "seed", "seed_private",
            "marks", "hints",
            "status", "elapsed", "timer", "bbbv", "bbbv_per_second", "ioe", "practice", "player")
 # A best time: a win without hints on a named level of a board the player could not know (not practice).
 ELIGIBLE = "status = 'won' AND hints = 0 AND practice = 0 AND level IN ('beginner', 'intermediate', 'expert')"
-MAX_LIVE = 5000  # games in play kept; beyond, the least recently started are dropped
+MAX_LIVE = 5000  # games in play the server keeps in all; beyond, a new game waits for room (503)
+PER_CLIENT = 100  # games in play one client (address) may keep; beyond, its own games without a move go
+WAIT = 2.0  # seconds a write waits for another program's write lock before it gives up
+# A game ended on the player's word in play (a new game, another level...): a loss in the statistics, as
+# in Windows 7; "abandoned" is a game the server could not make again, which counts for nothing.
+COUNTED = ("won", "lost", "quit")
 
 
 def default_db_path() -> Path:
@@ -89,28 +101,100 @@ class NotFoundError(SweeplabError):
     """A record or game id that does not exist."""
 
 
-class Store:
-    """Finished games in SQLite. Thread-safe; every write is committed (and synced) before it returns."""
+class StoreError(SweeplabError):
+    """A write the game database did not take (locked by another program, read-only, disk full,
+    damaged): nothing of it was kept, and the game in memory is as the database has it."""
 
-    def __init__(self, path: str | Path):
+
+class StoreBusyError(StoreError):
+    """Another program held the database's write lock for longer than the store waits."""
+
+
+class StoreFullError(StoreError):
+    """The server keeps as many games in play as it may."""
+
+
+class TooManyGamesError(SweeplabError):
+    """A client with as many games in play as one client may have, none of them free to drop."""
+
+
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_NOTADB = 5, 6, 8, 11, 13, 26
+
+
+def _code(e: sqlite3.Error) -> int:
+    return (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+class Store:
+    """Finished games in SQLite. Thread-safe; every write is one transaction, committed (and synced)
+    before it returns or rolled back whole when any part of it fails.
+
+    A write that finds another program holding the write lock waits up to `wait` seconds for it
+    (retrying outside the store's own lock, so reads go on meanwhile), then raises StoreBusyError;
+    `wait=0` tries once (what the server's event loop does: it hands a busy write to a thread)."""
+
+    def __init__(self, path: str | Path, *, wait: float = WAIT):
         self.path = Path(path)
+        self.wait = wait
         self._lock = threading.Lock()
+        where = f"the game database {str(path)!r}"
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")  # opening waits for another program
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(SCHEMA)
-            have = {r[1] for r in self._db.execute("PRAGMA table_info(games)")}
-            for name, decl in ADDED:
-                if name not in have:
-                    self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {decl}")
             self._db.execute("PRAGMA synchronous=NORMAL")  # FULL around finished games only (see add)
-        except (sqlite3.Error, OSError) as e:
-            raise SweeplabError(f"cannot open the game database {str(path)!r}: {e}; give a writable --db PATH") from e
+            problems = [line.strip() for r in self._db.execute("PRAGMA quick_check(1)") for line in r[0].splitlines()
+                        if line.strip() and not line.startswith("***")]
+            if problems != ["ok"]:
+                raise SweeplabError(f"{where} is damaged ({problems[0] if problems else 'no answer'}); move it aside "
+                                    "and start again, or give another --db PATH")
+            self._db.execute("BEGIN IMMEDIATE")  # schema and a write: a read-only file fails here, not later
+            try:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                for table, added in ADDED.items():
+                    have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+                    for name, decl in added:
+                        if name not in have:
+                            self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+                self._db.execute("CREATE INDEX IF NOT EXISTS live_owner ON live_games (owner)")
+                self._db.execute("UPDATE live_games SET touched = created WHERE touched IS NULL")  # (kept before)
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                self._db.execute(f"PRAGMA user_version={int(version)}")  # a write, even when nothing changed
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("PRAGMA busy_timeout=0")  # from now on _write waits, outside the store's lock
+        except SweeplabError:
+            self._close_quietly()
+            raise
+        except sqlite3.Error as e:
+            self._close_quietly()
+            if _code(e) == SQLITE_READONLY:
+                raise SweeplabError(f"{where} is read-only ({e}); make it writable or give a writable "
+                                    "--db PATH") from None
+            if _code(e) in (SQLITE_CORRUPT, SQLITE_NOTADB):
+                raise SweeplabError(f"{where} is damaged ({e}); move it aside and start again, or give another "
+                                    "--db PATH") from None
+            if _code(e) in (SQLITE_BUSY, SQLITE_LOCKED):
+                raise SweeplabError(f"{where} is locked by another program ({e}); close it or give another "
+                                    "--db PATH") from None
+            raise SweeplabError(f"cannot use {where}: {e}; give a writable --db PATH") from None
+        except OSError as e:
+            raise SweeplabError(f"cannot open {where}: {e}; give a writable --db PATH") from e
         self._db.row_factory = sqlite3.Row
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "_db", None)
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
 
     def close(self) -> None:
         """Checkpoint the WAL into the database file and close: no -wal or -shm file is left behind."""
@@ -121,79 +205,160 @@ class Store:
                 pass  # (closing checkpoints too; a busy database keeps its WAL, which is safe)
             self._db.close()
 
-    def add(self, row: dict) -> int:
+    # --- transactions ------------------------------------------------------------------------
+    def _failed(self, e: sqlite3.Error, wait: float) -> StoreError:
+        code = _code(e)
+        if code in (SQLITE_BUSY, SQLITE_LOCKED):
+            return StoreBusyError(f"the game database is locked by another program (for over {wait:g} s); nothing "
+                                  "was changed: try again in a moment")
+        if code == SQLITE_READONLY:
+            return StoreError(f"the game database {str(self.path)!r} has become read-only; nothing was changed")
+        if code == SQLITE_FULL:
+            return StoreError("the disk of the game database is full; nothing was changed")
+        return StoreError(f"the game database did not take the change ({e}); nothing was changed")
+
+    @contextmanager
+    def _write(self, wait: float | None = None, *, full: bool = False):
+        """One transaction (BEGIN IMMEDIATE ... COMMIT) on the connection, under the store's lock: all of
+        it is kept or none (ROLLBACK on any error). Waits up to `wait` s for another program's write
+        lock, retrying outside the lock; a database error becomes a StoreError that says nothing was kept."""
+        wait = self.wait if wait is None else wait
+        deadline = time.monotonic() + wait
+        pause = 0.002
+        while True:
+            self._lock.acquire()
+            try:
+                if full:
+                    self._db.execute("PRAGMA synchronous=FULL")
+                self._db.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.Error as e:
+                self._sync_normal(full)
+                self._lock.release()
+                left = deadline - time.monotonic()
+                if _code(e) not in (SQLITE_BUSY, SQLITE_LOCKED) or left <= 0:
+                    raise self._failed(e, wait) from None
+            time.sleep(min(pause, left))
+            pause = min(2 * pause, 0.05)
+        try:
+            yield self._db
+            self._db.execute("COMMIT")
+        except BaseException as e:
+            try:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # (SQLite rolls back by itself when the failure was the disk's)
+            if isinstance(e, sqlite3.Error):
+                raise self._failed(e, wait) from None
+            raise
+        finally:
+            self._sync_normal(full)
+            self._lock.release()
+
+    def _sync_normal(self, full: bool) -> None:
+        if full:
+            try:
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            except sqlite3.Error:
+                pass
+
+    @contextmanager
+    def _read(self):
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as e:
+                raise StoreError(f"the game database could not be read ({e})") from None
+
+    def add(self, row: dict, *, wait: float | None = None) -> int:
         """Write one finished game (and drop it from the games in play); returns its record id.
         `row` has SUMMARY's fields (no id; practice and player optional) and `record`."""
         row = {"practice": 0, "player": None, **row}
         cols = [c for c in SUMMARY if c != "id"] + ["record"]
         values = [row[c] if c != "record" else json.dumps(row[c], separators=(",", ":")) for c in cols]
         values[cols.index("finished_at")] = row.get("finished_at") or time.time()
-        with self._lock:
-            self._db.execute("PRAGMA synchronous=FULL")
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                cur = self._db.execute(f"INSERT INTO games ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                                       values)
-                self._db.execute("DELETE FROM live_games WHERE game_id = ?", (row["game_id"],))
-                self._db.execute("DELETE FROM live_actions WHERE game_id = ?", (row["game_id"],))
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
-            finally:
-                self._db.execute("PRAGMA synchronous=NORMAL")
+        with self._write(wait, full=True) as db:
+            cur = db.execute(f"INSERT INTO games ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", values)
+            self._drop_live(row["game_id"])
             return int(cur.lastrowid)
 
     # --- games in play ---------------------------------------------------------------------------
-    def start_live(self, game_id: str, spec: dict, *, created: float, session: str | None = None) -> None:
-        """Keep a new game in play: `spec` says how to make it again. A new game of a session throws
-        that session's unfinished game away, as a new game does in Windows."""
-        with self._lock:
-            self._db.execute("BEGIN")
+    def start_live(self, game_id: str, spec: dict, *, created: float, session: str | None = None,
+                   owner: str = "local", per_client: int = PER_CLIENT, most: int = MAX_LIVE,
+                   wait: float | None = None) -> None:
+        """Keep a new game in play: `spec` says how to make it again. A new game of a session throws that
+        session's unfinished games away (the caller files any that was in play first), as a new game does
+        in Windows. `owner` (the client's address) may keep `per_client` games: beyond, its own oldest
+        games without a move are dropped; if all of them have moves, TooManyGamesError. No game with a
+        move is ever dropped here, and no other client's game at all."""
+        with self._write(wait) as db:
             if session is not None:
-                for (old,) in self._db.execute("SELECT game_id FROM live_games WHERE session = ?", (session,)).fetchall():
+                for (old,) in db.execute("SELECT game_id FROM live_games WHERE session = ?", (session,)).fetchall():
                     self._drop_live(old)
-            self._db.execute("INSERT INTO live_games (game_id, session, created, spec) VALUES (?, ?, ?, ?)",
-                             (game_id, session, created, json.dumps(spec, separators=(",", ":"))))
-            extra = self._db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] - MAX_LIVE
-            if extra > 0:
-                for (old,) in self._db.execute("SELECT game_id FROM live_games ORDER BY created LIMIT ?",
-                                               (extra,)).fetchall():
+            mine = db.execute("SELECT COUNT(*) FROM live_games WHERE owner = ?", (owner,)).fetchone()[0]
+            if mine >= per_client:
+                idle = db.execute("SELECT game_id FROM live_games g WHERE owner = ? AND NOT EXISTS (SELECT 1 FROM "
+                                  "live_actions a WHERE a.game_id = g.game_id) ORDER BY created LIMIT ?",
+                                  (owner, mine - per_client + 1)).fetchall()
+                if mine - len(idle) >= per_client:
+                    raise TooManyGamesError(f"this client has {mine} games in play, the most one client may keep; "
+                                            "finish one of them first")
+                for (old,) in idle:
                     self._drop_live(old)
-            self._db.execute("COMMIT")
+            if db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] >= most:
+                raise StoreFullError(f"the server keeps {most} games in play, its most; try again later")
+            db.execute("INSERT INTO live_games (game_id, session, created, spec, owner, touched) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, session, created, json.dumps(spec, separators=(",", ":")), owner, created))
 
-    def add_action(self, game_id: str, n: int, kind: str, x: int, y: int, t: float) -> None:
+    def add_action(self, game_id: str, n: int, kind: str, x: int, y: int, t: float, *,
+                   wait: float | None = None) -> None:
         """Keep the n-th action (from 0) of a game in play."""
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO live_actions (game_id, n, kind, x, y, t) VALUES (?, ?, ?, ?, ?, ?)",
-                             (game_id, n, kind, x, y, t))
+        with self._write(wait) as db:
+            db.execute("INSERT OR REPLACE INTO live_actions (game_id, n, kind, x, y, t) VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, n, kind, x, y, t))
+            db.execute("UPDATE live_games SET touched = ? WHERE game_id = ?", (time.time(), game_id))
 
-    def set_live_hints(self, game_id: str, hints: int) -> None:
-        with self._lock:
-            self._db.execute("UPDATE live_games SET hints = ? WHERE game_id = ?", (hints, game_id))
+    def set_live_hints(self, game_id: str, hints: int, *, wait: float | None = None) -> None:
+        with self._write(wait) as db:
+            db.execute("UPDATE live_games SET hints = ? WHERE game_id = ?", (hints, game_id))
+
+    def drop_live(self, game_id: str, *, wait: float | None = None) -> None:
+        """Forget a game in play that had no move (nothing of it is worth a record)."""
+        with self._write(wait):
+            self._drop_live(game_id)
 
     def live(self, game_id: str) -> dict | None:
         """A game in play: its spec, created (wall clock), hints and actions [kind, x, y, t]; or None."""
-        with self._lock:
-            r = self._db.execute("SELECT spec, created, hints, session FROM live_games WHERE game_id = ?",
-                                 (game_id,)).fetchone()
+        with self._read() as db:
+            r = db.execute("SELECT spec, created, hints, session, owner FROM live_games WHERE game_id = ?",
+                           (game_id,)).fetchone()
             if r is None:
                 return None
-            acts = [list(a) for a in self._db.execute(
+            acts = [list(a) for a in db.execute(
                 "SELECT kind, x, y, t FROM live_actions WHERE game_id = ? ORDER BY n", (game_id,))]
-        return {"spec": json.loads(r[0]), "created": r[1], "hints": r[2], "session": r[3], "actions": acts}
+        return {"spec": json.loads(r[0]), "created": r[1], "hints": r[2], "session": r[3], "owner": r[4],
+                "actions": acts}
 
     def live_of_session(self, session: str) -> str | None:
         """The game a session has in play, if any."""
-        with self._lock:
-            r = self._db.execute("SELECT game_id FROM live_games WHERE session = ? ORDER BY created DESC LIMIT 1",
-                                 (session,)).fetchone()
+        with self._read() as db:
+            r = db.execute("SELECT game_id FROM live_games WHERE session = ? ORDER BY created DESC LIMIT 1",
+                           (session,)).fetchone()
+        return None if r is None else r[0]
+
+    def idle_game(self, owner: str, before: float) -> str | None:
+        """The owner's least recently touched game in play with a move, if untouched since `before`."""
+        with self._read() as db:
+            r = db.execute("SELECT game_id FROM live_games g WHERE owner = ? AND touched < ? AND EXISTS (SELECT 1 "
+                           "FROM live_actions a WHERE a.game_id = g.game_id) ORDER BY touched LIMIT 1",
+                           (owner, before)).fetchone()
         return None if r is None else r[0]
 
     def live_count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0])
+        with self._read() as db:
+            return int(db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0])
 
     def _drop_live(self, game_id: str) -> None:
         self._db.execute("DELETE FROM live_games WHERE game_id = ?", (game_id,))
@@ -204,8 +369,8 @@ class Store:
         """The fastest eligible win per level and mode (custom boards and practice have no best time)."""
         q = (f"SELECT level, mode, MIN(elapsed) AS elapsed, timer, id, finished_at, player, COUNT(*) AS wins "
              f"FROM games WHERE {ELIGIBLE} GROUP BY level, mode ORDER BY mode, level")
-        with self._lock:
-            rows = [dict(r) for r in self._db.execute(q)]
+        with self._read() as db:
+            rows = [dict(r) for r in db.execute(q)]
         rows.sort(key=lambda r: (r["mode"], LEVELS.index(r["level"])))
         return rows
 
@@ -213,17 +378,17 @@ class Store:
         """The n fastest eligible wins of each mode and level, fastest first, with date and player."""
         q = (f"SELECT * FROM (SELECT mode, level, elapsed, timer, id, finished_at, player, ROW_NUMBER() OVER "
              f"(PARTITION BY mode, level ORDER BY elapsed, id) AS rank FROM games WHERE {ELIGIBLE}) WHERE rank <= ?")
-        with self._lock:
-            rows = [dict(r) for r in self._db.execute(q, (n,))]
+        with self._read() as db:
+            rows = [dict(r) for r in db.execute(q, (n,))]
         rows.sort(key=lambda r: (r["mode"], LEVELS.index(r["level"]), r["rank"]))
         return rows
 
     def statistics(self) -> list[dict]:
         """Per mode and level: games played (won or lost, practice not counted), won, win %, the current
         streak of wins and the longest."""
-        with self._lock:
-            rows = self._db.execute("SELECT mode, level, status FROM games WHERE practice = 0 AND status IN "
-                                    "('won', 'lost') ORDER BY id").fetchall()
+        with self._read() as db:
+            rows = db.execute(f"SELECT mode, level, status FROM games WHERE practice = 0 AND status IN {COUNTED} "
+                              "ORDER BY id").fetchall()
         out: dict[tuple[str, str], dict] = {}
         for mode, level, status in rows:
             s = out.setdefault((mode, level), {"mode": mode, "level": level, "played": 0, "won": 0, "streak": 0,
@@ -242,17 +407,17 @@ class Store:
 
     def seen(self, mode: str, seed: int) -> bool:
         """Whether a finished game of this mode already had this seed (its board may be known)."""
-        with self._lock:
-            return self._db.execute("SELECT 1 FROM games WHERE mode = ? AND seed = ? LIMIT 1",
+        with self._read() as db:
+            return db.execute("SELECT 1 FROM games WHERE mode = ? AND seed = ? LIMIT 1",
                                     (mode, seed)).fetchone() is not None
 
     def set_player(self, game_id: str, player: str) -> int:
         """Name the player of a finished game (given by its game id, which only its player holds)."""
-        with self._lock:
-            cur = self._db.execute("UPDATE games SET player = ? WHERE game_id = ?", (player, game_id))
-        if cur.rowcount == 0:
+        with self._write() as db:
+            n = db.execute("UPDATE games SET player = ? WHERE game_id = ?", (player, game_id)).rowcount
+        if n == 0:
             raise NotFoundError(f"no finished game {game_id!r}")
-        return cur.rowcount
+        return n
 
     def records(self, *, limit: int = 50, offset: int = 0, mode: str | None = None, level: str | None = None,
                 status: str | None = None) -> tuple[list[dict], int]:
@@ -263,15 +428,15 @@ class Store:
                 where.append(f"{col} = ?")
                 args.append(val)
         w = f" WHERE {' AND '.join(where)}" if where else ""
-        with self._lock:
-            total = self._db.execute(f"SELECT COUNT(*) FROM games{w}", args).fetchone()[0]
-            rows = [dict(r) for r in self._db.execute(
+        with self._read() as db:
+            total = db.execute(f"SELECT COUNT(*) FROM games{w}", args).fetchone()[0]
+            rows = [dict(r) for r in db.execute(
                 f"SELECT {', '.join(SUMMARY)} FROM games{w} ORDER BY id DESC LIMIT ? OFFSET ?", [*args, limit, offset])]
         return rows, int(total)
 
     def get(self, record_id: int) -> dict:
-        with self._lock:
-            r = self._db.execute(f"SELECT {', '.join(SUMMARY)}, record FROM games WHERE id = ?",
+        with self._read() as db:
+            r = db.execute(f"SELECT {', '.join(SUMMARY)}, record FROM games WHERE id = ?",
                                  (record_id,)).fetchone()
         if r is None:
             raise NotFoundError(f"no record with id {record_id}")
@@ -280,5 +445,5 @@ class Store:
         return out
 
     def count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with self._read() as db:
+            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])

@@ -328,7 +328,8 @@ class MinesweeperApp(App):
             else:
                 self.say(f"Kept the game in play ({what} not changed).")
 
-        self.push_screen(Ask(f"Change the {what}? The game in play will be thrown away."), answered)
+        self.push_screen(Ask(f"Change the {what}? The game in play will be thrown away and count as a loss."),
+                         answered)
 
     def act(self, kind: str, x: int, y: int) -> None:
         if self.pg is None or self.pg.game.over:

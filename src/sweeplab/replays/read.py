@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import atexit
 import os
-import pickle
-import select
-import shutil
-import subprocess
+import stat
 import sys
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -28,6 +24,7 @@ from ..board import Board
 from ..errors import FormatError
 from ..game import Game
 from ..stats import game_stats, label_openings, zini
+from .child import Child, ChildError
 from .mouse import KINDS, MouseEvent, play_events
 
 FORMATS = {".avf": "avf", ".rmv": "rmv", ".mvf": "mvf", ".evf": "evf"}
@@ -35,6 +32,7 @@ PROGRAMS = {"avf": "Minesweeper Arbiter", "rmv": "Viennasweeper", "mvf": "Minesw
 LEVELS = {3: "beginner", 4: "intermediate", 5: "expert"}
 WORKER = Path(__file__).with_name("_toollib_worker.py")
 TIMEOUT = 60.0  # seconds one file may take in ms-toollib before it is given up as unreadable
+MEMORY = 2 ** 30  # bytes of address space the ms-toollib child may use
 MAX_BYTES = 16 * 1024 * 1024  # the longest real replays are a few hundred kB
 
 
@@ -43,66 +41,24 @@ class ReplayError(FormatError):
 
 
 class _Worker:
-    """One ms-toollib child process, started on demand and again after it dies on a bad file."""
+    """The ms-toollib child (child.py): bounded memory, a deadline per file, started again after it dies."""
 
     def __init__(self):
-        self._proc: subprocess.Popen | None = None
-        self._lock = threading.Lock()
-        self._dir: str | None = None  # the worker's working directory: ms-toollib writes crash.log there
+        self._child = Child([sys.executable, str(WORKER)], memory=MEMORY)
 
-    def _start(self) -> subprocess.Popen:
-        if self._proc is None or self._proc.poll() is not None:
-            try:
-                import ms_toollib  # noqa: F401  (only to say clearly when it is missing)
-            except ImportError:
-                raise ReplayError("reading replay files needs ms-toollib; install it with: "
-                                  "pip install 'sweeplab[replays]'") from None
-            if self._dir is None:
-                self._dir = tempfile.mkdtemp(prefix="sweeplab-replays-")
-            self._proc = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self._dir)
-        return self._proc
-
-    def _crash_reason(self) -> str:
-        """What ms-toollib's panic said (it writes crash.log in its working directory), e.g. FileIsTooShort."""
-        log = Path(self._dir or ".") / "crash.log"
+    def read(self, fmt: str, data: bytes, features: bool, timeout: float = TIMEOUT) -> dict:
         try:
-            text = log.read_text(errors="replace")
-            log.unlink()
-        except OSError:
-            return ""
-        for line in text.splitlines():
-            if line.startswith("message:"):
-                return line.rsplit("value: ", 1)[-1].strip() if "value: " in line else line[8:].strip()
-        return ""
-
-    def read(self, fmt: str, data: bytes, features: bool) -> dict:
-        with self._lock:
-            proc = self._start()
-            try:
-                pickle.dump((fmt, data, features), proc.stdin)
-                proc.stdin.flush()
-                # a time limit where pipes can be waited on (not on Windows: there a file may take its time)
-                ready = os.name == "nt" or select.select([proc.stdout], [], [], TIMEOUT)[0]
-                if not ready:
-                    proc.kill()
-                    proc.wait()
-                    raise ReplayError(f"ms-toollib took over {TIMEOUT:.0f} s on it; given up")
-                return pickle.load(proc.stdout)
-            except (EOFError, BrokenPipeError, pickle.UnpicklingError):
-                proc.wait()
-                reason = self._crash_reason()
-                raise ReplayError(f"ms-toollib stopped on it{': ' + reason if reason else ''} (a truncated or "
-                                  "malformed file)") from None
+            import ms_toollib  # noqa: F401  (only to say clearly when it is missing)
+        except ImportError:
+            raise ReplayError("reading replay files needs ms-toollib; install it with: "
+                              "pip install 'sweeplab[replays]'") from None
+        try:
+            return self._child.ask((fmt, data, features), timeout=timeout)
+        except ChildError as e:
+            raise ReplayError(f"ms-toollib stopped on it: {e} (a truncated, malformed or crafted file)") from None
 
     def close(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.stdin.close()
-            self._proc.wait()
-        self._proc = None
-        if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
-            self._dir = None
+        self._child.close()
 
 
 _WORKER = _Worker()
@@ -220,12 +176,38 @@ def replay_format(name: str) -> str:
     return fmt
 
 
+def read_file(path, name: str | None = None) -> bytes:
+    """The bytes of a replay file: a regular file of at most MAX_BYTES, read no further than that (a
+    device such as /dev/zero, a pipe or a folder is refused before anything is read)."""
+    name = name or str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # (a pipe's open would wait for a writer)
+    except OSError as e:
+        raise ReplayError(f"{name}: cannot read it ({e.strerror})") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise ReplayError(f"{name}: not a regular file (a device, pipe or folder); give a replay file")
+    with os.fdopen(fd, "rb") as f:
+        if info.st_size > MAX_BYTES:
+            raise ReplayError(f"{name}: {info.st_size} bytes is too large for a replay; at most {MAX_BYTES}")
+        try:
+            data = f.read(MAX_BYTES + 1)
+        except OSError as e:
+            raise ReplayError(f"{name}: cannot read it ({e.strerror})") from None
+    if len(data) > MAX_BYTES:  # it grew while being read
+        raise ReplayError(f"{name}: over {MAX_BYTES} bytes, too large for a replay; at most {MAX_BYTES}")
+    return data
+
+
 def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, features: bool = False,
-                _worker: _Worker | None = None) -> Replay:
+                timeout: float = TIMEOUT, _worker: _Worker | None = None) -> Replay:
     """Read one replay file (a path, or its bytes with `name` giving the extension) into a Replay.
 
     `features` also asks ms-toollib for its own click analysis (high_risk_guess, needless_guess,
-    pluck), kept in `toollib` for comparison with sweeplab's judgement.
+    pluck), kept in `toollib` for comparison with sweeplab's judgement. `timeout`: seconds ms-toollib
+    may take on it. A file whose board and clicks would need more memory than the ms-toollib child
+    has is refused before it is analysed.
     """
     if isinstance(source, (bytes, bytearray)):
         if name is None:
@@ -233,13 +215,7 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
         data = bytes(source)
     else:
         name = name or str(source)
-        try:
-            size = os.path.getsize(source)
-            if size > MAX_BYTES:
-                raise ReplayError(f"{name}: {size} bytes is too large for a replay; at most {MAX_BYTES}")
-            data = Path(source).read_bytes()
-        except OSError as e:
-            raise ReplayError(f"{name}: cannot read it ({e.strerror})") from None
+        data = read_file(source, name)
     fmt = replay_format(name)
     if len(data) > MAX_BYTES:
         raise ReplayError(f"{name}: {len(data)} bytes is too large for a replay; at most {MAX_BYTES}")
@@ -247,15 +223,17 @@ def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, f
         raise ReplayError(f"{name}: {len(data)} bytes is too short for a replay file ({fmt.upper()})")
     worker = _worker or _WORKER
     try:
-        raw = worker.read(fmt, data, features)
+        raw = worker.read(fmt, data, features, timeout)
     except ReplayError as e:
         if not features:
             raise ReplayError(f"{name}: {e}") from None
         try:  # ms-toollib's own click analysis may stop where its reading does not: read without it
-            raw = worker.read(fmt, data, False)
+            raw = worker.read(fmt, data, False, timeout)
         except ReplayError:
             raise ReplayError(f"{name}: {e}") from None
         raw["toollib_analysis_failed"] = str(e)
+    if "refused" in raw:
+        raise ReplayError(f"{name}: refused before reading: {raw['refused']}")
     if "error" in raw:
         raise ReplayError(f"{name}: not a readable {fmt.upper()} replay ({raw['error']})")
     try:
@@ -282,8 +260,8 @@ def toollib_analysis_later(path) -> Callable[[], dict]:
 
     def run():
         try:
-            box["raw"] = worker.read(replay_format(str(path)), Path(path).read_bytes(), True)
-        except (ReplayError, OSError) as e:
+            box["raw"] = worker.read(replay_format(str(path)), read_file(path), True)
+        except ReplayError as e:
             box["raw"] = {"error": str(e)}
         finally:
             worker.close()
@@ -294,8 +272,8 @@ def toollib_analysis_later(path) -> Callable[[], dict]:
     def result() -> dict:
         thread.join()
         raw = box["raw"]
-        if "error" in raw:
-            return {"pluck": None, "notes": {}, "toollib_analysis_failed": raw["error"]}
+        if "error" in raw or "refused" in raw:
+            return {"pluck": None, "notes": {}, "toollib_analysis_failed": raw.get("error") or raw["refused"]}
         return {"pluck": raw["pluck"], "notes": _notes(raw)}
     return result
 

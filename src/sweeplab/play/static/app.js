@@ -248,9 +248,7 @@ class PlayPage {
         this.show(s);
         const label = `${this.modeLabels[s.mode] || s.mode || ""}, ${s.level}`;
         const dflt = this.modes && this.modes.default_note && s.mode === this.modes.default && !s.practice;
-        if (s.again) this.note(`Practice: the board of game ${s.again} again` + (s.first_click ?
-          ` (open column ${s.first_click[0] + 1}, row ${s.first_click[1] + 1} first, marked, for the same board)` : "") +
-          "; not eligible for best times", true);
+        if (s.again) this.note(`Practice: the board of game ${s.again} again; not eligible for best times`, true);
         else if (s.practice) this.note(`Practice: ${label}, seed chosen, not eligible for best times`, true);
         else this.note(dflt ? this.modes.default_note : label, !!dflt);
       } catch (e) { this.note(e.message, true); }
@@ -265,12 +263,6 @@ class PlayPage {
     this.board.resize(state.width, state.height);
     if (fresh) { this.board.cells = ""; this.clearHint(); }
     this.board.draw(state.cells);
-    // (after drawing, which sets each changed cell's classes afresh)
-    for (const n of this.$("board").querySelectorAll(".first-click")) n.classList.remove("first-click");
-    if (state.first_click && state.status === "ready") {
-      const n = this.board.node(state.first_click[0], state.first_click[1]);
-      if (n) n.classList.add("first-click");
-    }
     setLcd(this.counter, state.mines_left);
     this.tick();
     this.setFace();
@@ -328,12 +320,20 @@ class PlayPage {
       const name = this.$("player-name").value.trim();
       if (!name) return;
       try {
-        await api("POST", `/api/games/${s.id}/player`, { player: name });
+        await api("POST", `/api/games/${s.id}/player`, { player: name, session: this.session });
         localStorage.setItem("sweeplab.player", name);
         dlg.close();
         drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
       } catch (err) { this.$("name-text").textContent = err.message; }
     };
+  }
+
+  keepGame(what) {
+    // A game in play thrown away counts as a loss, as in Windows 7: asked first, as the terminal game does.
+    if (!this.state || this.state.status !== "playing") return false;
+    if (confirm(`${what}? The game in play will count as a loss.`)) return false;
+    this.note("Kept the game in play.");
+    return true;
   }
 
   note(text, isNote = false) {
@@ -444,7 +444,7 @@ class PlayPage {
       if (p.chord) this.act("chord", p.x, p.y);
       else if (e.button === 0) this.act("open", p.x, p.y);
     });
-    this.face.addEventListener("click", () => this.newGame());
+    this.face.addEventListener("click", () => this.keepGame("Start a new game") || this.newGame());
     this.face.addEventListener("mousedown", () => this.face.classList.add("down"));
     document.addEventListener("mouseup", () => this.face.classList.remove("down"));
     this.$("hint-button").addEventListener("click", () => this.hint());
@@ -461,7 +461,7 @@ class PlayPage {
   bindKeys() {
     document.addEventListener("keydown", e => {
       if (document.querySelector("dialog[open]")) return;
-      if (e.key === "F2") { e.preventDefault(); this.newGame(); return; }
+      if (e.key === "F2") { e.preventDefault(); if (!this.keepGame("Start a new game")) this.newGame(); return; }
       if (e.key === "F1") { e.preventDefault(); this.help(); return; }
       if (e.key === "Escape") { this.closeMenu(); return; }
       if (e.target.closest && e.target.closest(".menu-items, input")) return;
@@ -479,9 +479,9 @@ class PlayPage {
       const kind = { " ": "open", enter: "open", f: "flag", c: "chord" }[k];
       const level = { "1": "beginner", "2": "intermediate", "3": "expert" }[k];
       if (kind) { e.preventDefault(); this.setCursor(c.x, c.y); this.act(kind, c.x, c.y); }
-      else if (level) { this.settings.level = level; this.save(); this.applySettings(); this.newGame(); }
-      else if (k === "n") this.newGame();
-      else if (k === "m") { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); this.newGame(); }
+      else if (level) { if (!this.keepGame("Change the level")) { this.settings.level = level; this.save(); this.applySettings(); this.newGame(); } }
+      else if (k === "n") { if (!this.keepGame("Start a new game")) this.newGame(); }
+      else if (k === "m") { if (!this.keepGame("Change the marks")) { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); this.newGame(); } }
       else if (k === "h") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
       else if (k === "t" && this.settings.hints) this.hint();
       else if (k === "s") this.statsDialog();
@@ -517,6 +517,9 @@ class PlayPage {
       if (!b || b.disabled) return;
       this.closeMenu();
       if (b.dataset.level === "custom") return this.customDialog();
+      const what = { level: "Change the level", mode: "Change the mode", new: "Start a new game", marks: "Change the marks" };
+      if ((b.dataset.level || b.dataset.mode || b.dataset.cmd in what) &&
+          this.keepGame(what[b.dataset.level ? "level" : b.dataset.mode ? "mode" : b.dataset.cmd])) return;
       if (b.dataset.level) { this.settings.level = b.dataset.level; this.save(); this.applySettings(); return this.newGame(); }
       if (b.dataset.mode) { this.settings.mode = b.dataset.mode; this.save(); this.applySettings(); return this.newGame(); }
       const cmd = b.dataset.cmd;
@@ -546,6 +549,7 @@ class PlayPage {
       const custom = {};
       for (const k of ["width", "height", "mines"]) custom[k] = Number(form.elements[k].value);
       const body = { mode: this.settings.mode, level: "custom", marks: this.settings.marks, session: this.session, ...custom };
+      if (this.keepGame("Change the level")) return;
       try {
         const state = await api("POST", "/api/games", body);  // the server checks the limits and explains them
         this.settings.level = "custom"; this.settings.custom = custom; this.save(); this.applySettings();

@@ -1,0 +1,166 @@
+"""A child process that answers requests one at a time, with bounded memory and time.
+
+Untrusted files are read in children: ms-toollib (replays/_toollib_worker.py) aborts its whole process
+on many malformed files, and a crafted one can ask it for gigabytes and minutes. A child sets its own
+address-space limit (RLIMIT_AS) from `--memory BYTES` before it does anything else, so an allocation past
+it fails inside the child; the parent gives each request a deadline and kills the child (its whole
+process group) past it; either way only that one request fails, with a reason, and the next one starts
+a new child.
+
+Protocol, over the child's stdin and stdout: the child first writes the pickled string "ready" (its
+start-up, imports and warm-up, is not counted against any request), then answers each pickled request
+with one pickled answer. `serve(handle)` is the child's side.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+READY = "ready"
+
+
+class ChildError(Exception):
+    """The child could not answer: it died (the reason it left, if any) or ran past its deadline."""
+
+
+class ChildBusy(ChildError):
+    """The child is answering another request (asked not to wait)."""
+
+
+def limit_memory(argv: list[str]) -> int | None:
+    """In the child: the limit from `--memory BYTES` in argv, set as RLIMIT_AS (where the OS has it)."""
+    if "--memory" not in argv:
+        return None
+    limit = int(argv[argv.index("--memory") + 1])
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):  # no RLIMIT_AS (Windows): the deadline still holds
+        pass
+    return limit
+
+
+def serve(handle) -> None:
+    """In the child: say ready, then answer every request with `handle(request)` until stdin closes."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    pickle.dump(READY, stdout)
+    stdout.flush()
+    while True:
+        try:
+            request = pickle.load(stdin)
+        except EOFError:
+            return
+        answer = handle(request)
+        pickle.dump(answer, stdout)
+        stdout.flush()
+
+
+class Child:
+    """One child process running `argv`, started on demand and again after it dies or is killed.
+
+    `memory`: bytes of address space the child may use (passed as --memory); `startup`: seconds it may
+    take to say ready; `group`: the child leads a process group of its own, so that killing it kills what
+    it started too; `env`: its environment (None: this one's)."""
+
+    def __init__(self, argv: list[str], *, memory: int | None = None, startup: float = 120.0,
+                 group: bool = False, env: dict | None = None):
+        self.argv, self.memory, self.startup, self.group, self.env = argv, memory, startup, group, env
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        self._dir: str | None = None  # its working directory: ms-toollib writes crash.log there
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        if self._dir is None:
+            self._dir = tempfile.mkdtemp(prefix="sweeplab-child-")
+        argv = [*self.argv, *(["--memory", str(self.memory)] if self.memory else [])]
+        with open(Path(self._dir) / "stderr", "wb") as err:
+            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                          cwd=self._dir, start_new_session=self.group, env=self.env)
+        try:
+            if not self._ready(self.startup) or pickle.load(self._proc.stdout) != READY:
+                self._kill()
+                raise ChildError(f"it did not start within {self.startup:.0f} s")
+        except (EOFError, pickle.UnpicklingError, OSError):
+            self._proc.wait()
+            raise ChildError(f"it did not start ({self._why_died()})") from None
+        return self._proc
+
+    def _ready(self, timeout: float) -> bool:
+        """Whether the child's answer is there within `timeout` s (pipes cannot be waited on in Windows:
+        there it always is)."""
+        return os.name == "nt" or bool(select.select([self._proc.stdout], [], [], timeout)[0])
+
+    def _kill(self) -> None:
+        try:
+            if self.group and os.name != "nt":
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            else:
+                self._proc.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+        self._proc.wait()
+
+    def _why_died(self) -> str:
+        """What the child left behind: ms-toollib's panic message (crash.log, e.g. FileIsTooShort), an
+        allocation past the memory limit, or the signal that ended it."""
+        folder = Path(self._dir or ".")
+        try:
+            text = (folder / "crash.log").read_text(errors="replace")
+            (folder / "crash.log").unlink()
+            for line in text.splitlines():
+                if line.startswith("message:"):
+                    return line.rsplit("value: ", 1)[-1].strip() if "value: " in line else line[8:].strip()
+        except OSError:
+            pass
+        try:
+            err = (folder / "stderr").read_text(errors="replace")[-4000:]
+        except OSError:
+            err = ""
+        if "memory allocation of" in err or "MemoryError" in err:
+            return f"it needed more memory than its limit of {self.memory / 2 ** 30:g} GiB"
+        code = self._proc.returncode if self._proc is not None else None
+        return f"it ended with signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+
+    def ask(self, request, *, timeout: float, wait: bool = True):
+        """The child's answer to `request` within `timeout` s; ChildError when it dies or runs past that
+        (it is killed), ChildBusy when `wait` is False and it is answering another request."""
+        if not self._lock.acquire(blocking=wait):
+            raise ChildBusy("it is busy with another file")
+        try:
+            proc = self._start()
+            try:
+                pickle.dump(request, proc.stdin)
+                proc.stdin.flush()
+                if not self._ready(timeout):
+                    self._kill()
+                    raise ChildError(f"it took over {timeout:g} s; given up")
+                return pickle.load(proc.stdout)
+            except (EOFError, BrokenPipeError, pickle.UnpicklingError, OSError):
+                proc.wait()
+                raise ChildError(self._why_died()) from None
+        finally:
+            self._lock.release()
+
+    def close(self) -> None:
+        """Stop the child (it holds nothing to keep: closing its stdin ends it, else it is killed)."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.stdin.close()
+            try:
+                self._proc.wait(1)
+            except subprocess.TimeoutExpired:
+                self._kill()
+        self._proc = None
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None

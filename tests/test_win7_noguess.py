@@ -151,6 +151,8 @@ def test_the_attempts_continue_one_rand_stream():
     rand = plain.rand_stream(seed)
     boards = [plain_board(plain.lay(rand, w, h, m, x, y), w, h) for _ in range(needed)]
     assert boards[0] == win7_board(seed, w, h, m, x, y)
+    tried = Win7NoGuess(w, h, m, seed).each_attempt(x, y)
+    assert [next(tried) for _ in range(needed + 1)][:needed] == [(b, k == needed) for k, b in enumerate(boards, 1)]
     for k in range(1, needed + 2):
         r = patch_board(seed, w, h, m, x, y, attempts=k)
         assert r.board == boards[min(k, needed) - 1] and r.attempts == min(k, needed) and r.fell_back == (k < needed)

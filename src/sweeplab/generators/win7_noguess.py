@@ -249,6 +249,23 @@ class Win7NoGuess(Win7):
                                    visit_order(self.width, self.height, o["order"]), o["progress"] == "restart")
         return PatchResult(Board._from_flat(self.width, self.height, flat), int(used), not ok)
 
+    def each_attempt(self, x: int, y: int):
+        """The patch's attempts for a first click on (x, y), in order and without end (the stream goes on
+        past the 500th): (board, whether the three rules open it) for each."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise InvalidBoardError(f"click ({x}, {y}) is off the {self.width}x{self.height} board")
+        w, h, n = self.width, self.height, self.width * self.height
+        pool, k = candidates(w, h, int(x), int(y))
+        nbr, order = grid.neighbour_table(w, h), visit_order(w, h, self.options["order"])
+        swap, restart = self.options["removal"] == "swap", self.options["progress"] == "restart"
+        mines, cand, cells = np.zeros(n, dtype=np.bool_), np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8)
+        queue, scratch = np.empty(n, dtype=np.int32), np.empty((3, 8), dtype=np.int32)
+        state = np.uint32(self.seed)
+        while True:
+            state, ok = attempt(state, pool, k, self.mines, swap, nbr, w, y * w + x, order, restart, mines, cand,
+                                cells, queue, scratch)
+            yield Board._from_flat(w, h, mines.copy()), bool(ok)
+
     def board_for(self, x, y):
         self.last = self.result(x, y)
         return self.last.board, True

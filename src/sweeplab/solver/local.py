@@ -1,8 +1,9 @@
 """Local rules, one level: the single-number rule and the subset (set-difference) rule.
 
-This is the solver of the Windows 7 "no guess" patch: each number alone, then each pair of
-numbers whose hidden neighbours overlap. It sees no mine total and never iterates; call it
-again after acting on what it found.
+Each number alone, then each pair of numbers whose hidden neighbours overlap (the pair rule,
+stronger than the subset rule alone of the Windows 7 "no guess" patch, whose solver
+generators/win7_noguess.py emulates). It sees no mine total and never iterates; call it again
+after acting on what it found.
 """
 
 from __future__ import annotations

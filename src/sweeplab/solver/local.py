@@ -69,7 +69,7 @@ def local_rules_board(cells, nbr, trust_flags):
 
 
 def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(safe, mines): bool (h, w) arrays of what the single-number and subset rules decide now.
+    """(safe, mines): bool (h, w) arrays of what the single-number and pair rules decide now.
 
     Like `analyse`, flags are unknown hidden cells unless `trust_flags`.
     """

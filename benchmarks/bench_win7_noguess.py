@@ -198,7 +198,7 @@ def uniformity(boards: int, seed: int) -> None:
     w, h, m, x, y = 30, 16, 99, 15, 8
     patch, fell = patch_sample(w, h, m, x, y, boards, seed)
     ref, laid = rules_reference(w, h, m, x, y, boards, seed)
-    noguess = draw_sample(w, h, m, x, y, boards, seed, label="noguess (as on main)")
+    noguess = draw_sample(w, h, m, x, y, boards, seed, label="noguess")
     certified = draw_sample(w, h, m, x, y, boards, seed + 1_000_003, method="rejection", tries=1 << 40,
                             label="rejection (certified)")
     print(f"expert 30x16/99, click ({x}, {y}), {boards} boards each; the patch fell back on {fell}; its rules "

@@ -10,8 +10,8 @@ import pytest
 from sweeplab.cli import main
 from sweeplab.firstclick import make_rule, rule_names
 
-# The README's rules (and Windows 7, which the play modes use).
-RULES = ["none", "safe", "opening", "shift", "win7", "noguess"]
+# The README's rules (and Windows 7 and its no-guess patch, which the play modes use).
+RULES = ["none", "safe", "opening", "shift", "win7", "win7-noguess", "noguess"]
 
 FRESH = """
 import sys
@@ -40,7 +40,7 @@ def test_the_registry_lists_every_rule_and_says_so_when_one_is_unknown():
     assert rule_names() == sorted(RULES)
     done = subprocess.run([sys.executable, "-c", "import sweeplab; sweeplab.make_rule('nope', 9, 9, 10, seed=1)"],
                           capture_output=True, text=True, timeout=600)
-    assert "allowed: noguess, none, opening, safe, shift, win7" in done.stderr
+    assert "allowed: noguess, none, opening, safe, shift, win7, win7-noguess" in done.stderr
 
 
 def bench(capsys, *args):

@@ -42,6 +42,11 @@ class FirstClick(ABC):
         """What a record stores to rebuild this rule."""
         return {"rule": self.name}
 
+    def board_note(self) -> str | None:
+        """What the player is told, once the game is over, about how its board came to be (None: nothing
+        to tell). Said after the game only: before, it could hint at the board."""
+        return None
+
 
 class Fixed(FirstClick):
     """`none`: the board is fixed before play; the first click can lose."""

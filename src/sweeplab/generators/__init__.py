@@ -105,4 +105,5 @@ def _load_all() -> None:
 
 
 # Modules that call register() when imported.
-_PLUGINS: list[str] = ["sweeplab.generators.winmine", "sweeplab.generators.win7", "sweeplab.generators.noguess"]
+_PLUGINS: list[str] = ["sweeplab.generators.winmine", "sweeplab.generators.win7", "sweeplab.generators.win7_noguess",
+                     "sweeplab.generators.noguess"]

@@ -34,10 +34,9 @@ class Win7Notice(UserWarning):
 
 
 @njit
-def lay_win7(seed, width, height, mines, cx, cy):
-    """The Windows 7 board for time seed `seed` and first click (cx, cy): bool[width*height]."""
-    n = width * height
-    cand = np.empty(n, dtype=np.int32)
+def candidates(width, height, cx, cy):
+    """Every cell y*width + x in row-major order except the 3x3 block on (cx, cy): (int32[n], count)."""
+    cand = np.empty(width * height, dtype=np.int32)
     k = 0
     for y in range(height):
         for x in range(width):
@@ -45,17 +44,38 @@ def lay_win7(seed, width, height, mines, cx, cy):
                 continue
             cand[k] = y * width + x
             k += 1
-    out = np.zeros(n, dtype=np.bool_)
-    s = np.uint32(seed)
+    return cand, k
+
+
+@njit
+def lay_from(state, cand, k, mines, out, swap):
+    """Lay up to `mines` mines into `out` (cleared first) with rand() from uint32 `state`, picking from
+    the first k entries of `cand` (consumed); returns the state after. Windows 7 removes a picked
+    candidate by shifting the later ones down (order kept); `swap` moves the last one into its place
+    instead (a reading the Windows 7 no-guess patch's description leaves open)."""
+    out[:] = False
+    s = np.uint32(state)
     placed = 0
     while placed < mines and k > 0:
         s = np.uint32(s * np.uint32(MULTIPLIER) + np.uint32(INCREMENT))
         i = np.int64((s >> np.uint32(16)) & np.uint32(RAND_MAX)) % k
         out[cand[i]] = True
-        for j in range(i, k - 1):  # order-preserving removal
-            cand[j] = cand[j + 1]
+        if swap:
+            cand[i] = cand[k - 1]
+        else:
+            for j in range(i, k - 1):  # order-preserving removal
+                cand[j] = cand[j + 1]
         k -= 1
         placed += 1
+    return s
+
+
+@njit
+def lay_win7(seed, width, height, mines, cx, cy):
+    """The Windows 7 board for time seed `seed` and first click (cx, cy): bool[width*height]."""
+    cand, k = candidates(width, height, cx, cy)
+    out = np.zeros(width * height, dtype=np.bool_)
+    lay_from(np.uint32(seed), cand, k, mines, out, False)
     return out
 
 

@@ -401,7 +401,8 @@ class Hub:
         rec = g.record()
         rec.update(status=status, mode=pg.mode, level=pg.level, seed=pg.seed, seed_private=pg.seed_private,
                    hints_used=pg.hints_used, practice=pg.practice, again=pg.again,
-                   played_board=None if g.board is None else g.board.to_dict(), stats=st.as_dict())
+                   played_board=None if g.board is None else g.board.to_dict(), stats=st.as_dict(),
+                   board_note=g.rule.board_note())
         eligible = status == WON and pg.eligible
         best = []
         if eligible:
@@ -430,7 +431,7 @@ class Hub:
         if g.over:
             st = game_stats(g)
             out.update(seed=None if pg.seed_private else str(pg.seed), record_id=pg.record_id, new_best=pg.new_best,
-                       eligible=pg.eligible, player=pg.player,
+                       eligible=pg.eligible, player=pg.player, board_note=g.rule.board_note(),
                        board=None if g.board is None else cells_text(g.board.cell_codes()),
                        stats={"time": round(st.time, 3), "bbbv": st.bbbv, "bbbv_solved": st.bbbv_solved,
                               "bbbv_per_second": round(st.bbbv_per_second, 3), "ioe": round(st.ioe, 3),

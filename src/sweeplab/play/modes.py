@@ -56,6 +56,10 @@ MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("win7", "Windows 7", "win7",
          "Boards exactly as Windows 7 laid them: mines placed at the first click, never around it.",
          seed_bits=32),
+    Mode("win7-noguess", "Windows 7, no-guess patch", "win7-noguess",
+         "The patched Windows 7 of the documents: up to 500 Windows 7 boards from one seed, the first that "
+         "three simple rules open without the mine counter; when none does, the last one, unchecked (said "
+         "after the game).", seed_bits=32),
     Mode("winxp", "Windows XP", "winxp",
          "Boards exactly as Windows XP laid them, one rand() stream per session; a mine under the first "
          "click moves to the top-left corner.", session=True, seed_bits=32),

@@ -357,7 +357,8 @@ class MinesweeperApp(App):
                 best = " (practice: no best time)" if state.get("practice") else " (not eligible for best times)"
             self.say(f"{state['status'].capitalize()}: time {st['time']:.3f} s, 3BV {st['bbbv']}, "
                      f"3BV/s {st['bbbv_per_second']:.2f}, IOE {st['ioe']:.2f}, seed {state['seed'] or 'private'}, "
-                     f"record {state['record_id']}.{best}  F2: new game")
+                     f"record {state['record_id']}.{best}" + (f" {state['board_note']}" if state.get("board_note")
+                                                              else "") + "  F2: new game")
 
     def tick(self) -> None:
         # the interval timer can fire once more while the app tears its screen down

@@ -1,8 +1,9 @@
 """Local rules, one level: the single-number rule and the subset (set-difference) rule.
 
-This is the solver of the Windows 7 "no guess" patch: each number alone, then each pair of
-numbers whose hidden neighbours overlap. It sees no mine total and never iterates; call it
-again after acting on what it found.
+Each number alone, then each pair of numbers whose hidden neighbours overlap (the pair rule,
+stronger than the subset rule alone of the Windows 7 "no guess" patch, whose solver
+generators/win7_noguess.py emulates). It sees no mine total and never iterates; call it again
+after acting on what it found.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def local_rules_board(cells, nbr, trust_flags):
 
 
 def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(safe, mines): bool (h, w) arrays of what the single-number and subset rules decide now.
+    """(safe, mines): bool (h, w) arrays of what the single-number and pair rules decide now.
 
     Like `analyse`, flags are unknown hidden cells unless `trust_flags`.
     """

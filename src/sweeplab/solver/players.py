@@ -93,10 +93,11 @@ class RandomPlayer(Player):
 
 
 class RulesPlayer(Player):
-    """Single-number and subset rules; when they are stuck, a random cell not known to be a mine."""
+    """Single-number rules and the pair rule on any two overlapping numbers (stronger than the subset rule
+    alone); when they are stuck, a random cell not known to be a mine."""
 
     name = "rules"
-    summary = "single-number and subset rules, else a random guess"
+    summary = "single-number and overlapping-pair rules, else a random guess"
 
     def moves(self, view):
         safe, mines = rules_until_safe(view)

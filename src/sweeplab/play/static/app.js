@@ -301,7 +301,8 @@ class PlayPage {
       ` · IOE <b>${st.ioe.toFixed(3)}</b> · clicks ${st.clicks}</div>` +
       `<div>${s.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)" : "Seed " + esc(s.seed)}` +
       ` · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a>` +
-      ` · <a href="/?again=${s.record_id}" id="play-again">play this board again</a></div>`;
+      ` · <a href="/?again=${s.record_id}" id="play-again">play this board again</a></div>` +
+      (s.board_note ? `<div id="board-note">${esc(s.board_note)}</div>` : "");
     this.$("last-game").innerHTML = html;
     this.note(`${what}: time ${fmtTime(st.time)}, 3BV ${st.bbbv}, 3BV/s ${st.bbbv_per_second.toFixed(2)}, IOE ${st.ioe.toFixed(2)}`);
     drawBest(this.$("best-times"), this.modeLabels).catch(() => {});

@@ -1,0 +1,142 @@
+"""The analysis board's speed: an expert position mid-game analysed and drawn, again and again as its
+cells are edited, in a real browser (Playwright driving /usr/bin/chromium) against a real server.
+
+Positions: seeded uniform expert boards (30x16, 99 mines, first click on an opening), played by
+`strong` until 30% to 70% of the safe cells are open, none won or lost. Each is opened in the page
+from its link; then EDITS edits, each a key pressed over a hidden cell beside the open area that
+turns it into its number on the board (as if a player opened it) or a flag, every one re-analysed
+and redrawn before the next. The page records, per analysis drawn (window.sweeplabAnalyse.timings):
+
+- server: the analysis job in the worker process (certain cells, probabilities, layouts, local
+  rules, strong's move and reason, unavoidable guesses; perfect play is not searched on expert);
+- round trip: from the request sent to its answer received (HTTP, JSON, the job);
+- draw: from the answer to the board, its overlay and the report drawn;
+- total: from the edit (the key's handler) to the drawing done.
+
+    python benchmarks/bench_analyse.py [--positions 20] [--edits 10] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+from sweeplab.game import Game
+from sweeplab.generators.uniform import uniform_board
+from sweeplab.play.analyse_position import Position
+from sweeplab.play.server import bind, create_app, url_of
+from sweeplab.play.store import Store
+from sweeplab.solver.players import StrongPlayer
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import machine  # noqa: E402
+
+CHROMIUM = os.environ.get("SWEEPLAB_CHROMIUM", "/usr/bin/chromium")
+
+
+def midgame(seed: int, rng: np.random.Generator):
+    """(the game, its board) with 30-70% of the safe cells open, or None when strong ends it first."""
+    board = uniform_board(30, 16, 99, seed)
+    zeros = np.argwhere((board.numbers == 0) & ~board.mines)
+    if not len(zeros):
+        return None
+    game = Game(board)
+    y, x = zeros[len(zeros) // 2]
+    game.open(int(x), int(y))
+    player = StrongPlayer(seed)
+    target = rng.uniform(0.3, 0.7) * (480 - 99)
+    while not game.over:
+        v = game.view()
+        if int(v.opened.sum()) >= target:
+            return game, board
+        for m in player.moves(v):
+            if not game.over:
+                game.open(m.x, m.y)
+    return None
+
+
+def serve(store):
+    import uvicorn
+    sock = bind("127.0.0.1", 0)
+    srv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning", access_log=False, lifespan="off"))
+    threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True).start()
+    while not srv.started:
+        time.sleep(0.02)
+    return srv, url_of(sock)
+
+
+def row(name, values):
+    v = np.array(values)
+    return (f"{name:<12} {np.median(v):8.1f} {np.percentile(v, 90):8.1f} {np.percentile(v, 99):8.1f} "
+            f"{v.max():8.1f}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--edits", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    rng = np.random.default_rng(args.seed)
+    games = []
+    seed = args.seed * 100_000
+    while len(games) < args.positions:
+        g = midgame(seed, rng)
+        seed += 1
+        if g is not None:
+            games.append(g)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(os.path.join(tmp, "bench.db"))
+        srv, url = serve(store)
+        timings, driver = [], []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            settled = ("(() => { const s = window.sweeplabAnalyse && window.sweeplabAnalyse.state; return s && s.report "
+                       "&& s.report.position.cells === s.cells && s.report.position.mines === s.mines; })()")
+            for k, (game, board) in enumerate(games):
+                v = game.view()
+                page.goto(url + "analyse#p=" + Position(v.cells, v.mine_count).code)
+                page.wait_for_function(settled, timeout=600_000)
+                page.evaluate("window.sweeplabAnalyse.timings.length = 0")
+                cells = v.cells.copy()
+                for _ in range(args.edits):
+                    hidden = cells == -1
+                    near = np.zeros_like(hidden)
+                    opened = cells >= 0
+                    near[1:] |= opened[:-1]; near[:-1] |= opened[1:]
+                    near[:, 1:] |= opened[:, :-1]; near[:, :-1] |= opened[:, 1:]
+                    ys, xs = np.nonzero(hidden & near)
+                    j = int(rng.integers(len(xs)))
+                    x, y = int(xs[j]), int(ys[j])
+                    key = "f" if board.is_mine(x, y) else str(board.number(x, y))
+                    cells[y, x] = -2 if key == "f" else int(key)
+                    page.hover(f'#board .cell[data-x="{x}"][data-y="{y}"]')
+                    t0 = time.perf_counter()
+                    page.keyboard.press(key)
+                    page.wait_for_function(settled, timeout=60_000)
+                    driver.append(1000 * (time.perf_counter() - t0))
+                timings += page.evaluate("window.sweeplabAnalyse.timings")
+                assert page.evaluate("window.sweeplabAnalyse.state.cells") == Position(cells, 99).text
+            browser.close()
+        srv.should_exit = True
+        store.close()
+    print(f"analysis board, expert (30x16/99) mid-game positions: {args.positions} positions x {args.edits} edits, "
+          f"seed {args.seed}; {machine()}")
+    print(f"{'ms':<12} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8}")
+    for name in ("server", "roundtrip", "draw", "total"):
+        print(row(name.replace("roundtrip", "round trip"), [t[name] for t in timings]))
+    print(row("driver", driver) + "   (key press to drawn, as Playwright sees it)")
+    print(f"{len(timings)} analyses drawn")
+
+
+if __name__ == "__main__":
+    main()

@@ -64,7 +64,7 @@ def analysed(page, after: int) -> int:
 def settled(page) -> int:
     """Wait until the page's position and its last analysis agree (no analysis in flight)."""
     page.wait_for_function("(() => { const s = window.sweeplabAnalyse.state; return s.report && "
-                           "s.report.position.cells === s.cells && s.report.position.mines === s.mines; })()",
+                           "s.report.position.cells === s.cells && s.report.position.mines === s.mines && s.report.trust_flags === s.trust; })()",
                            timeout=120_000)
     return int(page.evaluate("document.body.dataset.seq"))
 
@@ -232,8 +232,9 @@ def test_a_replay_step_opens_in_the_board(server, page):
 def test_a_lost_game_explained(server, page):
     url, app = server
     store = app.state.store
-    page.goto(url)
+    page.goto(url + "?seed=7&mode=safe&level=beginner")  # a uniform board: its first click is quick
     expect(page.locator("#board .cell")).to_have_count(81)
+    expect(page.locator("#status")).to_contain_text("Practice")
     # lose the game in the page: open cells that a peek at the board (the test's, not the page's) says
     # are safe, then one that is a mine
     gid = page.evaluate("window.sweeplab.state.id")

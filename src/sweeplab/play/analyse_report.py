@@ -23,6 +23,7 @@ from ..replays.judge import judge_click
 from ..solver import InconsistentPositionError, TooComplexError, analyse, deduce_rules, hint
 from ..solver.fifty import unavoidable_sets
 from ..solver.optimal import OptimalPlay, SearchTooLargeError
+from ..solver.players import ENDGAME, FIFTY, LOOKAHEAD, StrongPlayer
 from ..view import FLAG, HIDDEN, View
 from .analyse_position import Position
 
@@ -79,13 +80,39 @@ def analysis(pos: Position, trust_flags: bool) -> dict:
         # null where a cell has no probability: open cells, and flags taken as mines
         probability=[[None if math.isnan(p) else float(p) for p in row] for row in prob],
     )
-    h = hint(view, trust_flags=trust_flags, name=name)
-    out["move"] = {"kind": h.kind, "cells": [list(c) for c in h.cells], "probability": h.probability,
-                   "reason": h.reason, "progress": h.progress, "named": [list(c) for c in h.named]}
+    out["move"] = strong_move(view, trust_flags, prob)
     out["unavoidable"] = unavoidable(view, a, trust_flags)
     if not hidden.any():
         out["move"]["reason"] = "Every hidden cell is flagged; nothing is left to open."
     return out
+
+
+HOW = {FIFTY: "it is an unavoidable guess (no later reveal can tell its cells apart), so it is made now",
+       ENDGAME: "searching every order of reveals over the layouts left, it gives the best chance of winning",
+       LOOKAHEAD: "among the safest cells, looking one move ahead at every number it could show, it leads on "
+                  "most often"}
+
+
+def strong_move(view: View, trust_flags: bool, probability: np.ndarray) -> dict:
+    """The move `strong` plays here, and why: the hint's words where the hint is its move (the certain
+    safe cells, or its guess); where the hint would flag certain mines, strong (which never flags)
+    guesses, and its guess is said with how it chose it."""
+    h = hint(view, trust_flags=trust_flags, name=name)
+    move = {"kind": h.kind, "cells": [list(c) for c in h.cells], "probability": h.probability,
+            "reason": h.reason, "progress": h.progress, "named": [list(c) for c in h.named]}
+    if h.kind != "mine":
+        return move
+    cells = view.cells.copy()
+    cells[cells == FLAG] = HIDDEN  # strong never trusts a flag
+    m = StrongPlayer(0).moves(View(cells, view.mine_count, view.topology))[0]
+    if m.certain:  # (the hint found no safe cell, so neither does strong; said plainly if it ever did)
+        return move
+    safe = 1.0 - float(probability[m.y, m.x])
+    reason = (f"No cell is certain; the certain mines are simply left alone (strong never flags). It opens "
+              f"{name(m.x, m.y)}, safe with probability {safe:.1%}: {HOW.get(m.note, 'its guess')}. "
+              f"The mines: {h.reason}")
+    return {"kind": "guess", "cells": [[m.x, m.y]], "probability": safe, "reason": reason, "progress": None,
+            "named": move["named"]}
 
 
 def local_rules(pos: Position, trust_flags: bool) -> dict | None:

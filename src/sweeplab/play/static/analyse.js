@@ -12,7 +12,7 @@
     w: 9, h: 9, mines: 10, topology: "bounded", cells: "#".repeat(81), trust: false, tool: "1",
     click: null, lost: false, report: null, overlay: "colour", hover: null, painting: null,
   };
-  let nodes = [], ovs = [], drawn = "", inflight = false, pending = false, editAt = 0, seq = 0;
+  let nodes = [], ovs = [], looks = [], drawn = "", inflight = false, pending = false, pendingLoad = null, editAt = 0, seq = 0;
   const timings = [];  // per analysis drawn: edit to request, server, round trip, draw, total (ms)
 
   async function post(path, body) {
@@ -35,7 +35,7 @@
     el.style.setProperty("--w", S.w);
     $("window").style.setProperty("--w", S.w);
     const frag = document.createDocumentFragment();
-    nodes = []; ovs = [];
+    nodes = []; ovs = []; looks = [];
     for (let y = 0; y < S.h; y++) for (let x = 0; x < S.w; x++) {
       const c = document.createElement("div");
       c.dataset.x = x; c.dataset.y = y; c.setAttribute("role", "gridcell");
@@ -54,6 +54,7 @@
       n.className = number ? "cell open n" + ch : "cell " + CLASS[ch];
       n.innerHTML = (number && ch !== "0" ? ch : ch === "F" ? '<i class="flag"></i>' : "") + '<span class="ov"></span>';
       ovs[i] = n.lastChild;
+      looks[i] = null;  // a new overlay span: drawn afresh
     }
     drawn = S.cells;
   }
@@ -65,48 +66,71 @@
   function name(x, y) { return `column ${x + 1}, row ${y + 1}`; }
   const at = (list, x, y) => list && list.some(c => c[0] === x && c[1] === y);
 
+  // a report drawn over the board must be of the position the board shows now
+  const current = r => !!r && r.position.cells === S.cells && r.position.mines === S.mines && r.trust_flags === S.trust;
+
   function drawOverlay() {
-    const r = S.report;
-    const fresh = r && r.position.cells === S.cells && r.position.mines === S.mines;
+    // Each cell's look is worked out from the report, and only the cells whose look changed are
+    // touched: an edit redraws a few cells, not the board.
+    const r = S.report, fresh = current(r), show = S.overlay !== "none";
+    const flat = list => new Set((list || []).map(c => c[1] * S.w + c[0]));
+    const marks = {};
+    const mark = (cls, list) => { for (const i of flat(list)) (marks[i] ||= []).push(cls); };
     const opt = {};
-    if (fresh && r.optimal && r.optimal.status === "ok") for (const m of r.optimal.moves) opt[m.at[1] * S.w + m.at[0]] = m;
-    const local = fresh && r.local ? r.local : null;
+    let safe = new Set(), mines = new Set();
+    if (fresh) {
+      const local = r.status === "too_complex" && r.local ? r.local : { safe: [], mines: [] };
+      safe = flat((r.safe || []).concat(local.safe)); mines = flat((r.mines_certain || []).concat(local.mines));
+      if (r.optimal && r.optimal.status === "ok") {
+        for (const m of r.optimal.moves) opt[m.at[1] * S.w + m.at[0]] = m;
+        mark("a-best", r.optimal.best_cells);
+      }
+      if (r.move) { mark("a-move", r.move.cells); mark("a-named", r.move.named); }
+      for (const u of r.unavoidable || []) mark("a-fifty", u.cells);
+      if (r.conflict) mark("a-conflict", r.conflict.numbers);
+      if (r.click) mark("a-click", [[r.click.x, r.click.y]]);
+    }
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i], ov = ovs[i], x = i % S.w, y = (i / S.w) | 0, ch = S.cells[i];
       if (!ov) continue;
-      n.classList.remove("a-safe", "a-mine", "a-move", "a-named", "a-fifty", "a-conflict", "a-best", "a-click");
-      ov.style.background = ""; ov.textContent = "";
-      let title = name(x, y), p = null, state = ch >= "0" && ch <= "8" ? "open" : "unknown";
+      let p = null, state = ch >= "0" && ch <= "8" ? "open" : "unknown", cls = (marks[i] || []).slice(), bg = "", text = "";
       if (fresh) {
-        const row = r.probability && r.probability[y];
-        p = row ? row[x] : null;
-        const safe = at(r.safe, x, y) || (r.status === "too_complex" && local && at(local.safe, x, y));
-        const mine = at(r.mines_certain, x, y) || (r.status === "too_complex" && local && at(local.mines, x, y));
-        if (state === "unknown" && safe) state = "safe";
-        else if (state === "unknown" && mine) state = "mine";
-        if (S.overlay !== "none" && state === "safe") { n.classList.add("a-safe"); if (S.overlay === "numbers") ov.textContent = "S"; }
-        else if (S.overlay !== "none" && state === "mine") { n.classList.add("a-mine"); if (S.overlay === "numbers") ov.textContent = "M"; }
-        else if (S.overlay !== "none" && p !== null && p !== undefined && state === "unknown") {
-          ov.style.background = `hsla(${Math.round(120 * (1 - p))}, 85%, 55%, .75)`;
-          if (S.overlay === "numbers") ov.textContent = pct(p);
+        const q = r.probability ? r.probability[y][x] : null;
+        p = q === undefined ? null : q;
+        if (state === "unknown" && safe.has(i)) state = "safe";
+        else if (state === "unknown" && mines.has(i)) state = "mine";
+        if (show && state === "safe") { cls.push("a-safe"); text = "S"; }
+        else if (show && state === "mine") { cls.push("a-mine"); text = "M"; }
+        else if (show && p !== null && state === "unknown") {
+          // green to red along the square root: the usual risks (a few % to 30%) stay apart
+          bg = `hsla(${Math.round(120 * (1 - Math.sqrt(p)))}, 85%, 55%, .75)`;
+          if (S.overlay === "numbers") text = pct(p);
         }
-        if (p !== null && p !== undefined) title += `: P(mine) = ${(100 * p).toFixed(2)}%`;
-        if (opt[i]) {
-          title += ` · perfect play wins ${opt[i].wins} = ${(100 * opt[i].value).toFixed(2)}%`;
-          if (S.overlay === "perfect") ov.textContent = String(Math.round(100 * opt[i].value));
-          if (r.optimal.best_cells.some(c => c[0] === x && c[1] === y)) n.classList.add("a-best");
-        }
-        if (r.move && at(r.move.cells, x, y)) n.classList.add("a-move");
-        if (r.move && at(r.move.named, x, y)) n.classList.add("a-named");
-        if (r.unavoidable && r.unavoidable.some(u => at(u.cells, x, y))) n.classList.add("a-fifty");
-        if (r.conflict && at(r.conflict.numbers, x, y)) n.classList.add("a-conflict");
-        if (r.click && r.click.x === x && r.click.y === y) n.classList.add("a-click");
+        if (opt[i] && S.overlay === "perfect") text = String(Math.round(100 * opt[i].value));
       }
-      n.dataset.p = p === null || p === undefined ? "" : String(p);
+      const look = [cls.join(" "), bg, text, p, state, opt[i] ? opt[i].wins : ""].join("|");
+      if (looks[i] === look && drawn[i] === ch) continue;
+      looks[i] = look;
+      n.classList.remove("a-safe", "a-mine", "a-move", "a-named", "a-fifty", "a-conflict", "a-best", "a-click");
+      if (cls.length) n.classList.add(...cls);
+      ov.style.background = bg; ov.textContent = text;
+      n.dataset.p = p === null ? "" : String(p);
       n.dataset.state = state;
       n.dataset.opt = opt[i] ? opt[i].wins : "";
-      n.title = title;
+      n.removeAttribute("title");
     }
+  }
+
+  function describe(i) {
+    // the hovered cell's words: its probability, and perfect play's value of opening it
+    const r = S.report, x = i % S.w, y = (i / S.w) | 0;
+    let t = name(x, y);
+    if (!current(r)) return t;
+    const p = r.probability ? r.probability[y][x] : null;
+    if (p !== null && p !== undefined) t += `: P(mine) = ${(100 * p).toFixed(2)}%`;
+    const m = r.optimal && r.optimal.status === "ok" && r.optimal.moves.find(v => v.at[0] === x && v.at[1] === y);
+    if (m) t += ` · perfect play wins ${m.wins} = ${(100 * m.value).toFixed(2)}%`;
+    return t;
   }
 
   // --- the report beside the board -----------------------------------------------------------------
@@ -125,7 +149,7 @@
     if (r.status === "ok") {
       $("r-summary").textContent = head + `${layouts(r.layouts)} layout${r.layouts === "1" ? "" : "s"} of mines fit; ` +
         `${r.safe.length} certain safe, ${r.mines_certain.length} certain mine${r.mines_certain.length === 1 ? "" : "s"}` +
-        (r.local ? ` (the local rules alone: ${r.local.safe.length} safe, ${r.local.mines.length} mines)` : "") +
+        (r.local ? ` (the local rules alone: ${r.local.safe.length} safe, ${r.local.mines.length} mine${r.local.mines.length === 1 ? "" : "s"})` : "") +
         ` · analysed in ${(1000 * r.seconds).toFixed(0)} ms.`;
     } else if (r.status === "no_total") {
       $("r-summary").textContent = head + r.message + ` Decided: ${r.safe.length} safe, ${r.mines_certain.length} mines.`;
@@ -143,7 +167,7 @@
       const what = m.kind === "safe" ? `open the certain safe cell${m.cells.length === 1 ? "" : "s"} ${where}`
         : m.kind === "mine" ? `flag the certain mine${m.cells.length === 1 ? "" : "s"} ${where}`
           : m.cells.length ? `guess ${where} (safe with probability ${(100 * m.probability).toFixed(1)}%)` : "nothing to open";
-      $("r-move").textContent = `strong would ${what}. ${m.reason}`;
+      $("r-move").textContent = `Strong would ${what}. ${m.reason}`;
     } else if (r.status !== "ok") {
       $("r-move").textContent = "No move: the position has no exact analysis.";
     }
@@ -184,27 +208,29 @@
     return body;
   }
 
-  async function analyse(body) {
-    // One request at a time; edits made meanwhile are sent together once it is back.
-    if (inflight) { pending = true; return; }
+  async function analyse(load) {
+    // One request at a time; edits made meanwhile are sent together once it is back. `load` (a code,
+    // a pasted text, a file...) replaces the page's position by the server's reading of it; an edit's
+    // answer only draws over the position it was made for.
+    if (inflight) { if (load) pendingLoad = load; else pending = true; return; }
     inflight = true;
     const sent = performance.now();
     try {
-      const r = await post("/api/analyse", body || request());
+      const r = await post("/api/analyse", load || request());
       const got = performance.now();
-      adopt(r.position);
+      if (load) adopt(r.position);
       S.report = r;
       $("r-error").textContent = "";
       drawCells(); drawOverlay(); drawReport(); link();
       const done = performance.now();
       timings.push({ request: sent - editAt, server: 1000 * r.seconds, roundtrip: got - sent, draw: done - got, total: done - editAt });
-      document.body.dataset.seq = String(++seq);
     } catch (e) {
       $("r-error").textContent = e.message;
-      document.body.dataset.seq = String(++seq);
     } finally {
       inflight = false;
-      if (pending) { pending = false; analyse(); }
+      document.body.dataset.seq = String(++seq);
+      if (pendingLoad) { const l = pendingLoad; pendingLoad = null; pending = false; analyse(l); }
+      else if (pending) { pending = false; analyse(); }
     }
   }
 
@@ -217,6 +243,7 @@
   }
 
   function link() {
+    if (!current(S.report)) return;
     const q = new URLSearchParams({ p: S.report ? S.report.position.code : "" });
     if (S.trust) q.set("trust", "1");
     if (S.click) { q.set("click", S.click.join(",")); if (S.lost) q.set("lost", "1"); }
@@ -254,7 +281,7 @@
       const i = index(e);
       if (S.hover !== null && nodes[S.hover]) nodes[S.hover].classList.remove("hover");
       S.hover = i;
-      if (i !== null) nodes[i].classList.add("hover");
+      if (i !== null) { nodes[i].classList.add("hover"); nodes[i].title = describe(i); }
       if (i !== null && S.painting !== null && e.buttons && setCell(i, S.painting)) edited();
     });
     el.addEventListener("mouseleave", () => { if (S.hover !== null && nodes[S.hover]) nodes[S.hover].classList.remove("hover"); S.hover = null; });

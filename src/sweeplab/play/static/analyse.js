@@ -229,6 +229,7 @@
     } finally {
       inflight = false;
       document.body.dataset.seq = String(++seq);
+      document.dispatchEvent(new CustomEvent("analysed"));  // for whoever waits on the page (the benchmark)
       if (pendingLoad) { const l = pendingLoad; pendingLoad = null; pending = false; analyse(l); }
       else if (pending) { pending = false; analyse(); }
     }

@@ -306,8 +306,9 @@
       edited();
     };
     const fresh = (w, h, m) => {
-      S.w = w; S.h = h; S.mines = m; S.cells = "#".repeat(Math.max(0, w * h)); S.report = null;
-      build(); edited();
+      // sent as a load: the board is built only once the server has taken its size (at most 10,000 cells)
+      S.click = null; S.lost = false; editAt = performance.now();
+      analyse({ cells: "#".repeat(Math.max(0, Math.min(w * h, 1e6)) || 0), width: w, height: h, mines: m, trust_flags: S.trust });
     };
     $("a-empty").onclick = () => {
       const v = $("a-mines").value.trim();

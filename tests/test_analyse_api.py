@@ -243,3 +243,25 @@ def test_view_text_round_trip_through_the_api(client):
     v = View.from_text("mines: 4\n##1#\n#21#\n####\n")
     body = client.post("/api/analyse", json={"text": v.to_text()}).json()
     assert Position.from_code(body["position"]["code"]).view() == v
+
+
+def test_the_command_opens_a_file_s_position(tmp_path):
+    import subprocess
+    import sys
+    import httpx
+    f = tmp_path / "p.txt"
+    f.write_text("mines: 2\n1##\n###\n")
+    proc = subprocess.Popen([sys.executable, "-m", "sweeplab", "analyse", str(f), "--no-browser", "--port", "0",
+                             "--db", str(tmp_path / "p.db")], stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = line.split("serving at ")[1].split()[0]
+        assert url.endswith("/analyse#p=3x2x2.bH5"), line
+        assert "analyse.js" in httpx.get(url.split("#")[0]).text
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    f.write_text("1 x\n")
+    bad = subprocess.run([sys.executable, "-m", "sweeplab", "analyse", str(f), "--no-browser"], capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "cannot read the row" in bad.stderr

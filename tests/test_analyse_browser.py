@@ -157,6 +157,12 @@ def test_a_pasted_forum_grid_then_its_mine_total(server, page):
     page.fill("#a-paste", "1 x ?")
     page.click("#a-load")
     expect(page.locator("#r-error")).to_contain_text("cannot read the row")
+    # a board past the limit is refused by the server and never drawn
+    page.fill("#a-width", "200")
+    page.fill("#a-height", "200")
+    page.click("#a-empty")
+    expect(page.locator("#r-error")).to_contain_text("at most 10,000")
+    expect(page.locator("#board .cell")).to_have_count(9)
 
 
 def test_a_shared_link_opens_the_same_position(server, browser, page):

@@ -13,6 +13,9 @@ and redrawn before the next. The page records, per analysis drawn (window.sweepl
 - draw: from the answer to the board, its overlay and the report drawn;
 - total: from the edit (the key's handler) to the drawing done.
 
+Besides, each edited position is sent again over HTTP alone (no browser), in turn with the page's
+rounds: the server's part of the round trip, apart from the browser's.
+
     python benchmarks/bench_analyse.py [--positions 20] [--edits 10] [--seed 1]
 """
 
@@ -25,6 +28,7 @@ import tempfile
 import threading
 import time
 
+import httpx
 import numpy as np
 
 from sweeplab.game import Game
@@ -102,7 +106,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "bench.db"))
         srv, url = serve(store)
-        timings, driver = [], []
+        timings, driver, http = [], [], []
+        client = httpx.Client(timeout=600)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
@@ -114,6 +119,7 @@ def main():
                 page.wait_for_function(settled, timeout=600_000)
                 page.evaluate("window.sweeplabAnalyse.timings.length = 0")
                 cells = v.cells.copy()
+                edited = []
                 for _ in range(args.edits):
                     hidden = cells == -1
                     near = np.zeros_like(hidden)
@@ -133,7 +139,12 @@ def main():
                     page.keyboard.press(key)
                     page.evaluate("w => w.drawn", done)
                     driver.append(1000 * (time.perf_counter() - t0))
+                    edited.append(Position(cells, 99).code)
                 timings += page.evaluate("window.sweeplabAnalyse.timings")
+                for code in edited:  # the same positions again over HTTP alone, in turn with the page's
+                    t0 = time.perf_counter()
+                    r = client.post(url + "api/analyse", json={"code": code})
+                    http.append((1000 * (time.perf_counter() - t0), 1000 * r.json()["seconds"]))
                 assert page.evaluate("window.sweeplabAnalyse.state.cells") == Position(cells, 99).text
             browser.close()
         srv.should_exit = True
@@ -144,6 +155,8 @@ def main():
     for name in ("server", "roundtrip", "draw", "total"):
         print(row(name.replace("roundtrip", "round trip"), [t[name] for t in timings]))
     print(row("driver", driver) + "   (key press to drawn, as Playwright sees it)")
+    print(row("http", [h for h, _ in http]) + "   (the same edits over HTTP alone, no browser)")
+    print(row("  of which", [j for _, j in http]) + "   (the job in the worker)")
     print(f"{len(timings)} analyses drawn")
 
 

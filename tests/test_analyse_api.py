@@ -108,9 +108,12 @@ def test_bad_bodies(client):
     r = client.post("/api/analyse", content=b'{"code": "3x3x1.H9"}', headers={"Content-Type": "text/plain"})
     assert r.status_code == 415
     assert client.get("/api/analyse").status_code == 405
+    for raw in (b'{"code": "3x3x1.H9", "time_limit": NaN}', b'{"code": "3x3x1.H9", "mines": Infinity}'):
+        r = client.post("/api/analyse", content=raw, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400, r.text
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False)
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False, allow_infinity=False)
                            | st.text(alphabet="#F0123456789x.-HabcM?*\n ", max_size=30),
                            lambda inner: st.lists(inner, max_size=4), max_leaves=8)
 

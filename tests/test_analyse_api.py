@@ -104,7 +104,7 @@ def test_bad_bodies(client):
     r = client.post("/api/analyse", content=b"[1]", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "JSON object" in r.json()["error"]
     r = client.post("/api/analyse", content=b"x" * 70_000, headers={"Content-Type": "application/json"})
-    assert r.status_code == 400 and "too large" in r.json()["error"]
+    assert r.status_code == 413 and "too large" in r.json()["error"]
     r = client.post("/api/analyse", content=b'{"code": "3x3x1.H9"}', headers={"Content-Type": "text/plain"})
     assert r.status_code == 415
     assert client.get("/api/analyse").status_code == 405

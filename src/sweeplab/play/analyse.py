@@ -42,6 +42,7 @@ from ..game import ACTIONS, replay_steps
 from ..view import HIDDEN
 from .analyse_position import Position, PositionError, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
+from .bodies import read_body
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
@@ -236,9 +237,7 @@ def analyse_routes(hub, store) -> list[Route]:
         return FileResponse(STATIC / "analyse.html")
 
     async def api_analyse(request: Request):
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise AnalysisError(f"request body of {len(raw)} bytes is too large; at most {MAX_BODY}")
+        raw = await read_body(request, MAX_BODY)
         try:
             data = json.loads(raw)
         except (ValueError, RecursionError) as e:
@@ -266,10 +265,10 @@ def analyse_routes(hub, store) -> list[Route]:
         pg = hub.get(gid)
         with pg.lock:
             g = pg.game
-            if not g.over:
+            if pg.record_id is None and not g.over:
                 v = g.view()  # what the player sees, and nothing more
+                hub.store.set_live_hints(pg.id, pg.hints_used + 1)  # counted in the store first, as a hint is
                 pg.hints_used += 1
-                hub.store.set_live_hints(pg.id, pg.hints_used)
                 pos = Position(v.cells, v.mine_count, v.topology)
                 return {"game": pg.id, "hints_used": pg.hints_used, "click": None, "lost": False,
                         "position": {"width": pos.width, "height": pos.height, "mines": pos.mines,

@@ -42,7 +42,6 @@ from ..game import ACTIONS, replay_steps
 from ..view import HIDDEN
 from .analyse_position import Position, PositionError, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
-from .bodies import read_body
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
@@ -230,20 +229,16 @@ def record_position(rec: dict, step: int | None = None) -> dict:
                          "topology": view.topology, "cells": view.text, "code": view.code}}
 
 
-def analyse_routes(hub, store) -> list[Route]:
-    """The page and the API routes, over the server's games (`hub`) and records (`store`)."""
+def analyse_routes(hub, store, read_object) -> list[Route]:
+    """The page and the API routes, over the server's games (`hub`) and records (`store`);
+    `read_object(request, fields, limit=...)` is the server's reader of a JSON object body (capped,
+    its fields checked)."""
 
     async def page(request: Request):
         return FileResponse(STATIC / "analyse.html")
 
     async def api_analyse(request: Request):
-        raw = await read_body(request, MAX_BODY)
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError) as e:
-            raise AnalysisError(f"body is not JSON ({e}); expected a JSON object") from None
-        if not isinstance(data, dict):
-            raise AnalysisError(f"body must be a JSON object, got {type(data).__name__}")
+        data = await read_object(request, FIELDS, limit=MAX_BODY)
         return JSONResponse(await anyio.to_thread.run_sync(analyse_request, data))
 
     def _step(request: Request) -> int | None:

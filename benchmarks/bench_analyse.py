@@ -16,6 +16,11 @@ and redrawn before the next. The page records, per analysis drawn (window.sweepl
 Besides, each edited position is sent again over HTTP alone (no browser), in turn with the page's
 rounds: the server's part of the round trip, apart from the browser's.
 
+Two servers, in turn position by position (the same edits on each, which goes first alternating):
+`sweeplab analyse` as its own process, as a person runs it (the figure); and the same app in a thread
+of this process, beside Playwright's driver, as the tests serve it. The second shares this process's
+interpreter with the driver, whose work while the page is waiting then delays the server's answers.
+
     python benchmarks/bench_analyse.py [--positions 20] [--edits 10] [--seed 1]
 """
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -71,14 +77,84 @@ def midgame(seed: int, rng: np.random.Generator):
     return None
 
 
-def serve(store):
+def serve_thread(store):
+    """The app in a thread of this process (as the tests serve it); (stop, url)."""
     import uvicorn
     sock = bind("127.0.0.1", 0)
     srv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning", access_log=False, lifespan="off"))
     threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not srv.started:
         time.sleep(0.02)
-    return srv, url_of(sock)
+
+    def stop():
+        srv.should_exit = True
+    return stop, url_of(sock)
+
+
+def serve_process(db):
+    """`sweeplab analyse` as its own process, as a person runs it; (stop, url)."""
+    proc = subprocess.Popen([sys.executable, "-m", "sweeplab", "analyse", "--no-browser", "--port", "0", "--db", db],
+                            stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if "serving at " not in line:
+        proc.kill()
+        raise SystemExit(f"sweeplab analyse did not start: {line!r}")
+    url = line.split("serving at ", 1)[1].split()[0].removesuffix("analyse")
+
+    def stop():
+        proc.terminate()
+        proc.wait(30)
+    return stop, url
+
+
+def edits_of(cells: np.ndarray, board, count: int, rng: np.random.Generator) -> list[tuple[int, int, str]]:
+    """`count` edits (x, y, key), each a hidden cell beside the open area turned into its number or a flag."""
+    cells = cells.copy()
+    out = []
+    for _ in range(count):
+        hidden = cells == -1
+        near = np.zeros_like(hidden)
+        opened = cells >= 0
+        near[1:] |= opened[:-1]; near[:-1] |= opened[1:]
+        near[:, 1:] |= opened[:, :-1]; near[:, :-1] |= opened[:, 1:]
+        ys, xs = np.nonzero(hidden & near)
+        j = int(rng.integers(len(xs)))
+        x, y = int(xs[j]), int(ys[j])
+        key = "f" if board.is_mine(x, y) else str(board.number(x, y))
+        cells[y, x] = -2 if key == "f" else int(key)
+        out.append((x, y, key))
+    return out
+
+
+SETTLED = ("(() => { const s = window.sweeplabAnalyse && window.sweeplabAnalyse.state; return s && s.report "
+           "&& s.report.position.cells === s.cells && s.report.position.mines === s.mines; })()")
+
+
+def one_position(page, url, view, edits, client, out):
+    """The page opens the position's link and makes its edits, each drawn before the next; then the same
+    edited positions go over HTTP alone. Adds to out's lists."""
+    page.goto(url + "analyse#p=" + Position(view.cells, view.mine_count).code)
+    page.wait_for_function(SETTLED, timeout=600_000)
+    page.evaluate("window.sweeplabAnalyse.timings.length = 0")
+    cells = view.cells.copy()
+    edited = []
+    for x, y, key in edits:
+        cells[y, x] = -2 if key == "f" else int(key)
+        page.hover(f'#board .cell[data-x="{x}"][data-y="{y}"]')
+        # waited for by the page's own event, not by polling it every frame (which would take the
+        # renderer's time from the drawing it measures)
+        done = page.evaluate_handle(WAIT)
+        t0 = time.perf_counter()
+        page.keyboard.press(key)
+        page.evaluate("w => w.drawn", done)
+        out["driver"].append(1000 * (time.perf_counter() - t0))
+        edited.append(Position(cells, 99).code)
+    out["timings"] += page.evaluate("window.sweeplabAnalyse.timings")
+    for code in edited:  # the same positions again over HTTP alone, in turn with the page's
+        t0 = time.perf_counter()
+        r = client.post(url + "api/analyse", json={"code": code})
+        out["http"].append((1000 * (time.perf_counter() - t0), 1000 * r.json()["seconds"]))
+    assert page.evaluate("window.sweeplabAnalyse.state.cells") == Position(cells, 99).text
 
 
 def row(name, values):
@@ -103,61 +179,41 @@ def main():
         seed += 1
         if g is not None:
             games.append(g)
+    plans = [edits_of(g.view().cells, b, args.edits, rng) for g, b in games]
+    setups = ("own process", "thread beside the driver")
+    out = {k: {"timings": [], "driver": [], "http": []} for k in setups}
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(os.path.join(tmp, "bench.db"))
-        srv, url = serve(store)
-        timings, driver, http = [], [], []
+        store = Store(os.path.join(tmp, "thread.db"))
+        stops, urls = zip(serve_process(os.path.join(tmp, "process.db")), serve_thread(store))
         client = httpx.Client(timeout=600)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            settled = ("(() => { const s = window.sweeplabAnalyse && window.sweeplabAnalyse.state; return s && s.report "
-                       "&& s.report.position.cells === s.cells && s.report.position.mines === s.mines; })()")
-            for k, (game, board) in enumerate(games):
-                v = game.view()
-                page.goto(url + "analyse#p=" + Position(v.cells, v.mine_count).code)
-                page.wait_for_function(settled, timeout=600_000)
-                page.evaluate("window.sweeplabAnalyse.timings.length = 0")
-                cells = v.cells.copy()
-                edited = []
-                for _ in range(args.edits):
-                    hidden = cells == -1
-                    near = np.zeros_like(hidden)
-                    opened = cells >= 0
-                    near[1:] |= opened[:-1]; near[:-1] |= opened[1:]
-                    near[:, 1:] |= opened[:, :-1]; near[:, :-1] |= opened[:, 1:]
-                    ys, xs = np.nonzero(hidden & near)
-                    j = int(rng.integers(len(xs)))
-                    x, y = int(xs[j]), int(ys[j])
-                    key = "f" if board.is_mine(x, y) else str(board.number(x, y))
-                    cells[y, x] = -2 if key == "f" else int(key)
-                    page.hover(f'#board .cell[data-x="{x}"][data-y="{y}"]')
-                    # waited for by the page's own event, not by polling it every frame (which would
-                    # take the renderer's time from the drawing it measures)
-                    done = page.evaluate_handle(WAIT)
-                    t0 = time.perf_counter()
-                    page.keyboard.press(key)
-                    page.evaluate("w => w.drawn", done)
-                    driver.append(1000 * (time.perf_counter() - t0))
-                    edited.append(Position(cells, 99).code)
-                timings += page.evaluate("window.sweeplabAnalyse.timings")
-                for code in edited:  # the same positions again over HTTP alone, in turn with the page's
-                    t0 = time.perf_counter()
-                    r = client.post(url + "api/analyse", json={"code": code})
-                    http.append((1000 * (time.perf_counter() - t0), 1000 * r.json()["seconds"]))
-                assert page.evaluate("window.sweeplabAnalyse.state.cells") == Position(cells, 99).text
-            browser.close()
-        srv.should_exit = True
-        store.close()
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+                pages = [browser.new_page(viewport={"width": 1600, "height": 1000}) for _ in setups]
+                for k, ((game, _), edits) in enumerate(zip(games, plans)):
+                    order = (0, 1) if k % 2 == 0 else (1, 0)  # which server goes first alternates
+                    for i in order:
+                        one_position(pages[i], urls[i], game.view(), edits, client, out[setups[i]])
+                browser.close()
+        finally:
+            for stop in stops:
+                stop()
+            store.close()
     print(f"analysis board, expert (30x16/99) mid-game positions: {args.positions} positions x {args.edits} edits, "
           f"seed {args.seed}; {machine()}")
-    print(f"{'ms':<12} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8}")
-    for name in ("server", "roundtrip", "draw", "total"):
-        print(row(name.replace("roundtrip", "round trip"), [t[name] for t in timings]))
-    print(row("driver", driver) + "   (key press to drawn, as Playwright sees it)")
-    print(row("http", [h for h, _ in http]) + "   (the same edits over HTTP alone, no browser)")
-    print(row("  of which", [j for _, j in http]) + "   (the job in the worker)")
-    print(f"{len(timings)} analyses drawn")
+    for setup in setups:
+        o = out[setup]
+        print(f"\nserver: {setup}")
+        print(f"{'ms':<12} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8}")
+        for name in ("server", "roundtrip", "draw", "total"):
+            print(row(name.replace("roundtrip", "round trip"), [t[name] for t in o["timings"]]))
+        print(row("driver", o["driver"]) + "   (key press to drawn, as Playwright sees it)")
+        print(row("http", [h for h, _ in o["http"]]) + "   (the same edits over HTTP alone, no browser)")
+        print(row("  of which", [j for _, j in o["http"]]) + "   (the job in the worker)")
+        print(f"{len(o['timings'])} analyses drawn")
+    a, b = ([t["total"] for t in out[s]["timings"]] for s in setups)
+    print(f"\ntotal, {setups[1]} / {setups[0]}: median x{np.median(b) / np.median(a):.2f}, "
+          f"p99 x{np.percentile(b, 99) / np.percentile(a, 99):.2f}")
 
 
 if __name__ == "__main__":

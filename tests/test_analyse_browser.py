@@ -1,7 +1,7 @@
 """The analysis board in a real browser (Playwright driving Debian's /usr/bin/chromium) against a real
 uvicorn server: a position set up by clicks and keys, its overlay read back and compared with
-`sweeplab solve --json`; a pasted position; a shared link; a replay's step opened in the board; the
-view of a lost game. Screenshots are kept under artifacts/ for a person to look at."""
+`sweeplab solve --json`; a pasted position; a shared link; a step of a game's replay and of a replay file
+opened in the board; the view of a lost game. Screenshots are kept under artifacts/ for a person to look at."""
 
 from __future__ import annotations
 
@@ -17,8 +17,12 @@ from playwright.sync_api import expect, sync_playwright
 
 from sweeplab.board import Board
 from sweeplab.game import Game
+from sweeplab.game import replay_steps
+from sweeplab.play.analyse_position import Position
 from sweeplab.play.games import replay_frames
 from sweeplab.play.store import Store
+from sweeplab.replays import read_replay
+from sweeplab.replays.evf import game_to_evf
 from sweeplab.replays.judge import judge
 
 from .play_server import running
@@ -232,6 +236,40 @@ def test_a_replay_step_opens_in_the_board(server, page):
     settled(board)
     assert board.evaluate("window.sweeplabAnalyse.state.cells") == frames[-2]["cells"].replace("?", "#")
     expect(board.locator("#r-click")).to_contain_text("What happened")
+    board.close()
+
+
+def test_a_step_of_a_replay_file_opens_in_the_board(server, page, tmp_path):
+    # a replay file opened in the records page's viewer, at a guess some moves in
+    from .test_replays_web import game_with_guesses
+    f = tmp_path / "guesses.evf"
+    f.write_bytes(game_to_evf(game_with_guesses(), player="analyse test"))
+    rp = read_replay(f.read_bytes(), name=f.name)
+    guess = next(c for c in judge(rp.game).guesses if c.index >= 2)
+    step = guess.index  # the viewer's move `step` shows the game before action `step`
+    want = None
+    for i, g in enumerate(replay_steps(rp.game.board, rp.game.log)):
+        if i == step:
+            v = g.view()
+            want = Position(v.cells, v.mine_count).text
+            break
+    url, _ = server
+    page.goto(url + "records")
+    page.set_input_files("#replay-file", str(f))
+    expect(page.locator("#replay-title")).to_contain_text(f.name)
+    for _ in range(step):
+        page.click("#r-next")
+    expect(page.locator("#r-info")).to_contain_text(f"move {step} of")
+    with page.context.expect_page() as opened:
+        page.click("#r-analyse")
+    board = opened.value
+    settled(board)
+    assert board.evaluate("window.sweeplabAnalyse.state.cells") == want
+    assert board.evaluate("window.sweeplabAnalyse.state.mines") == rp.game.board.mine_count
+    # the click made from it is judged from the position alone, as the judge did over the whole game
+    click = board.evaluate("window.sweeplabAnalyse.state.report.click")
+    assert (click["x"], click["y"]) == (guess.x, guess.y) and click["guess"]
+    assert Fraction(click["risk_exact"]) == guess.risk
     board.close()
 
 

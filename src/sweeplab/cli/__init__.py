@@ -24,6 +24,7 @@ COMMANDS = {
     "uniformity": "sweeplab.cli.uniformity:uniformity",
     "replay": "sweeplab.cli.replay:replay",
     "optimal": "sweeplab.cli.optimal:optimal",
+    "analyse": "sweeplab.cli.analyse:analyse",
 }
 
 

@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import GameOverError, GenerationError, SweeplabError
 from . import modes as M
+from .analyse import analyse_routes
 from .bodies import BadRequest, BodyTooLarge, check_text, read_body
 from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, replay_frames
 from .replays import Reader, ReplayBusy, replay_routes
@@ -54,8 +55,8 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _body(request: Request, allowed: set[str], *, empty_ok: bool = False) -> dict:
-    raw = await read_body(request, MAX_BODY)
+async def _body(request: Request, allowed: set[str], *, empty_ok: bool = False, limit: int = MAX_BODY) -> dict:
+    raw = await read_body(request, limit)
     if not raw.strip():
         if empty_ok:
             return {}
@@ -341,6 +342,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     ]
     reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
     routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
+    routes[-1:-1] = analyse_routes(hub, store, _body)  # the analysis board (play/analyse.py)
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
                 GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
                 ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,

@@ -157,6 +157,25 @@ def _fifty_fifty(view: View, a) -> bool:
     return min(cell_risk(view, a, int(x), int(y)) for y, x in near) == Fraction(1, 2)
 
 
+def judge_click(view: View, kind: str, x: int, y: int, *, index: int = 0, t: float = 0.0,
+                first: bool = False) -> Click | None:
+    """The click `kind` at (x, y) judged from `view`, the position the player saw before it; None when
+    it opens no hidden cell. `first`: the game's first opening click (free, not judged). Its `hit`
+    is False: whether it hit a mine is not in the view."""
+    cells = _opens(view, kind, x, y)
+    if not cells:
+        return None
+    if first:
+        return Click(index, kind, x, y, t, len(cells), Fraction(0), True, 0, math.nan, False, False)
+    a = analyse(view)
+    risk = cells_risk(view, a, cells)
+    unknown = view.cells < 0
+    safe = int((a.safe & unknown).sum())
+    best = float(np.nanmin(np.where(unknown, a.probability, np.nan)))
+    fifty = risk > 0 and safe == 0 and _fifty_fifty(view, a)
+    return Click(index, kind, x, y, t, len(cells), risk, False, safe, best, fifty, False)
+
+
 def judge(game: Game) -> Judgement:
     """Judge every opening click of `game` (its board and log) from the View before it."""
     if game.board is None:
@@ -167,23 +186,10 @@ def judge(game: Game) -> Judgement:
     for i, act in enumerate(game.log):
         if g.over:
             break
-        view = g.view()
-        cells = _opens(view, act.kind, act.x, act.y)
-        if cells:
-            if first:
-                click = Click(i, act.kind, act.x, act.y, act.t, len(cells), Fraction(0), True, 0, math.nan, False,
-                              False)
-                first = False
-            else:
-                a = analyse(view)
-                risk = cells_risk(view, a, cells)
-                unknown = view.cells < 0
-                safe = int((a.safe & unknown).sum())
-                best = float(np.nanmin(np.where(unknown, a.probability, np.nan)))
-                fifty = risk > 0 and safe == 0 and _fifty_fifty(view, a)
-                click = Click(i, act.kind, act.x, act.y, act.t, len(cells), risk, False, safe, best, fifty, False)
+        click = judge_click(g.view(), act.kind, act.x, act.y, index=i, t=act.t, first=first)
         g.act(act.kind, act.x, act.y)
-        if cells:
+        if click is not None:
+            first = False
             if g.status == "lost":
                 click = Click(**{**click.__dict__, "hit": True})
             out.clicks.append(click)

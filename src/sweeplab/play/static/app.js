@@ -301,7 +301,9 @@ class PlayPage {
       ` · IOE <b>${st.ioe.toFixed(3)}</b> · clicks ${st.clicks}</div>` +
       `<div>${s.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)" : "Seed " + esc(s.seed)}` +
       ` · <a href="/records#${s.record_id}" target="_blank">record ${s.record_id}</a>` +
-      ` · <a href="/?again=${s.record_id}" id="play-again">play this board again</a></div>` +
+      ` · <a href="/?again=${s.record_id}" id="play-again">play this board again</a>` +
+      (s.status === "lost" ? ` · <a href="/analyse#record=${s.record_id}" target="_blank" id="what-happened">what happened?</a>` : "") +
+      "</div>" +
       (s.board_note ? `<div id="board-note">${esc(s.board_note)}</div>` : "");
     this.$("last-game").innerHTML = html;
     this.note(`${what}: time ${fmtTime(st.time)}, 3BV ${st.bbbv}, 3BV/s ${st.bbbv_per_second.toFixed(2)}, IOE ${st.ioe.toFixed(2)}`);
@@ -528,6 +530,7 @@ class PlayPage {
       if (cmd === "marks") { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); return this.newGame(); }
       if (cmd === "hints") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
       if (cmd === "stats") return this.statsDialog();
+      if (cmd === "analyse" && this.state) return window.open(`/analyse#game=${encodeURIComponent(this.state.id)}`, "_blank");
       if (cmd === "zoom") {
         const zooms = [1, 1.5, 2, 2.5];
         this.settings.zoom = zooms[(zooms.indexOf(this.settings.zoom) + 1) % zooms.length];

@@ -1,0 +1,322 @@
+"""What the analysis board says about a position, from the solver's public calls alone: the exact
+analysis (certain cells, every hidden cell's mine probability, the layouts), the local rules, the
+move `strong` would play and why, the unavoidable guesses (forced 50/50s), perfect play on small
+boards, a judged click, and for an impossible position which numbers cannot all hold.
+
+Everything here only reads a `Position` (what a player sees). It runs in the analysis worker, which
+the server stops when a position runs past its time (see analyse.py), so nothing here needs a clock.
+
+Without a mine total the probabilities are not defined (they depend on the total); what the numbers
+decide alone is: a cell is safe (a mine) for every total iff it is for each total in a set of totals
+whose layouts cover every count of mines on the frontier (`_spanning_totals`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+import numpy as np
+
+from .. import grid
+from ..replays.judge import judge_click
+from ..solver import InconsistentPositionError, TooComplexError, analyse, deduce_rules, hint
+from ..solver.fifty import unavoidable_sets
+from ..solver.optimal import OptimalPlay, SearchTooLargeError
+from ..solver.players import ENDGAME, FIFTY, LOOKAHEAD, StrongPlayer
+from ..view import FLAG, HIDDEN, View
+from .analyse_position import Position
+
+OPTIMAL_CELLS = 64           # solver.optimal packs a view in 64 cells
+OPTIMAL_LAYOUTS = 300_000    # layouts it lists before filtering (a mine row and a number row each: ~40 MB)
+OPTIMAL_STATES = 1_000_000   # memoised states (~150 MB) before it gives up; the time limit may stop it first
+_searches: dict = {}         # the last board size's search, whose memo serves the next edit of it
+
+
+def name(x: int, y: int) -> str:
+    """A cell as the page names it, as a player counts: column and row from 1."""
+    return f"column {x + 1}, row {y + 1}"
+
+
+def _xy(flat_cells) -> list[list[int]]:
+    return [[int(i[1]), int(i[0])] for i in flat_cells]
+
+
+def _cells(mask: np.ndarray) -> list[list[int]]:
+    return _xy(np.argwhere(mask))
+
+
+def report(pos: Position, *, trust_flags: bool = False, click: tuple[str, int, int] | None = None,
+           optimal: bool = True) -> Iterator[tuple[str, dict]]:
+    """The parts of the report as they are ready: ("core", ...) at once, then ("optimal", ...) where
+    the board is small enough for perfect play."""
+    core = analysis(pos, trust_flags)
+    if click is not None:
+        core["click"] = judged_click(pos, *click)
+    yield "core", core
+    if optimal:
+        yield "optimal", perfect_play(pos, core)
+
+
+def analysis(pos: Position, trust_flags: bool) -> dict:
+    out = {"trust_flags": trust_flags, "local": local_rules(pos, trust_flags)}
+    if pos.mines is None:
+        out.update(_without_total(pos, trust_flags))
+        return out
+    view = pos.view()
+    try:
+        a = analyse(view, trust_flags=trust_flags)
+    except InconsistentPositionError:
+        out.update(status="impossible", conflict=explain_conflict(pos, trust_flags))
+        return out
+    except TooComplexError as e:
+        out.update(status="too_complex", message=str(e))
+        return out
+    hidden = view.cells == HIDDEN
+    prob = a.probability
+    out.update(
+        status="ok", layouts=str(a.layouts), components=a.components, mine_range=list(a.mine_range),
+        safe=_cells(a.safe & (view.cells < 0)), mines_certain=_cells(a.mines & (view.cells < 0)),
+        # null where a cell has no probability: open cells, and flags taken as mines
+        probability=[[None if math.isnan(p) else float(p) for p in row] for row in prob],
+    )
+    out["move"] = strong_move(view, trust_flags, prob)
+    out["unavoidable"] = unavoidable(view, a, trust_flags)
+    if not hidden.any():
+        out["move"]["reason"] = "Every hidden cell is flagged; nothing is left to open."
+    return out
+
+
+HOW = {FIFTY: "it is an unavoidable guess (no later reveal can tell its cells apart), so it is made now",
+       ENDGAME: "searching every order of reveals over the layouts left, it gives the best chance of winning",
+       LOOKAHEAD: "among the safest cells, looking one move ahead at every number it could show, it leads on "
+                  "most often"}
+
+
+def strong_move(view: View, trust_flags: bool, probability: np.ndarray) -> dict:
+    """The move `strong` plays here, and why: the hint's words where the hint is its move (the certain
+    safe cells, or its guess); where the hint would flag certain mines, strong (which never flags)
+    guesses, and its guess is said with how it chose it."""
+    h = hint(view, trust_flags=trust_flags, name=name)
+    move = {"kind": h.kind, "cells": [list(c) for c in h.cells], "probability": h.probability,
+            "reason": h.reason, "progress": h.progress, "named": [list(c) for c in h.named]}
+    if h.kind != "mine":
+        return move
+    cells = view.cells.copy()
+    cells[cells == FLAG] = HIDDEN  # strong never trusts a flag
+    m = StrongPlayer(0).moves(View(cells, view.mine_count, view.topology))[0]
+    if m.certain:  # (the hint found no safe cell, so neither does strong; said plainly if it ever did)
+        return move
+    safe = 1.0 - float(probability[m.y, m.x])
+    reason = (f"No cell is certain; the certain mines are simply left alone (strong never flags). It opens "
+              f"{name(m.x, m.y)}, safe with probability {safe:.1%}: {HOW.get(m.note, 'its guess')}. "
+              f"The mines: {h.reason}")
+    return {"kind": "guess", "cells": [[m.x, m.y]], "probability": safe, "reason": reason, "progress": None,
+            "named": move["named"]}
+
+
+def local_rules(pos: Position, trust_flags: bool) -> dict | None:
+    """What the single-number and subset rules decide at once (one level; no mine total)."""
+    try:
+        safe, mines = deduce_rules(pos.view(pos.mines if pos.mines is not None else 0), trust_flags=trust_flags)
+    except InconsistentPositionError:
+        return None
+    unknown = pos.cells < 0
+    return {"safe": _cells(safe & unknown), "mines": _cells(mines & unknown)}
+
+
+def unavoidable(view: View, a, trust_flags: bool) -> list[dict]:
+    """The sets of cells no later reveal can tell apart (a forced 50/50 is one of two), each with its
+    cells' mine probability. Flags count as hidden cells, except where trusted as mines."""
+    cells = view.cells.copy()
+    known = a.mines | ((cells == FLAG) if trust_flags else False)
+    cells[cells == FLAG] = HIDDEN
+    plain = View(cells, view.mine_count, view.topology)
+    undecided = plain.hidden & ~known
+    out = []
+    for t in unavoidable_sets(plain, known, undecided):
+        xy = [[int(i % view.width), int(i // view.width)] for i in t]
+        out.append({"cells": xy, "probability": [float(a.probability[y, x]) for x, y in xy],
+                    "fifty_fifty": len(t) == 2})
+    return out
+
+
+# --- without a mine total -------------------------------------------------------------------------
+def _split(cells: np.ndarray, topology: str, trust_flags: bool):
+    """(frontier, off): unknown cells beside an open cell, and the other unknown cells (flat masks)."""
+    flat = cells.reshape(-1)
+    h, w = cells.shape
+    nbr = grid.neighbour_table(w, h, topology)
+    unknown = (flat == HIDDEN) | ((flat == FLAG) & (not trust_flags))
+    beside_open = grid.around(flat >= 0, nbr).any(axis=1)
+    return unknown & beside_open, unknown & ~beside_open
+
+
+def _spanning_totals(cells: np.ndarray, topology: str, trust_flags: bool) -> list[int]:
+    """Totals whose layouts together hold every count k of mines on the frontier once: with U unknown
+    cells off it, the total M takes the counts M - U..M, so M = U, 2U + 1, ... cover 0..F."""
+    frontier, off = _split(cells, topology, trust_flags)
+    f, u = int(frontier.sum()), int(off.sum())
+    flags = int((cells == FLAG).sum()) if trust_flags else 0
+    return [m + flags for m in range(u, f + u + 1, u + 1)]
+
+
+def _analyses_any_total(cells: np.ndarray, topology: str, trust_flags: bool) -> list:
+    out = []
+    for m in _spanning_totals(cells, topology, trust_flags):
+        try:
+            out.append(analyse(View(cells, m, topology), trust_flags=trust_flags))
+        except InconsistentPositionError:
+            continue
+    return out
+
+
+def numbers_hold(cells: np.ndarray, topology: str, trust_flags: bool) -> bool:
+    """Whether some layout of mines fits the open numbers, whatever the total."""
+    return bool(_analyses_any_total(cells, topology, trust_flags))
+
+
+def _without_total(pos: Position, trust_flags: bool) -> dict:
+    try:
+        found = _analyses_any_total(pos.cells, pos.topology, trust_flags)
+    except TooComplexError as e:
+        return {"status": "too_complex", "message": str(e)}
+    if not found:
+        return {"status": "impossible", "conflict": explain_conflict(pos, trust_flags)}
+    frontier, _ = _split(pos.cells, pos.topology, trust_flags)
+    frontier = frontier.reshape(pos.cells.shape)
+    safe = frontier & np.logical_and.reduce([a.safe for a in found])
+    mines = frontier & np.logical_and.reduce([a.mines for a in found])
+    return {"status": "no_total", "safe": _cells(safe), "mines_certain": _cells(mines),
+            "message": "No mine total: the cells shown are decided by the numbers alone, for any total. "
+                       "Mine probabilities, the layouts and the best move depend on the total; give it."}
+
+
+# --- an impossible position -------------------------------------------------------------------------
+def explain_conflict(pos: Position, trust_flags: bool) -> dict:
+    """Why no layout fits: a number that its unopened neighbours cannot satisfy alone; else a smallest
+    set of numbers that cannot all hold (each needed: with any one of them unopened instead, a layout
+    fits); else the mine total, with the totals the numbers allow."""
+    cells = pos.cells.reshape(-1)
+    h, w = pos.cells.shape
+    nbr = grid.neighbour_table(w, h, pos.topology)
+    unopened = grid.around(cells < 0, nbr).sum(axis=1)
+    flags = grid.around(cells == FLAG, nbr).sum(axis=1)
+    single = []
+    for i in np.flatnonzero(cells >= 0):
+        k, u, f, x, y = int(cells[i]), int(unopened[i]), int(flags[i]), int(i % w), int(i // w)
+        if k > u:
+            single.append((i, f"the {k} at {name(x, y)} has only {u} unopened neighbour{'s' * (u != 1)}"))
+        elif trust_flags and f > k:
+            single.append((i, f"the {k} at {name(x, y)} touches {f} flags, taken as mines"))
+    if single:
+        return {"kind": "number", "numbers": _xy([(i // w, i % w) for i, _ in single]),
+                "message": "; ".join(s for _, s in single).capitalize() + "."}
+    if not numbers_hold(pos.cells, pos.topology, trust_flags):
+        needed = _smallest_conflict(pos.cells, pos.topology, trust_flags, nbr)
+        where = "; ".join(f"the {int(cells[i])} at {name(int(i % w), int(i // w))}" for i in needed)
+        return {"kind": "numbers", "numbers": _xy([(i // w, i % w) for i in needed]),
+                "message": f"These {len(needed)} numbers cannot all hold: {where}. No layout of mines fits them "
+                           "together, and with any one of them unopened instead, one does."}
+    return _total_conflict(pos, trust_flags)
+
+
+def _smallest_conflict(cells2d: np.ndarray, topology: str, trust_flags: bool, nbr) -> list[int]:
+    """Deletion: each open cell that touches an unopened one is made unopened in turn, and stays so
+    when the rest still cannot hold; those left are each needed."""
+    cells = cells2d.reshape(-1).copy()
+    shape = cells2d.shape
+    candidates = np.flatnonzero((cells >= 0) & grid.around(cells < 0, nbr).any(axis=1))
+    needed = []
+    for i in candidates:
+        trial = cells.copy()
+        trial[i] = HIDDEN
+        if numbers_hold(trial.reshape(shape), topology, trust_flags):
+            needed.append(int(i))
+        else:
+            cells = trial
+    return needed
+
+
+def _total_conflict(pos: Position, trust_flags: bool) -> dict:
+    n = pos.cells.size
+
+    def fits(m):
+        try:
+            analyse(View(pos.cells, m, pos.topology), trust_flags=trust_flags)
+            return True
+        except InconsistentPositionError:
+            return False
+
+    low = next(m for m in range(n + 1) if fits(m))
+    high = next(m for m in range(n, -1, -1) if fits(m))
+    m = pos.mines
+    if m < low:
+        why = f"they need at least {low} mines in all, more than the total of {m}"
+    elif m > high:
+        why = f"at most {high} mine{'s' * (high != 1)} fit{'s' * (high == 1)} with them, fewer than {m}"
+    else:
+        why = f"totals from {low} to {high} fit, but no layout has exactly {m}"
+    return {"kind": "total", "numbers": [], "low": low, "high": high,
+            "message": f"The numbers can all hold, but not with a mine total of {m}: {why}."}
+
+
+# --- a judged click, and perfect play ------------------------------------------------------------------
+def judged_click(pos: Position, kind: str, x: int, y: int) -> dict:
+    """The click made from this position (a lost game's fatal one): its exact risk, the safest cell
+    then, and whether it was a forced guess. Flags count as unknown, as the player's may be wrong."""
+    if pos.mines is None:
+        return {"kind": kind, "x": x, "y": y, "error": "a click is judged only with a mine total"}
+    view = pos.view()
+    try:
+        c = judge_click(view, kind, x, y)
+    except InconsistentPositionError:
+        return {"kind": kind, "x": x, "y": y, "error": "the position is impossible"}
+    if c is None:
+        return {"kind": kind, "x": x, "y": y, "error": "that click opens no hidden cell here"}
+    a = analyse(view)
+    p = np.where(view.cells < 0, a.probability, np.inf)
+    safest = _cells(p <= c.best + 1e-12) if c.safe_elsewhere == 0 else _cells(a.safe & (view.cells < 0))
+    return {"kind": kind, "x": x, "y": y, "cells": c.cells, "risk": float(c.risk),
+            "risk_exact": f"{c.risk.numerator}/{c.risk.denominator}", "guess": c.guess, "forced": c.forced,
+            "needless": c.needless, "fifty_fifty": c.fifty_fifty, "safe_elsewhere": c.safe_elsewhere,
+            "best": c.best, "safest": safest[:50]}
+
+
+def perfect_play(pos: Position, core: dict) -> dict:
+    """Perfect play's win probability after opening each hidden cell next (exact fractions), where the
+    board is small enough; else why not."""
+    w, h, m = pos.width, pos.height, pos.mines
+    unopened = int((pos.cells < 0).sum())
+    why = None
+    if m is None:
+        why = "perfect play needs the mine total"
+    elif core.get("status") != "ok":
+        why = "the position has no exact analysis"
+    elif w * h > OPTIMAL_CELLS:
+        why = f"perfect play is searched on boards of at most {OPTIMAL_CELLS} cells; this one has {w * h}"
+    elif not (pos.cells >= 0).any():
+        why = "perfect play is searched once a cell is open"
+    elif math.comb(unopened, m) > OPTIMAL_LAYOUTS:
+        why = (f"{m} mines among {unopened} unopened cells make {math.comb(unopened, m):,} layouts to list; perfect "
+               f"play here lists at most {OPTIMAL_LAYOUTS:,}")
+    if why:
+        return {"status": "unavailable", "message": why}
+    key = (w, h, m, pos.topology)
+    search = _searches.get(key)
+    if search is None or search.states > OPTIMAL_STATES // 2:
+        _searches.clear()
+        search = _searches[key] = OptimalPlay(w, h, m, pos.topology, max_layouts=OPTIMAL_LAYOUTS,
+                                              max_states=OPTIMAL_STATES)
+    try:
+        values = search.moves(pos.view())
+    except SearchTooLargeError as e:
+        _searches.clear()
+        return {"status": "unavailable", "message": str(e)}
+    if not values:
+        return {"status": "unavailable", "message": "every unopened cell is a mine: nothing is left to open"}
+    best = max(values.values())
+    return {"status": "ok", "best": f"{best.numerator}/{best.denominator}", "best_value": float(best),
+            "best_cells": [list(c) for c, v in values.items() if v == best],
+            "moves": [{"at": list(c), "wins": f"{v.numerator}/{v.denominator}", "value": float(v)}
+                      for c, v in sorted(values.items(), key=lambda kv: (kv[0][1], kv[0][0]))]}

@@ -76,6 +76,7 @@ def test_game_board_depends_only_on_seed_and_index():
     assert board7 != make_rule("opening", 9, 9, 10, b2).board_for(3, 3)[0]
 
 
+@pytest.mark.slow
 def test_same_results_whatever_the_backend_or_worker_count():
     from dask.distributed import Client, LocalCluster
 

@@ -228,6 +228,7 @@ def test_custom_limits_come_from_the_generators(store):
         assert modes["winxp"]["best_times"] == "session" and modes["noguess"]["best_times"] == "best"
 
 
+@pytest.mark.slow
 def test_hint_reasons_count_columns_and_rows_from_1(store):
     hub = Hub(store)
     named = 0

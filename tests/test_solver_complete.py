@@ -90,6 +90,7 @@ def check_against_brute(view, a, trust_flags=False):
     assert not (a.safe | a.mines)[view.cells >= 0].any()
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(small_views())
 def test_matches_brute_force(view):
@@ -99,6 +100,7 @@ def test_matches_brute_force(view):
     check_against_brute(view, a)
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(small_views(), st.data())
 def test_exact_python_count_matches(view, data):
@@ -110,6 +112,7 @@ def test_exact_python_count_matches(view, data):
     check_against_brute(view, a)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(small_views())
 def test_trusted_flags_match_brute_force(view):
@@ -123,6 +126,7 @@ def test_trusted_flags_match_brute_force(view):
     check_against_brute(view, a, True)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(small_views(), st.integers(-3, 3))
 def test_wrong_mine_total_is_refused_or_counted(view, delta):

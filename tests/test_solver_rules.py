@@ -50,6 +50,7 @@ def test_only_the_mine_total_decides():
     assert a.probability[0, 0] == 0.5 and a.mine_range == (1, 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(small_views())
 def test_rules_are_sound(view):
@@ -132,6 +133,7 @@ def _layouts_without_total(view):
     return u, masks[ok]
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(small_views())
 def test_engine_reasons_hold(view):

@@ -19,11 +19,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sweeplab import View  # noqa: E402
+from sweeplab.errors import TooComplexError  # noqa: E402
 from sweeplab.solver import analyse, deduce_rules  # noqa: E402
 from tests.solver_positions import play_positions, toollib_board  # noqa: E402
 from tests.test_solver_oracle import lattice_view, ones_view, ring_view  # noqa: E402
-from sweeplab.solver import TooComplexError  # noqa: E402
 
 
 def timed(f, *args, repeat=1, cpu=None):

@@ -54,12 +54,12 @@ def main(argv=None):
     if args.compare_with:
         return compare(args)
 
+    from sweeplab.errors import TooComplexError
     from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.endgame import endgame_search
-    from sweeplab.solver.frontier import TooComplexError
     from sweeplab.solver.players import make_player
 
     w, h, m, rule, at = CASES[args.case]

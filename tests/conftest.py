@@ -9,6 +9,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sweeplab"))
 
 import pytest  # noqa: E402
 
+
 # Tests that take a second or more on the shared 2-core box carry @pytest.mark.slow themselves, so
 # that the quick subset (`scripts/test --quick`: not slow, not browser) stays under a minute; they still
 # run in the whole suite, which is what CI runs. Tests that drive the browser are marked here, by fixture.

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sweeplab import automaton as A
 from sweeplab.board import Board
 from sweeplab.errors import SweeplabError
 from sweeplab.game import LOST, WON, Game
-from sweeplab import automaton as A
 from sweeplab.lab import automaton as L
 from sweeplab.view import View
 

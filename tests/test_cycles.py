@@ -3,8 +3,8 @@ the survey, and each phenomenon of docs/board-cycles.md."""
 
 import json
 
-import numpy as np
 import ms_toollib
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from sweeplab import Game
 from sweeplab import cycles as C
-from sweeplab.lab import cycles as L
 from sweeplab.cli import cli
 from sweeplab.generators.winmine import Shift, WinMineSession, winmine_board
+from sweeplab.lab import cycles as L
 from sweeplab.stats import bbbv
 
 BEGINNER, INTERMEDIATE = C.Size(8, 8, 10), C.Size(16, 16, 40)

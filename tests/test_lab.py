@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sweeplab.errors import SweeplabError
 from sweeplab.firstclick import make_rule
 from sweeplab.lab import BenchSpec, Counts, game_seeds, play_games, read_done, run, wilson
-from sweeplab.lab.runner import append_row, missing, split
 from sweeplab.lab.intervals import Z95
+from sweeplab.lab.runner import append_row, missing, split
 
 SPEC = BenchSpec("safest", 9, 9, 10, "opening", (3, 3), seed=2024)
 

@@ -16,13 +16,28 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
-                                        play_moved, set_mine)
-from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, INNER_WEIGHT, LADDER_BASE_DENSITY, LADDER_SHAPES,
-                                        default_steps, generate)
+from sweeplab.generators.certify import (
+    EVENTS,
+    SOLVED,
+    ST,
+    certify,
+    move_mine,
+    new_play,
+    new_scratch,
+    play_fresh,
+    play_moved,
+    set_mine,
+)
+from sweeplab.generators.noguess import (
+    AUTO_REJECTION_TRIES,
+    INNER_WEIGHT,
+    LADDER_BASE_DENSITY,
+    LADDER_SHAPES,
+    default_steps,
+    generate,
+)
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
-
 
 # --- independent oracles ---------------------------------------------------------------------
 
@@ -437,8 +452,15 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own; its row's
     weights and scales are of its `inner` weight. 130 mines on 30x16 needs nothing on top: its
     weights and thinnings are those of the 130 row."""
-    from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, cell_scales, ladder_keep_openings,
-                                             ladder_keep_total, ladder_keeps, ladder_shape)
+    from sweeplab.generators.noguess import (
+        LADDER_ALONE,
+        _ladder_shape_for,
+        cell_scales,
+        ladder_keep_openings,
+        ladder_keep_total,
+        ladder_keeps,
+        ladder_shape,
+    )
 
     def fine(alone, w, h, x, y, cx, cy):
         """The scale (of 64) of the cell's group in `alone.fine`, the groups found by walking from the

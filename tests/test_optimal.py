@@ -7,19 +7,19 @@ from __future__ import annotations
 import json
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sweeplab import View
-from sweeplab.errors import InvalidBoardError, SweeplabError
+from sweeplab.errors import InconsistentPositionError, InvalidBoardError, SearchTooLargeError, SweeplabError
 from sweeplab.firstclick import kept_free, make_rule
-from sweeplab.solver import InconsistentPositionError
-from sweeplab.solver.optimal import OptimalPlay, SearchTooLargeError
+from sweeplab.solver.optimal import OptimalPlay
 
 from .test_cli import run
 
@@ -58,7 +58,7 @@ def brute_search(w, h, m):
         return sum((Fraction(len(p), len(layouts)) * value(frozenset(p), opened | {i for i, _ in r})
                     for r, p in parts.items()), Fraction(0))
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(layouts, opened):
         if w * h - len(opened) == m:
             return Fraction(1)

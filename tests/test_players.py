@@ -320,7 +320,7 @@ def test_rules_are_repeated_with_the_mines_they_found():
 @pytest.mark.parametrize("name", ["safest", "strong"])
 def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     import sweeplab.solver.players as players
-    from sweeplab.solver.frontier import TooComplexError
+    from sweeplab.errors import TooComplexError
     from sweeplab.solver.players import BEYOND_EXACT
 
     def declined(view, **kw):
@@ -470,6 +470,7 @@ def test_strong_plays_the_3x3_centre_optimally():
     tells its two edge neighbours apart, so `strong` must not guess at once at any safest cell of the
     ring; perfect play opens a corner (5/14), and so must `strong`."""
     from fractions import Fraction
+
     from sweeplab.solver.optimal import OptimalPlay
     view = View.from_text("mines: 3\n###\n#3#\n###\n")
     values = OptimalPlay(3, 3, 3).moves(view)

@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 
 from sweeplab import Board, Game
 from sweeplab.cli import cli
+from sweeplab.errors import ReplayError
 from sweeplab.generators.uniform import uniform_board
-from sweeplab.replays import ReplayError, read_replay
+from sweeplab.replays import read_replay
 from sweeplab.replays.draw import judged_svg, position_before
 from sweeplab.replays.evf import game_events, game_to_evf, write_evf
 from sweeplab.replays.judge import judge

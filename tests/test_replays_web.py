@@ -15,12 +15,12 @@ from playwright.sync_api import expect, sync_playwright
 from starlette.testclient import TestClient
 
 from sweeplab.generators.uniform import uniform_board
+from sweeplab.play.replays import replay_view
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
 from sweeplab.replays import read_replay
 from sweeplab.replays.evf import game_to_evf
 from sweeplab.replays.judge import judge
-from sweeplab.play.replays import replay_view
 
 from .test_replays import crafted_evf, play_random
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sweeplab import Board, Game, View
+from sweeplab.errors import InconsistentPositionError
 from sweeplab.grid import neighbour_table
-from sweeplab.solver import InconsistentPositionError, analyse
+from sweeplab.solver import analyse
 from sweeplab.solver.complete import analyse_frontier
 from sweeplab.solver.frontier import frontier
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from sweeplab import Board, Game, View, make_rule
-from sweeplab.solver import TooComplexError, analyse, deduce_rules, hint
+from sweeplab.errors import TooComplexError
+from sweeplab.solver import analyse, deduce_rules, hint
 from sweeplab.solver.complete import analyse_frontier
 from sweeplab.solver.frontier import frontier
 

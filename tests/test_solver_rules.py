@@ -10,7 +10,8 @@ from hypothesis import given, settings
 
 from sweeplab import View
 from sweeplab.cli import main
-from sweeplab.solver import InconsistentPositionError, analyse, deduce_rules, hint
+from sweeplab.errors import InconsistentPositionError
+from sweeplab.solver import analyse, deduce_rules, hint
 from sweeplab.solver.deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR, WHY_TOTAL
 
 from .test_solver_complete import brute_force, small_views
@@ -196,8 +197,8 @@ def test_guess_progress_matches_brute_force():
     """The chance that a guess is safe and leads to a certain safe cell, counted layout by layout."""
     v = View.from_text("mines: 3\n####\n#21#\n####\n")
     a = analyse(v)
-    from sweeplab.solver.hints import guess_progress
     from sweeplab.grid import neighbour_table
+    from sweeplab.solver.hints import guess_progress
     nbr = neighbour_table(4, 3)
     i = 0  # corner (0, 0)
     prog, zero = guess_progress(v, a, i)

@@ -205,6 +205,7 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
     from make_reference import REFERENCE_OFFSET, draw_chunk
+
     from sweeplab.lab.runner import fan_out
 
     work = functools.partial(draw_chunk, 9, 9, 10, 7, str(tmp_path))

@@ -13,7 +13,7 @@ from sweeplab import Board, Game, generators
 from sweeplab.cli import cli
 from sweeplab.errors import InvalidBoardError
 from sweeplab.firstclick import make_rule
-from sweeplab.generators.winmine import Shift, VERSIONS, WinMineSession, shift_target, version, winmine_board
+from sweeplab.generators.winmine import VERSIONS, Shift, WinMineSession, shift_target, version, winmine_board
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_microsoft.json").read_text())
 

@@ -58,14 +58,14 @@ class Board:
         self._hash = None
 
     @classmethod
-    def _from_flat(cls, width: int, height: int, flat: np.ndarray, topology: str = "bounded") -> "Board":
+    def _from_flat(cls, width: int, height: int, flat: np.ndarray, topology: str = "bounded") -> Board:
         """Trusted fast path for generators: `flat` is a fresh bool array of width*height."""
         board = object.__new__(cls)
         board._init(width, height, topology, flat)
         return board
 
     @classmethod
-    def from_indices(cls, width: int, height: int, indices, topology: str = "bounded") -> "Board":
+    def from_indices(cls, width: int, height: int, indices, topology: str = "bounded") -> Board:
         """A board with mines at the given flat indices (y * width + x); duplicates are an error."""
         grid.check_size(width, height, topology)
         idx = np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.int64)
@@ -137,7 +137,7 @@ class Board:
             raise InvalidBoardError(f"cell ({x}, {y}) is off the board; x in 0..{self._width - 1}, y in 0..{self._height - 1}")
         return y * self._width + x
 
-    def with_mine_moved(self, source: tuple[int, int], target: tuple[int, int]) -> "Board":
+    def with_mine_moved(self, source: tuple[int, int], target: tuple[int, int]) -> Board:
         """A new board with the mine at `source` moved to the free cell `target`."""
         s, t = self._index(*source), self._index(*target)
         if not self._mines[s] or self._mines[t]:
@@ -171,7 +171,7 @@ class Board:
         return "".join("".join(r) + "\n" for r in rows)
 
     @classmethod
-    def from_text(cls, text: str, topology: str = "bounded") -> "Board":
+    def from_text(cls, text: str, topology: str = "bounded") -> Board:
         return cls(text, topology)
 
     def to_mbf(self) -> bytes:
@@ -186,7 +186,7 @@ class Board:
         return bytes(out)
 
     @classmethod
-    def from_mbf(cls, data: bytes) -> "Board":
+    def from_mbf(cls, data: bytes) -> Board:
         if len(data) < 4:
             raise FormatError(f"MBF too short: {len(data)} bytes; it needs 4 header bytes (width, height, 2-byte count)")
         width, height, count = data[0], data[1], int.from_bytes(data[2:4], "big")
@@ -207,7 +207,7 @@ class Board:
                 "mines": [[x, y] for x, y in self.mine_positions()]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Board":
+    def from_dict(cls, data: dict) -> Board:
         if not isinstance(data, dict):
             raise FormatError("a JSON board must be an object with width, height, mines and optional topology")
         missing = {"width", "height", "mines"} - data.keys()
@@ -235,7 +235,7 @@ class Board:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> "Board":
+    def from_json(cls, text: str) -> Board:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -400,6 +400,7 @@ def load_board(path: str | Path, topology: str | None = None) -> Board:
 
 
 def parse_board(data: bytes, topology: str | None = None) -> Board:
+    """The one board in `data` (text, MBF or JSON, detected from the content); FormatError for none or several."""
     boards = parse_boards(data, topology)
     if len(boards) != 1:
         raise FormatError(f"expected one board, found {len(boards)}; read a file of several with load_boards")

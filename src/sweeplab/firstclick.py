@@ -9,7 +9,7 @@ which is what makes replay exact. New rules register a factory by name.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -9,15 +9,15 @@ count for IOE); clicks off the board or on a finished game raise.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from . import kernels as K
 from .board import Board
 from .errors import GameOverError, IllegalMoveError
-from .firstclick import Fixed, FirstClick
+from .firstclick import FirstClick, Fixed
 from .grid import neighbour_table
 from .svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL, draw_cells
 from .view import FLAG, HIDDEN, View

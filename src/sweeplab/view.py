@@ -94,7 +94,7 @@ class View:
         return head + "".join("".join(_OUT[int(c)] for c in row) + "\n" for row in self._cells)
 
     @classmethod
-    def from_text(cls, text: str) -> "View":
+    def from_text(cls, text: str) -> View:
         lines = [ln.rstrip("\r") for ln in text.split("\n")]
         meta: dict[str, str] = {}
         rows: list[str] = []

@@ -7,8 +7,8 @@ carries the limits of its Custom dialog (`Limits`), which the play modes ask for
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..errors import InvalidBoardError
 from ..firstclick import FirstClick, make_rule

@@ -56,8 +56,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick, register_rule
@@ -65,8 +65,20 @@ from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from ..stats import openings_and_bbbv
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, set_mine, start,
-                      tried_uses_total, try_move, undo, workspace)
+from .certify import (
+    DEFAULT_LEAF_BUDGET,
+    SOLVED,
+    hidden,
+    keep,
+    position,
+    revealed,
+    set_mine,
+    start,
+    tried_uses_total,
+    try_move,
+    undo,
+    workspace,
+)
 
 METHODS = ("auto", "rejection", "mcmc")
 CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair

@@ -17,8 +17,8 @@ import warnings
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import InvalidBoardError
 from ..firstclick import FirstClick, register_rule

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import InvalidBoardError
 from ..firstclick import FirstClick, Fixed, register_rule

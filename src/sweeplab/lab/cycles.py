@@ -13,8 +13,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._numba_cache import njit
-from ..cycles import (METHODS, Progress, Size, circle_positions, advance, analyse_space, board_at,  # noqa: F401 (the CLI's)
-                      expected_calls, seed_map, walk, walk_states)
+from ..cycles import (  # noqa: F401 (the CLI's)
+    METHODS,
+    Progress,
+    Size,
+    advance,
+    analyse_space,
+    board_at,
+    circle_positions,
+    expected_calls,
+    seed_map,
+    walk,
+    walk_states,
+)
 from ..figures import Panel, panels_png, panels_svg  # noqa: F401 (the CLI's)
 from ..generators.winmine import draw_board, shift_target, trace_winmine, winmine_board
 from ..kernels import count_numbers

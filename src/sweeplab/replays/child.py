@@ -25,15 +25,9 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ..errors import ChildBusy, ChildError
+
 READY = "ready"
-
-
-class ChildError(Exception):
-    """The child could not answer: it died (the reason it left, if any) or ran past its deadline."""
-
-
-class ChildBusy(ChildError):
-    """The child is answering another request (asked not to wait)."""
 
 
 def limit_memory(argv: list[str]) -> int | None:

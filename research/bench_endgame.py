@@ -12,9 +12,10 @@ most K layouts are left: a paired run's difference, without the noise of the gam
 Positions the search cannot finish within --budget states are counted as unsolved.
 
 Also printed: the same gain when the search stops at a cap of states (a position over the cap
-gains nothing and costs the time to reach it, taken in proportion to its states), and the cost of the search that picks a move (cut-offs at the root, as the player runs
-it) per position, by how many layouts it has: states and milliseconds, median / 90% / max, and
-the milliseconds per game it would add at each limit.
+gains nothing and costs the time to reach it, taken in proportion to its states), and the cost of
+the search that picks a move (cut-offs at the root, as the player runs it) per position, by how
+many layouts it has: states and milliseconds, median / 90% / max, and the milliseconds per game it
+would add at each limit.
 """
 
 from __future__ import annotations

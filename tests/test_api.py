@@ -26,7 +26,7 @@ def every_module() -> list:
 def test_every_exception_is_a_sweeplab_error_written_in_errors_py():
     found = {}
     for module in every_module():
-        for name, value in vars(module).items():
+        for value in vars(module).values():
             if (inspect.isclass(value) and issubclass(value, BaseException) and not issubclass(value, Warning)
                     and value.__module__.startswith("sweeplab")):
                 found[value] = module.__name__

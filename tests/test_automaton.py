@@ -18,7 +18,7 @@ from sweeplab.game import LOST, WON, Game
 from sweeplab.lab import automaton as L
 from sweeplab.view import View
 
-C, O, M = 0, 1, 2
+C, O, M = 0, 1, 2  # noqa: E741 (the paper's closed, open, marked)
 
 
 # --- a reference written from the spec, cell by cell, sharing nothing with the kernel ------------

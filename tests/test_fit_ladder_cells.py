@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sweeplab import grid
 from sweeplab.cli.uniformity import Sample
@@ -16,7 +17,6 @@ from sweeplab.generators.noguess import CELL_UNIT
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "fit_ladder_cells.py"
 sys.path.insert(0, str(SCRIPT.parent))
-import pytest
 from fit_ladder_cells import alike  # noqa: E402
 
 

@@ -214,7 +214,6 @@ def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(store):
             await pilot.pause()
             s = board.state
             assert (s["width"], s["height"], s["mines"], s["level"]) == (12, 10, 20, "custom")
-            x, y = 0, 0
             await pilot.click(BoardView, offset=(0, 0))
             await pilot.pause()
             pg = app.pg

@@ -596,7 +596,7 @@ def test_strong_looks_ahead_on_the_wide_candidates():
         player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
         base = flagged(view, a)
 
-        def score(c):
+        def score(c, player=player, view=view, a=a, base=base):
             return _look_ahead_score(player, view, a, base, c)
 
         und = view.hidden & ~a.mines

@@ -141,7 +141,8 @@ class Board:
         """A new board with the mine at `source` moved to the free cell `target`."""
         s, t = self._index(*source), self._index(*target)
         if not self._mines[s] or self._mines[t]:
-            raise InvalidBoardError(f"cannot move a mine from {source} to {target}: need a mine at the first and none at the second")
+            raise InvalidBoardError(f"cannot move a mine from {source} to {target}: "
+                                    "need a mine at the first and none at the second")
         flat = self._mines.copy()
         flat[s], flat[t] = False, True
         return Board._from_flat(self._width, self._height, flat, self._topology)
@@ -176,7 +177,8 @@ class Board:
 
     def to_mbf(self) -> bytes:
         if self._width > 255 or self._height > 255 or self.mine_count > 65535:
-            raise FormatError(f"MBF holds at most 255x255 and 65535 mines; this board is {self._width}x{self._height} with {self.mine_count}")
+            raise FormatError(f"MBF holds at most 255x255 and 65535 mines; this board is {self._width}x{self._height} "
+                              f"with {self.mine_count}")
         if self._topology != "bounded":
             raise FormatError("MBF has no topology field; only bounded boards can be written as MBF")
         out = bytearray([self._width, self._height])

@@ -288,7 +288,7 @@ def replay(board: Board | None, actions, *, rule: FirstClick | None = None, mark
     a game kept across a restart of its program passes the wall-clock seconds since it was created,
     so the time it was away still counts."""
     actions = list(actions)
-    for game in replay_steps(board, actions, rule=rule, marks=marks):
+    for game in replay_steps(board, actions, rule=rule, marks=marks):  # noqa: B007 (the last step is the game)
         pass
     if now is None:
         now = float(actions[-1].t if isinstance(actions[-1], Action) else actions[-1][3]) if actions else 0.0

@@ -528,7 +528,7 @@ def _chain(p, excluded, state, steps):
     if nm == 0 or nfr == 0:
         return state, 0, p
     accepted = 0
-    for s in range(steps):
+    for _ in range(steps):
         state, a = below(state, nm)
         state, b = below(state, nfr)
         src = mpos[a]

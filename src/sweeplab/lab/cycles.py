@@ -331,8 +331,9 @@ def shift_demo(version_name: str, level, state: int, games: int = 20) -> tuple[d
         same += int(b.next_board() == laid)
         if g == 0:
             t = shift_target(laid)
-            panels.append(Panel("board as laid, first click on a mine", laid, {"#ff0000": _mask(laid.width, laid.height, [y * laid.width + x])}))
-            panels.append(Panel("after the shift", shifted, {"#ff00ff": _mask(laid.width, laid.height, [t[1] * laid.width + t[0]])}))
+            w, h = laid.width, laid.height
+            panels.append(Panel("board as laid, first click on a mine", laid, {"#ff0000": _mask(w, h, [y * w + x])}))
+            panels.append(Panel("after the shift", shifted, {"#ff00ff": _mask(w, h, [t[1] * w + t[0]])}))
     nxt_a, nxt_b = a.next_board(), b.next_board()
     panels.append(Panel(f"board {games + 1}, with shifts", nxt_a))
     panels.append(Panel(f"board {games + 1}, without", nxt_b))

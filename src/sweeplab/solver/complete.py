@@ -462,7 +462,6 @@ def count_component_exact(vars_, cons):
     n = len(vars_)
     pos = {v: i for i, v in enumerate(vars_)}
     cs = [(sorted(pos[v] for v in vs), t) for vs, t in cons]
-    first = [c[0][0] for c in cs]
     last = [c[0][-1] for c in cs]
     incid = [[] for _ in range(n)]
     for q, (ps, t) in enumerate(cs):

@@ -42,13 +42,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import InvalidBoardError
 from ..firstclick import register_rule
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers, flood_open
-from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, number_rule
+from ..solver.deduction import ALL_SAFE, UNDECIDED, number_rule
 from . import GeneratorInfo, Limits, register
 from .win7 import MAX_HEIGHT, MAX_WIDTH, MIN_SIDE, Win7, candidates, lay_from
 

@@ -67,3 +67,22 @@ def test_public_names_are_exported_and_documented():
             obj = getattr(sweeplab, name)
             if callable(obj):
                 assert obj.__doc__, name
+
+
+def test_each_first_click_rule_is_built_by_the_one_generator_that_defines_it():
+    import pytest
+
+    from sweeplab import generators
+    from sweeplab.firstclick import make_rule, rule_names
+    names = rule_names()
+    owners = {r: generators.rule_generator(r) for r in names}
+    assert all(r in info.rules and r in info.first_clicks for r, info in owners.items())
+    assert sorted(r for info in generators.GENERATORS.values() for r in info.rules) == names  # each once
+    for r, info in owners.items():
+        seed = 2**31 + 7  # fits every rule's seed width
+        built, direct = make_rule(r, 9, 9, 10, seed), info.factory(9, 9, 10, seed, first_click=r)
+        assert type(built) is type(direct) and built.spec() == direct.spec()
+    uniform = generators.lookup("uniform")
+    with pytest.raises(ValueError, match="defined by no other generator"):
+        generators.register(generators.GeneratorInfo("copy", "", ("safe",), uniform.factory, rules=("safe",)))
+    assert "copy" not in generators.GENERATORS

@@ -60,7 +60,7 @@ from .. import grid
 from .._numba_cache import njit
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
-from ..firstclick import FirstClick, register_rule
+from ..firstclick import FirstClick
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from ..stats import openings_and_bbbv
@@ -732,8 +732,6 @@ def _factory(width, height, mines, seed, *, first_click="noguess", topology="bou
     return NoGuess(width, height, mines, seed, topology=topology, **options)
 
 
-register_rule("noguess", lambda width, height, mines, seed, topology="bounded", **options:
-              NoGuess(width, height, mines, seed, topology=topology, **options))
 register(GeneratorInfo("noguess", "certified solvable by logic (with the mine total) from the first click, "
                        "whose 3x3 opens; rejection where cheap, else a Metropolis chain over certified boards",
-                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing")))
+                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing"), rules=("noguess",)))

@@ -9,7 +9,9 @@ board or several (`dump_boards` / `parse_boards`), their format told from the co
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +57,7 @@ class Board:
         numbers = count_numbers(flat, grid.neighbour_table(self._width, self._height, topology))
         numbers.setflags(write=False)
         self._numbers = numbers
-        self._hash = None
+        self._hash: int | None = None
 
     @classmethod
     def _from_flat(cls, width: int, height: int, flat: np.ndarray, topology: str = "bounded") -> Board:
@@ -65,7 +67,7 @@ class Board:
         return board
 
     @classmethod
-    def from_indices(cls, width: int, height: int, indices, topology: str = "bounded") -> Board:
+    def from_indices(cls, width: int, height: int, indices: Iterable[int], topology: str = "bounded") -> Board:
         """A board with mines at the given flat indices (y * width + x); duplicates are an error."""
         grid.check_size(width, height, topology)
         idx = np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.int64)
@@ -313,7 +315,7 @@ def dump_board(board: Board, fmt: str) -> bytes:
     raise FormatError(f"unknown board format {fmt!r}; allowed: {', '.join(FORMATS)}")
 
 
-def dump_boards(boards, fmt: str) -> bytes:
+def dump_boards(boards: Iterable[Board], fmt: str) -> bytes:
     """Several boards as one file that `parse_boards` reads back (text boards split by a blank line)."""
     sep = b"\n" if fmt == "text" else b""
     return sep.join(dump_board(b, fmt) for b in boards)
@@ -350,7 +352,7 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
     return [_numbered(_mbf_record, i, len(records), r, topology) for i, r in enumerate(records)]
 
 
-def _json_record(data, topology: str | None) -> Board:
+def _json_record(data: dict, topology: str | None) -> Board:
     board = Board.from_dict(data)
     if topology is not None and board.topology != topology:
         raise FormatError(f"the JSON board is {board.topology} but topology {topology} was asked for")
@@ -367,7 +369,7 @@ def _mbf_record(data: bytes, topology: str | None) -> Board:
         raise FormatError(str(e)) from None
 
 
-def _numbered(read, i, n, *args):
+def _numbered(read: Callable[..., Board], i: int, n: int, *args: Any) -> Board:
     """Run one record's reader; in a file of several, say which record failed."""
     try:
         return read(*args)

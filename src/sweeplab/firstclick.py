@@ -61,7 +61,7 @@ class Fixed(FirstClick):
     def board_before(self) -> Board:
         return self.board
 
-    def board_for(self, x, y):
+    def board_for(self, x: int, y: int) -> tuple[Board, bool]:
         return self.board, True
 
 
@@ -71,22 +71,22 @@ class Safe(FirstClick):
     name = "safe"
     reserved = 1
 
-    def __init__(self, width, height, mines, seed, topology="bounded"):
+    def __init__(self, width: int, height: int, mines: int, seed: Seed, topology: str = "bounded") -> None:
         super().__init__(width, height, mines, topology)
         grid.check_mines(width, height, mines, min(self.reserved, width * height))
         self.seed = seed
 
-    def excluded(self, x, y) -> np.ndarray:
+    def excluded(self, x: int, y: int) -> np.ndarray:
         mask = np.zeros(self.width * self.height, dtype=np.bool_)
         mask[y * self.width + x] = True
         return mask
 
-    def board_for(self, x, y):
+    def board_for(self, x: int, y: int) -> tuple[Board, bool]:
         from .generators.uniform import uniform_board
         return uniform_board(self.width, self.height, self.mines, self.seed, topology=self.topology,
                              exclude=self.excluded(x, y)), True
 
-    def spec(self):
+    def spec(self) -> dict:
         return {"rule": self.name, "seed": self.seed}
 
 
@@ -96,7 +96,7 @@ class Opening(Safe):
     name = "opening"
     reserved = 9
 
-    def excluded(self, x, y):
+    def excluded(self, x: int, y: int) -> np.ndarray:
         return grid.block_mask(self.width, self.height, x, y, self.topology)
 
 
@@ -134,7 +134,7 @@ def kept_free(name: str, width: int, height: int, mines: int, x: int, y: int, to
     rule = make_rule(name, width, height, mines, 0, topology)
     if type(rule) is Fixed:
         return np.zeros(width * height, dtype=np.bool_)
-    if type(rule) in (Safe, Opening):
+    if isinstance(rule, Safe) and type(rule) in (Safe, Opening):
         return rule.excluded(x, y)
     raise InvalidBoardError(f"first-click rule {name!r} does not lay its boards uniformly over the layouts it "
                             f"allows; allowed: {', '.join(UNIFORM_RULES)}")

@@ -39,6 +39,7 @@ time taken, never the board (the tests check both claims).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -235,7 +236,8 @@ class Win7NoGuess(Win7):
         _check_choice("removal", removal, REMOVALS)
         _check_choice("solver order", order, ORDERS)
         _check_choice("progress rule", progress, PROGRESS)
-        self.options = {"attempts": int(attempts), "removal": removal, "order": order, "progress": progress}
+        self.options: dict[str, Any] = {"attempts": int(attempts), "removal": removal, "order": order,
+                                        "progress": progress}
         self.last: PatchResult | None = None
 
     def result(self, x: int, y: int) -> PatchResult:

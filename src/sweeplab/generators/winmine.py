@@ -59,7 +59,7 @@ class Version:
             mines = base.mines if mines is None else mines
             if Level(width, height, mines) == base:
                 return base
-        if None in (width, height, mines):
+        if width is None or height is None or mines is None:
             raise InvalidBoardError("a custom WinMine level needs width, height and mines (or a preset)")
         self.check_custom(width, height, mines)
         return Level(int(width), int(height), int(mines))
@@ -265,6 +265,7 @@ class WinMineSession:
                 raise InvalidBoardError(f"tick {tick!r} is out of range; WinMine seeds with the low 16 bits of the "
                                         f"tick count, allowed 0..65535 (give state= for any rand() state)")
             state = int(tick)
+        assert state is not None  # one of the two was given
         self.start_state = check_state(state)
         self.state = self.start_state
         self.level = self.version.level(preset)

@@ -186,7 +186,7 @@ def stream_sources(size: Size, state: int, spans: list[tuple[int, str]], first_o
     starts `first_offset` calls after that reference point.
     """
     order, offsets, calls, _ = trace_winmine(np.uint32(state), size.width, size.height, size.mines)
-    out = {}
+    out: dict = {}
     for cell, off in zip(order.tolist(), offsets.tolist()):
         at = first_offset + off
         name = next((nm for end, nm in spans if at < end), spans[-1][1])
@@ -323,14 +323,17 @@ def shift_demo(version_name: str, level, state: int, games: int = 20) -> tuple[d
     for g in range(games):
         game = Game(rule=a.next_rule())
         laid = game.laid
+        assert laid is not None  # WinMine lays its board before the first click
         x, y = laid.mine_positions()[0]  # click the first mine: always a shift
         game.open(x, y)
         shifted = game.board
+        assert shifted is not None
         if shifted != laid:
             shifts += 1
         same += int(b.next_board() == laid)
         if g == 0:
             t = shift_target(laid)
+            assert t is not None  # a board with a mine under the click has a free cell to shift it to
             w, h = laid.width, laid.height
             panels.append(Panel("board as laid, first click on a mine", laid, {"#ff0000": _mask(w, h, [y * w + x])}))
             panels.append(Panel("after the shift", shifted, {"#ff00ff": _mask(w, h, [t[1] * w + t[0]])}))

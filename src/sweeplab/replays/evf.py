@@ -163,5 +163,5 @@ def record_game(record: dict) -> Game:
 def record_to_evf(row: dict, *, player: str = "", country: str = "") -> bytes:
     """EVF bytes of a finished game from the play store (a row of `Store.get`)."""
     game = record_game(row["record"])
-    return game_to_evf(game, player=player, country=country, mode=PLAY_MODES.get(row.get("mode"), 0),
+    return game_to_evf(game, player=player, country=country, mode=PLAY_MODES.get(row.get("mode") or "", 0),
                        finished_at=row.get("finished_at"))

@@ -124,6 +124,7 @@ class Replay:
     def partly_open_openings(self) -> int:
         """Openings with some of their zeros open and some closed (a flag stopped the cascade)."""
         b = self.game.board
+        assert b is not None  # a replay's board is laid
         labels, _ = label_openings(b.flat_mines, b.flat_numbers, b.neighbours)
         zeros = (labels > 0) & (b.flat_numbers == 0) & ~b.flat_mines
         opened = np.array(self.game.cell_codes()).reshape(-1) >= 0

@@ -63,7 +63,7 @@ class Influence:
         self.near = _neighbour_sets(view.width, view.height, view.topology)
         self.mines_left = view.mine_count - self.cells.count(FLAG)
         self.counts: dict[frozenset, int] = {}
-        self._reach = None
+        self._reach: np.ndarray | None = None
 
     def shape(self, a: tuple[int, ...], mirror: tuple[int, ...], most_ends: int) -> Shape | None:
         """The shape whose mines sit at `a` or at `mirror`, or None where it cannot become a 50/50:

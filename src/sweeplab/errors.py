@@ -8,11 +8,11 @@ place; the modules that raise them import them from here.
 from __future__ import annotations
 
 __all__ = [
-    "AutomatonError", "BadRequest", "BodyTooLarge", "ChildBusy", "ChildError", "EvfWriteError", "FormatError",
-    "GameBusyError", "GameGoneError", "GameOverError", "GenerationError", "IllegalMoveError",
-    "InconsistentPositionError", "InvalidBoardError", "NotFoundError", "NotYoursError", "RLConfigError",
-    "ReplayBusy", "ReplayError", "SearchTooLargeError", "StoreBusyError", "StoreError", "StoreFullError",
-    "SweeplabError", "TooComplexError", "TooManyGamesError", "UnknownGameError",
+    "AnalysisError", "AutomatonError", "BadRequest", "BodyTooLarge", "ChildBusy", "ChildError", "EvfWriteError",
+    "FormatError", "GameBusyError", "GameGoneError", "GameOverError", "GenerationError", "IllegalMoveError",
+    "InconsistentPositionError", "InvalidBoardError", "NotFoundError", "NotYoursError", "PositionError",
+    "RLConfigError", "ReplayBusy", "ReplayError", "SearchTooLargeError", "StoreBusyError", "StoreError",
+    "StoreFullError", "SweeplabError", "TooComplexError", "TooManyGamesError", "UnknownGameError",
 ]
 
 
@@ -84,6 +84,14 @@ class ChildBusy(ChildError):
 
 
 # --- the play server ---------------------------------------------------------------------------------
+
+class PositionError(FormatError):
+    """A position the analysis board cannot read: its text, code or cells say what is wrong."""
+
+
+class AnalysisError(SweeplabError):
+    """A request the analysis API does not take."""
+
 
 class BadRequest(SweeplabError):
     """A request that is not what the API takes."""

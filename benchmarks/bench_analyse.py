@@ -115,8 +115,10 @@ def edits_of(cells: np.ndarray, board, count: int, rng: np.random.Generator) -> 
         hidden = cells == -1
         near = np.zeros_like(hidden)
         opened = cells >= 0
-        near[1:] |= opened[:-1]; near[:-1] |= opened[1:]
-        near[:, 1:] |= opened[:, :-1]; near[:, :-1] |= opened[:, 1:]
+        near[1:] |= opened[:-1]
+        near[:-1] |= opened[1:]
+        near[:, 1:] |= opened[:, :-1]
+        near[:, :-1] |= opened[:, 1:]
         ys, xs = np.nonzero(hidden & near)
         j = int(rng.integers(len(xs)))
         x, y = int(xs[j]), int(ys[j])

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._timing import machine  # noqa: E402
-from sweeplab import generators  # noqa: E402
+
 from sweeplab.board import Board  # noqa: E402
 from sweeplab.play.store import WAIT  # noqa: E402
 from sweeplab.replays.evf import write_evf  # noqa: E402

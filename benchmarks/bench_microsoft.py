@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import machine, median_us  # noqa: E402
 
 from sweeplab import cycles as C  # noqa: E402
-from sweeplab.lab import cycles as L  # noqa: E402
 from sweeplab.generators.win7 import Win7  # noqa: E402
 from sweeplab.generators.winmine import WinMineSession, winmine_board  # noqa: E402
+from sweeplab.lab import cycles as L  # noqa: E402
 from sweeplab.msvc import jump  # noqa: E402
 
 

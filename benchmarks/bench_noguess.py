@@ -139,10 +139,10 @@ def stages(boards: int) -> None:
     """Where the time of a chain board goes: the ladder's 20% rejection sample, the ladder, the
     chain; and a chain move's cost, accepted or rejected, found by trying each move `extra` more
     times (a repeat runs warm, with the branches already seen: a lower bound on a first try)."""
+    from sweeplab._numba_cache import njit
     from sweeplab.generators import noguess as G
     from sweeplab.generators.certify import SOLVED, keep, try_move, undo, workspace
     from sweeplab.rng import below, seed_key
-    from sweeplab._numba_cache import njit
 
     @njit
     def chain(p, excluded, state, steps, extra_accepted, extra_rejected):

@@ -25,9 +25,8 @@ import math
 import re
 import time
 
-from _timing import machine
-
 import numpy as np
+from _timing import machine
 
 from sweeplab.board import Board
 from sweeplab.firstclick import kept_free

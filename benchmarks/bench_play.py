@@ -303,9 +303,9 @@ def main():
               f"{len(paced) / wall_p:.0f} actions/s; {fin_p} games finished and filed"))
     print(row("saturated (no pause)", sat, f"{len(sat) / wall_s:.0f} actions/s; {fin_s} games finished and filed"))
     if firsts is not None:
-        print(row(f"paced + new no-guess expert games: first click", firsts,
+        print(row("paced + new no-guess expert games: first click", firsts,
                   f"{a.new_rate:g} new games/s; board laid and certified in the click"))
-        print(row(f"paced + new no-guess expert games: actions", mixed, "the paced players meanwhile"))
+        print(row("paced + new no-guess expert games: actions", mixed, "the paced players meanwhile"))
     else:
         print(f"| no-guess expert first click | - | - | - | - | - | not yet measurable: {why} |")
     print(row("after a restart: first request of a kept game", resumed,

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._timing import machine, median_us  # noqa: E402
+
 from sweeplab import Game, make_rule  # noqa: E402
 from sweeplab.replays.evf import game_to_evf  # noqa: E402
 from sweeplab.replays.judge import judge  # noqa: E402

@@ -221,7 +221,7 @@ def main():
         p = subprocess.run([args.peers_python, __file__, "--peer", json.dumps(spec), "--seconds", str(args.seconds),
                             "--repeats", str(args.repeats)], capture_output=True, text=True, timeout=600, env=env)
         if p.returncode:
-            why = (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+            why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
             rows.append((label, None, f"did not run: {why[:110]}"))
         else:
             rows.append((label, float(p.stdout.strip().splitlines()[-1]), ""))

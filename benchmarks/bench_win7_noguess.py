@@ -25,8 +25,7 @@ import numpy as np
 from sweeplab import grid
 from sweeplab.board import Board
 from sweeplab.generators.certify import certify
-from sweeplab.generators.win7_noguess import (ORDERS, PROGRESS, Win7NoGuess, _generate, opens_completely,
-                                              visit_order)
+from sweeplab.generators.win7_noguess import ORDERS, PROGRESS, Win7NoGuess, _generate, opens_completely, visit_order
 from sweeplab.kernels import count_numbers, lay_uniform
 from sweeplab.rng import seed_key, stream_key
 

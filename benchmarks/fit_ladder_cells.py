@@ -127,9 +127,9 @@ def step(a) -> None:
     lad = Sample.join([Sample.load(f) for f in a.ladder.split(",")])
     w, h = lad.width, lad.height
     free = ~grid.block_mask(w, h, w // 2, h // 2)
-    l = lad.counts / lad.boards
-    var = l * (1 - l) / lad.boards + t * (1 - t) * a.tau / samples
-    gap = (t - l)[free]
+    lad_rate = lad.counts / lad.boards
+    var = lad_rate * (1 - lad_rate) / lad.boards + t * (1 - t) * a.tau / samples
+    gap = (t - lad_rate)[free]
     print(f"chains: {samples} samples; ladder: {lad.boards} boards")
     print(f"ladder against the chains: chi-square per dof {np.mean(gap ** 2 / var[free]):.3f}, "
           f"excess rate rms {np.sqrt(max(np.mean(gap ** 2 - var[free]), 0)):.5f}")
@@ -147,9 +147,9 @@ def step(a) -> None:
         shared = np.zeros(w * h)
         for g in np.unique(group[free]):
             cells = free & (group == g)
-            shared[cells] = (t - l)[cells].mean()
+            shared[cells] = (t - lad_rate)[cells].mean()
         base_rate = int(G.LADDER_BASE_DENSITY * w * h) / free.sum()  # the rejection sample under the ladder
-        laid = np.maximum(l - base_rate, 0.02)  # the share of a cell's rate the ladder's adds lay
+        laid = np.maximum(lad_rate - base_rate, 0.02)  # the share of a cell's rate the ladder's adds lay
         new = np.where(free, np.rint(table * (1 + a.eta * shared / laid)), UNIT).astype(np.int64)
         np.save(a.out, new)
         moved = (new - table)[free] / table[free]

@@ -57,6 +57,7 @@ def guess_position(w, h, m, seed, at_least, keep=lambda view: True):
 def varied(view) -> bool:
     """Perfect play tells its moves apart: at least four different values (small enough to search)."""
     from math import comb
+
     from sweeplab.solver.optimal import OptimalPlay
     if comb(int((view.cells < 0).sum()), view.mine_count) > 200_000:
         return False
@@ -94,8 +95,8 @@ def main():
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs" / "figures"))
     args = ap.parse_args()
     out = Path(args.out)
-    from playwright.sync_api import sync_playwright
     import uvicorn
+    from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "figures.db"))

@@ -17,7 +17,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback

@@ -12,9 +12,10 @@ most K layouts are left: a paired run's difference, without the noise of the gam
 Positions the search cannot finish within --budget states are counted as unsolved.
 
 Also printed: the same gain when the search stops at a cap of states (a position over the cap
-gains nothing and costs the time to reach it, taken in proportion to its states), and the cost of the search that picks a move (cut-offs at the root, as the player runs
-it) per position, by how many layouts it has: states and milliseconds, median / 90% / max, and
-the milliseconds per game it would add at each limit.
+gains nothing and costs the time to reach it, taken in proportion to its states), and the cost of
+the search that picks a move (cut-offs at the root, as the player runs it) per position, by how
+many layouts it has: states and milliseconds, median / 90% / max, and the milliseconds per game it
+would add at each limit.
 """
 
 from __future__ import annotations
@@ -54,12 +55,12 @@ def main(argv=None):
     if args.compare_with:
         return compare(args)
 
+    from sweeplab.errors import TooComplexError
     from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.endgame import endgame_search
-    from sweeplab.solver.frontier import TooComplexError
     from sweeplab.solver.players import make_player
 
     w, h, m, rule, at = CASES[args.case]

@@ -209,10 +209,10 @@ def divergences(case, seed, i, mines, moves):
     where they differ, in order, as dicts (a position too complex to analyse is skipped, with
     kind "too complex")."""
     from sweeplab.board import Board
+    from sweeplab.errors import TooComplexError
     from sweeplab.game import Game
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.complete import analyse
-    from sweeplab.solver.frontier import TooComplexError
     from sweeplab.solver.players import make_player
 
     w, h, m, rule, at = CASES[case]

@@ -29,8 +29,8 @@ import json
 import math
 import os
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -96,8 +96,8 @@ def classify(view, cell: int, endgame: int) -> str:
     the exact analysis."""
     import numpy as np
 
+    from sweeplab.errors import TooComplexError
     from sweeplab.solver.complete import analyse
-    from sweeplab.solver.frontier import TooComplexError
     from sweeplab.solver.fifty import forced_pairs
 
     try:

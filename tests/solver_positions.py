@@ -31,8 +31,10 @@ def play_positions(count: int, seed: int = 0, *, width: int = 30, height: int = 
                 break
             open_ = v.cells >= 0
             near = np.zeros_like(open_)
-            near[:-1] |= open_[1:]; near[1:] |= open_[:-1]
-            near[:, :-1] |= open_[:, 1:]; near[:, 1:] |= open_[:, :-1]
+            near[:-1] |= open_[1:]
+            near[1:] |= open_[:-1]
+            near[:, :-1] |= open_[:, 1:]
+            near[:, 1:] |= open_[:, :-1]
             edge = hidden & near.reshape(-1)
             pick = np.flatnonzero(edge if edge.any() and rng.random() < 0.85 else hidden)
             i = int(rng.choice(pick))

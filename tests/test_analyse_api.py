@@ -251,6 +251,7 @@ def test_view_text_round_trip_through_the_api(client):
 def test_the_command_opens_a_file_s_position(tmp_path):
     import subprocess
     import sys
+
     import httpx
     f = tmp_path / "p.txt"
     f.write_text("mines: 2\n1##\n###\n")

@@ -16,8 +16,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from sweeplab.board import Board
-from sweeplab.game import Game
-from sweeplab.game import replay_steps
+from sweeplab.game import Game, replay_steps
 from sweeplab.play.analyse_position import Position
 from sweeplab.play.games import replay_frames
 from sweeplab.play.store import Store
@@ -68,7 +67,8 @@ def analysed(page, after: int) -> int:
 def settled(page) -> int:
     """Wait until the page's position and its last analysis agree (no analysis in flight)."""
     page.wait_for_function("(() => { const s = window.sweeplabAnalyse.state; return s.report && "
-                           "s.report.position.cells === s.cells && s.report.position.mines === s.mines && s.report.trust_flags === s.trust; })()",
+                           "s.report.position.cells === s.cells && s.report.position.mines === s.mines && "
+                           "s.report.trust_flags === s.trust; })()",
                            timeout=120_000)
     return int(page.evaluate("document.body.dataset.seq"))
 
@@ -95,12 +95,12 @@ def solve_json(text: str, tmp_path: Path) -> dict:
 def test_a_position_set_up_by_clicks_and_keys_shows_what_solve_says(server, page, tmp_path):
     url, _ = server
     page.goto(url + "analyse")
-    n = analysed(page, 0)
+    analysed(page, 0)
     page.fill("#a-width", "6")
     page.fill("#a-height", "5")
     page.fill("#a-mines", "5")
     page.click("#a-empty")
-    n = settled(page)
+    settled(page)
     # a 0-area in the top-left corner, painted by dragging with the 0 tool, bordered by typed numbers
     page.click('.tool[data-tool="0"]')
     box = cell(page, 0, 0).bounding_box()
@@ -172,7 +172,7 @@ def test_a_pasted_forum_grid_then_its_mine_total(server, page):
 def test_a_shared_link_opens_the_same_position(server, browser, page):
     url, _ = server
     page.goto(url + "analyse")
-    n = analysed(page, 0)
+    analysed(page, 0)
     page.fill("#a-paste", "mines: 10\n#####\n#211#\n#1001\n#2101\n#####\n")
     page.click("#a-load")
     settled(page)

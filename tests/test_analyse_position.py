@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from sweeplab import View
 from sweeplab.board import Board
-from sweeplab.play.analyse_position import (MAX_CELLS, Position, PositionError, from_cells, read_file_field,
-                                            read_position)
+from sweeplab.errors import PositionError
+from sweeplab.play.analyse_position import MAX_CELLS, Position, from_cells, read_file_field, read_position
 
 
 @st.composite

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sweeplab"
 
 # Bottom first, as drawn in docs/architecture.md; a room may import its own floor or lower.
@@ -52,22 +54,26 @@ def room(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+@pytest.mark.slow
 def test_every_room_has_a_floor():
     rooms = {room(m) for m, _, _ in imports()} | {room(t) for _, t, _ in imports() if t != "sweeplab"}
     assert rooms <= set(FLOOR), f"rooms without a floor in docs/architecture.md: {rooms - set(FLOOR)}"
 
 
+@pytest.mark.slow
 def test_no_import_runs_back_up_the_floors():
     back = [f"{m} -> {t}" for m, t, _ in imports()
             if t != "sweeplab" and FLOOR.get(room(t), 0) > FLOOR.get(room(m), 0)]
     assert back == []
 
 
+@pytest.mark.slow
 def test_the_solver_reads_only_the_ground_floor_and_itself():
     outside = {t for m, t, _ in imports() if room(m) == "solver" and room(t) != "solver"}
     assert {room(t) for t in outside} <= FLOORS[0], outside
 
 
+@pytest.mark.slow
 def test_nothing_reaches_into_the_certifier():
     reaching = [(m, sorted(set(names) - CERTIFY_INTERFACE)) for m, t, names in imports()
                 if t == "sweeplab.generators.certify" and m != t and set(names) - CERTIFY_INTERFACE]
@@ -106,6 +112,7 @@ def _backtracking_functions():
                         break
 
 
+@pytest.mark.slow
 def test_the_layout_walk_is_written_once():
     """One walk over a component's layouts (deduction.next_layout) decides, counts and lists; the
     certifier's witness search (one layout with a cell held, values in a preferred order) is the

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sweeplab import automaton as A
 from sweeplab.board import Board
 from sweeplab.errors import SweeplabError
 from sweeplab.game import LOST, WON, Game
-from sweeplab import automaton as A
 from sweeplab.lab import automaton as L
 from sweeplab.view import View
 
-C, O, M = 0, 1, 2
+C, O, M = 0, 1, 2  # noqa: E741 (the paper's closed, open, marked)
 
 
 # --- a reference written from the spec, cell by cell, sharing nothing with the kernel ------------
@@ -103,6 +103,7 @@ def boards_with_starts(draw, max_size=9):
     return mines, starts, topology
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(boards_with_starts())
 def test_kernel_matches_the_rule_as_written(case):
@@ -152,6 +153,7 @@ def test_torus_counts_wrap_around():
         assert b.nu[g].reshape(6, 6).tolist() == ref_nu(b.layout(g).tolist(), True)
 
 
+@pytest.mark.slow
 def test_batch_equals_boards_one_by_one():
     for topology in ("bounded", "torus"):
         batch = A.random_batch(12, 0.13, 77, 40, topology=topology)
@@ -215,6 +217,7 @@ def test_start_choice_is_uniform_over_free_cells():
 
 # --- the automaton as a player of a Game, through its View only ------------------------------
 
+@pytest.mark.slow
 def test_player_reads_one_step_of_the_rule_off_a_view():
     rng = np.random.default_rng(1)
     for _ in range(60):
@@ -315,6 +318,7 @@ def run_cli(capsys, *args):
     return exc.value.code or 0, out.out, out.err
 
 
+@pytest.mark.slow
 def test_cli_show_prints_every_step_and_draws(tmp_path, capsys):
     svg = tmp_path / "e.svg"
     code, out, _ = run_cli(capsys, "automaton", "show", "--size", "12", "--density", "0.1", "--seed", "3",
@@ -332,6 +336,7 @@ def test_cli_show_prints_every_step_and_draws(tmp_path, capsys):
     assert (tmp_path / "e.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_cli_sweep_json_equals_the_library(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "automaton", "sweep", "--size", "10", "--densities", "0.1,0.2",
                            "--games", "50", "--topology", "torus", "--json")

@@ -47,6 +47,7 @@ def test_a_board_perfect_play_always_wins_is_won_on_every_layout():
     assert total == 8 and won < 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("w,h,m,rule,at", [(3, 3, 2, "safe", (0, 0)), (3, 3, 3, "safe", (1, 1)),
                                            (4, 3, 3, "safe", (0, 0)), (4, 4, 4, "opening", (0, 0))])
 def test_one_seed_is_one_strategy_no_better_than_perfect_play(w, h, m, rule, at):

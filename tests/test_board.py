@@ -34,6 +34,7 @@ def test_numbers_equal_neighbour_mine_counts(board):
     assert np.array_equal(board.numbers, brute_numbers(board.mines, board.topology == "torus"))
 
 
+@pytest.mark.slow
 @given(boards())
 def test_neighbour_table_is_symmetric_and_distinct(board):
     nbr = neighbour_table(board.width, board.height, board.topology)

@@ -20,6 +20,7 @@ def run(capsys, *args):
     return exc.value.code or 0, out.out, out.err
 
 
+@pytest.mark.slow
 def test_board_prints_the_seeded_board_and_its_3bv(capsys):
     code, out, err = run(capsys, "board", "--preset", "expert", "--seed", "1")
     assert code == 0
@@ -68,6 +69,7 @@ def test_malformed_file_is_one_line_and_exit_2(tmp_path, capsys):
     assert code == 2 and "row 2 has 1 cells" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_console_script_and_module_run():
     script = Path(sys.executable).with_name("sweeplab")  # the venv's console script
     for cmd in ([str(script)], [sys.executable, "-m", "sweeplab"]):
@@ -109,6 +111,7 @@ def test_board_count_reads_back_with_stats_one_row_per_board(tmp_path, capsys, f
     assert [int(line.split(",")[0]) for line in lines[1:]] == [1, 2, 3]
 
 
+@pytest.mark.slow
 def test_stats_reads_stdin():
     board = uniform_board(8, 6, 7, 2)
     for data in (board.to_text().encode(), board.to_mbf(), board.to_json().encode()):

@@ -86,6 +86,7 @@ def test_bad_input_paths(capsys, places, tmp_path, args, needle):
     one_line_exit_2(capsys, [a.format(garbage=garbage, **places) for a in args], needle)
 
 
+@pytest.mark.slow
 def test_play_with_a_database_under_a_file_is_one_line(tmp_path):
     (tmp_path / "file").write_text("not a folder")
     done = subprocess.run([sys.executable, "-m", "sweeplab", "play", "--no-browser", "--db",
@@ -138,6 +139,7 @@ def test_unreachable_scheduler_is_reported_in_seconds(capsys):
     assert time.perf_counter() - t0 < 15
 
 
+@pytest.mark.slow
 def test_a_late_failure_keeps_the_results_already_made(capsys, tmp_path, monkeypatch):
     """The sweep's table is printed before its plot is drawn: a plot that fails (a full disk, say) loses nothing."""
     from sweeplab.cli import automaton as cli_automaton

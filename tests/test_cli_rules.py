@@ -25,6 +25,7 @@ sys.stdout.write(game.board.to_text())
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", RULES)
 def test_each_rule_works_from_a_fresh_interpreter(name):
     done = subprocess.run([sys.executable, "-c", FRESH.format(name=name)], capture_output=True, text=True,
@@ -36,6 +37,7 @@ def test_each_rule_works_from_a_fresh_interpreter(name):
     assert done.stdout == game.board.to_text()
 
 
+@pytest.mark.slow
 def test_the_registry_lists_every_rule_and_says_so_when_one_is_unknown():
     assert rule_names() == sorted(RULES)
     done = subprocess.run([sys.executable, "-c", "import sweeplab; sweeplab.make_rule('nope', 9, 9, 10, seed=1)"],

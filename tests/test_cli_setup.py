@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_a_missing_browser_fails_with_one_line_saying_how_to_install_it(tmp_path):
     missing = tmp_path / "no-chromium-here"
     env = {**os.environ, "SWEEPLAB_CHROMIUM": str(missing)}

@@ -3,8 +3,8 @@ the survey, and each phenomenon of docs/board-cycles.md."""
 
 import json
 
-import numpy as np
 import ms_toollib
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from sweeplab import Game
 from sweeplab import cycles as C
-from sweeplab.lab import cycles as L
 from sweeplab.cli import cli
 from sweeplab.generators.winmine import Shift, WinMineSession, winmine_board
+from sweeplab.lab import cycles as L
 from sweeplab.stats import bbbv
 
 BEGINNER, INTERMEDIATE = C.Size(8, 8, 10), C.Size(16, 16, 40)
@@ -30,6 +30,7 @@ def intermediate():
     return C.analyse_space(INTERMEDIATE)
 
 
+@pytest.mark.slow
 def test_published_beginner_cycles(beginner):
     rep, _ = beginner
     # players' count by hand: 24,320 and 24,304 boards, 48,624 distinct in all
@@ -40,6 +41,7 @@ def test_published_beginner_cycles(beginner):
     assert sum(rep.tail_histogram) == 65536 and len(rep.tail_histogram) == rep.tail_max + 1
 
 
+@pytest.mark.slow
 def test_published_intermediate_cycles(intermediate):
     rep, _ = intermediate
     assert [c.length for c in rep.cycles] == [12096, 12064]
@@ -93,6 +95,7 @@ def test_functional_graph_against_brute_force(values):
         assert first == min(on)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", C.METHODS)
 def test_cycle_finders_agree_with_the_exhaustive_analysis(intermediate, method):
     rep, arrays = intermediate
@@ -114,6 +117,7 @@ def test_parity_two_cycles_and_why(beginner):
     assert all(r["first_board_calls"] % 2 == 0 for r in out["cycles"]) and len(panels) == 2
 
 
+@pytest.mark.slow
 def test_survey_over_a_cycle(beginner):
     rep, _ = beginner
     c = rep.cycles[0]
@@ -142,6 +146,7 @@ def test_survey_over_a_cycle(beginner):
         assert g.open(x, y) == 64 - 10 and g.status == "playing"
 
 
+@pytest.mark.slow
 def test_convergence_blends_two_consecutive_cycle_boards():
     out, panels = L.convergence_demo(INTERMEDIATE, 3, limit=4)
     assert out["tail"] > 4
@@ -151,6 +156,7 @@ def test_convergence_blends_two_consecutive_cycle_boards():
         assert r["mines_from_first"] + r["mines_from_second"] >= 38 and r["mines_from_second"] >= 1
 
 
+@pytest.mark.slow
 def test_order_of_mines():
     rep, _ = C.analyse_space(INTERMEDIATE, distinct=False)
     out, _ = L.order_demo(INTERMEDIATE, rep.cycles[0].start, 20)
@@ -177,6 +183,7 @@ def test_shift_leaves_the_sequence_unchanged():
     assert out["next_board_equal"] and out["state_after_equal"]
 
 
+@pytest.mark.slow
 def test_cycles_command_json_and_figures(tmp_path):
     svg, png = tmp_path / "f.svg", tmp_path / "f.png"
     r = CliRunner().invoke(cli, ["cycles", "--version", "win98", "--preset", "beginner", "--json", "--no-survey",
@@ -210,6 +217,7 @@ def test_reduced_bits():
     assert C.reduced_bits(9, 9) == 31 and C.reduced_bits(30, 16) == 31
 
 
+@pytest.mark.slow
 def test_seed_map_matches_the_exhaustive_analysis(beginner):
     # the seed map walks each seed only to the nearest marked cycle state; the exhaustive tails check it
     rep, arrays = beginner

@@ -87,6 +87,7 @@ def positions(draw):
     return view, a, view.hidden & ~a.mines
 
 
+@pytest.mark.slow
 @settings(max_examples=80, suppress_health_check=list(HealthCheck), deadline=None)
 @given(positions())
 def test_compiled_end_game_counts_what_the_plain_search_counts(pos):
@@ -102,6 +103,7 @@ def test_compiled_end_game_counts_what_the_plain_search_counts(pos):
     assert cut.wins == wins and per_cell[int(np.flatnonzero(var == cut.cell)[0])] == wins
 
 
+@pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=list(HealthCheck), deadline=None)
 @given(positions())
 def test_compiled_end_game_is_perfect_play(pos):
@@ -130,6 +132,7 @@ def expert_guesses(seed, lo, hi):
                     game.open(mv.x, mv.y)
 
 
+@pytest.mark.slow
 def test_end_game_on_expert_positions_matches_the_plain_search():
     """Positions of real expert games with up to 120 layouts: cascades through long chains of
     undecided cells, flags, many cells."""
@@ -156,6 +159,7 @@ def test_end_game_gives_up_over_budget():
     assert endgame_search(view, a.mines, undecided, a.layouts - 1, 10**6) is None  # more layouts than allowed
 
 
+@pytest.mark.slow
 def test_strong_plays_the_end_game_perfectly_past_main_s_old_limit():
     """`strong` guesses by the end game in positions of a few hundred layouts (main searched at most
     200), and its guess wins as much as perfect play's."""

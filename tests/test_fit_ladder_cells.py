@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sweeplab import grid
 from sweeplab.cli.uniformity import Sample
@@ -24,6 +25,7 @@ def run(*args):
                           text=True).stdout
 
 
+@pytest.mark.slow
 def test_cells_alike_share_their_steps_to_the_sides_and_the_click():
     group = alike(30, 16, 15, 8)
     col, row = np.arange(480) % 30, np.arange(480) // 30
@@ -36,6 +38,7 @@ def test_cells_alike_share_their_steps_to_the_sides_and_the_click():
             assert (group[i] == group[j]) == same, (i, j)
 
 
+@pytest.mark.slow
 def test_a_step_moves_a_group_towards_the_chains_rate(tmp_path):
     """Chains richer in mines than the ladder on one group of cells: the step raises that group's
     scales, all by the same share, and leaves the rest (and the click's block) at their scale."""
@@ -60,6 +63,7 @@ def test_a_step_moves_a_group_towards_the_chains_rate(tmp_path):
     assert (table[~corner_group] == CELL_UNIT).all()
 
 
+@pytest.mark.slow
 def test_the_chains_and_the_ladders_boards_are_certified_draws(tmp_path):
     """The chain subcommand counts 200 samples of 130 mines per chain; the ladder's boards each hold 130
     mines, off the click's block."""

@@ -13,6 +13,7 @@ from sweeplab import Board, FormatError, View, parse_board
 from .strategies import boards
 
 
+@pytest.mark.slow
 @given(boards())
 def test_text_round_trip(board):
     assert Board.from_text(board.to_text(), board.topology) == board
@@ -123,11 +124,13 @@ def test_json_carries_topology():
 from sweeplab.board import detect_format, dump_boards, load_boards, parse_boards  # noqa: E402
 
 
+@pytest.mark.slow
 @given(st.lists(boards(), min_size=1, max_size=5), st.sampled_from(["text", "json"]))
 def test_multi_board_files_round_trip_with_their_topology(bs, fmt):
     assert parse_boards(dump_boards(bs, fmt)) == bs
 
 
+@pytest.mark.slow
 @given(st.lists(boards(topology="bounded", max_side=40), min_size=1, max_size=5))
 def test_mbf_records_in_a_row_round_trip(bs):
     data = dump_boards(bs, "mbf")
@@ -135,6 +138,7 @@ def test_mbf_records_in_a_row_round_trip(bs):
     assert parse_boards(data) == bs
 
 
+@pytest.mark.slow
 @given(st.lists(boards(), min_size=1, max_size=4))
 def test_a_json_array_of_boards_reads_back(bs):
     assert parse_boards(json.dumps([b.to_dict() for b in bs]).encode()) == bs

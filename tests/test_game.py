@@ -54,6 +54,7 @@ def test_cascade_opens_exactly_the_zero_region_and_its_border(board, data):
     assert got == want and opened == len(want)
 
 
+@pytest.mark.slow
 @given(boards(), st.data())
 def test_cascade_never_opens_a_flagged_cell(board, data):
     zeros = np.flatnonzero(~board.flat_mines & (board.flat_numbers == 0))
@@ -66,6 +67,7 @@ def test_cascade_never_opens_a_flagged_cell(board, data):
     assert game.cell_state(flagged % board.width, flagged // board.width) == "flag"
 
 
+@pytest.mark.slow
 @given(boards(), st.data())
 def test_win_exactly_when_every_safe_cell_is_open(board, data):
     if board.mine_count == board.size:
@@ -224,6 +226,7 @@ def test_unknown_rule_is_rejected():
         make_rule("lucky", 9, 9, 10, seed=1)
 
 
+@pytest.mark.slow
 @given(boards(max_side=8), st.lists(st.tuples(st.sampled_from(["open", "flag", "chord"]),
                                               st.integers(0, 7), st.integers(0, 7)), max_size=40))
 def test_replay_reproduces_the_game(board, actions):

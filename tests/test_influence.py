@@ -85,6 +85,7 @@ def _brute_influences(view, cells, pair_ends=3, box_ends=2):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pair_ends,box_ends", [(3, 2), (8, 8)])
 @settings(max_examples=80, suppress_health_check=list(HealthCheck), deadline=None)
 @given(view=small_views())

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sweeplab.errors import SweeplabError
 from sweeplab.firstclick import make_rule
 from sweeplab.lab import BenchSpec, Counts, game_seeds, play_games, read_done, run, wilson
-from sweeplab.lab.runner import append_row, missing, split
 from sweeplab.lab.intervals import Z95
+from sweeplab.lab.runner import append_row, missing, split
 
 SPEC = BenchSpec("safest", 9, 9, 10, "opening", (3, 3), seed=2024)
 
@@ -76,6 +76,7 @@ def test_game_board_depends_only_on_seed_and_index():
     assert board7 != make_rule("opening", 9, 9, 10, b2).board_for(3, 3)[0]
 
 
+@pytest.mark.slow
 def test_same_results_whatever_the_backend_or_worker_count():
     from dask.distributed import Client, LocalCluster
 

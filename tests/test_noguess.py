@@ -16,13 +16,28 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
-                                        play_moved, set_mine)
-from sweeplab.generators.noguess import (AUTO_REJECTION_TRIES, INNER_WEIGHT, LADDER_BASE_DENSITY, LADDER_SHAPES,
-                                        default_steps, generate)
+from sweeplab.generators.certify import (
+    EVENTS,
+    SOLVED,
+    ST,
+    certify,
+    move_mine,
+    new_play,
+    new_scratch,
+    play_fresh,
+    play_moved,
+    set_mine,
+)
+from sweeplab.generators.noguess import (
+    AUTO_REJECTION_TRIES,
+    INNER_WEIGHT,
+    LADDER_BASE_DENSITY,
+    LADDER_SHAPES,
+    default_steps,
+    generate,
+)
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.view import View
-
 
 # --- independent oracles ---------------------------------------------------------------------
 
@@ -107,6 +122,7 @@ def _ms_toollib_board(board: Board) -> list:
 
 # --- the certifier ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(size=st.sampled_from([(5, 4, 5), (4, 4, 4), (5, 5, 6), (6, 3, 5)]), seed=st.integers(0, 2**32),
        cx=st.integers(0, 5), cy=st.integers(0, 4))
@@ -119,6 +135,7 @@ def test_certifier_matches_brute_force_on_every_layout_it_is_shown(size, seed, c
     assert certify(board, x, y)[0] == brute_force_no_guess(board, x, y)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(size=st.sampled_from([(5, 5, 4), (6, 5, 5), (5, 6, 4)]), seed=st.integers(0, 2**32),
        cx=st.integers(0, 5), cy=st.integers(0, 5))
@@ -145,6 +162,7 @@ def brute_force_without_total(board: Board, x: int, y: int) -> bool:
         _LAYOUTS.update(saved)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(size=st.sampled_from([(4, 4, 4), (5, 3, 4), (4, 4, 6), (4, 3, 3)]), seed=st.integers(0, 2**32),
        cx=st.integers(0, 4), cy=st.integers(0, 3))
@@ -187,6 +205,7 @@ def test_certifier_agrees_with_the_project_solver_on_random_boards():
             assert certify(b, 15, 8)[0] == play_with_project_solver(b, 15, 8), (m, s)
 
 
+@pytest.mark.slow
 def test_certifier_agrees_with_the_project_solver_after_moves_on_dense_boards():
     """Dense certified boards with a mine moved are where the frontier gets long (searched for
     witnesses rather than enumerated) and where the total is needed mid-game."""
@@ -206,6 +225,7 @@ def test_certifier_agrees_with_the_project_solver_after_moves_on_dense_boards():
     assert any(verdicts) and not all(verdicts)
 
 
+@pytest.mark.slow
 def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
     """`play_moved` keeps the old play's deductions whose reasons still hold; the verdict must be a
     fresh play's, for accepted and rejected moves, chained one after another as the generator does."""
@@ -277,6 +297,7 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
     return True
 
 
+@pytest.mark.slow
 @given(m=st.integers(13, 16), width=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=60, deadline=None)
 def test_a_long_components_sweep_matches_brute_force(m, width, seed):
@@ -319,6 +340,7 @@ def test_a_long_components_sweep_matches_brute_force(m, width, seed):
     assert (can_safe == (~every[ok]).any(axis=0)).all()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus"), (9, 9, "torus")]),
        density=st.floats(0.15, 0.35), seed=st.integers(0, 2**32 - 1))
@@ -365,6 +387,7 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
 
 # --- the generator ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["rejection", "mcmc"])
 def test_generated_small_boards_are_no_guess_by_brute_force(method):
     for s in range(12):
@@ -429,8 +452,15 @@ def test_the_ladder_alone_levels_scale_their_rim_and_set_their_thinnings():
     king steps from the click past 3 (of 256 a step, after x256); its thinnings are its own; its row's
     weights and scales are of its `inner` weight. 130 mines on 30x16 needs nothing on top: its
     weights and thinnings are those of the 130 row."""
-    from sweeplab.generators.noguess import (LADDER_ALONE, _ladder_shape_for, cell_scales, ladder_keep_openings,
-                                             ladder_keep_total, ladder_keeps, ladder_shape)
+    from sweeplab.generators.noguess import (
+        LADDER_ALONE,
+        _ladder_shape_for,
+        cell_scales,
+        ladder_keep_openings,
+        ladder_keep_total,
+        ladder_keeps,
+        ladder_shape,
+    )
 
     def fine(alone, w, h, x, y, cx, cy):
         """The scale (of 64) of the cell's group in `alone.fine`, the groups found by walking from the
@@ -560,6 +590,7 @@ def test_the_ladder_keeps_adds_that_use_the_total_by_density():
     assert len(KEEP_TOTAL) == len(LADDER_SHAPES)
 
 
+@pytest.mark.slow
 def test_the_ladder_thins_its_adds_that_leave_fewer_openings():
     """With none of them kept, no add the ladder keeps leaves the board fewer openings, so its last
     board has at least its start's; with all kept, some of the same starts end with fewer. By density
@@ -603,6 +634,7 @@ def _bbbv_gained(mines, **thinning):
     return gained
 
 
+@pytest.mark.slow
 def test_the_ladder_thins_its_adds_that_lower_3bv():
     """With none of them kept, no add the ladder keeps lowers the board's 3BV, so from the same starts
     its boards gain far more 3BV over their 24 adds than with all kept. Only 30x16/170 and 200 from
@@ -624,6 +656,7 @@ def test_the_ladder_thins_its_adds_that_raise_3bv():
     assert all(G.ladder_keeps(w, h, m, x, y)[3] == 256 for (w, h, m, x, y) in G.LADDER_ALONE if m != 130)
 
 
+@pytest.mark.slow
 def test_a_clump_base_between_whole_numbers_counts_each_mine_next_to_a_cell_as_its_denominator():
     """The ladder draws a cell by weight x (clump base + mines next to it); a base a/b is drawn as
     weight x (a + b x mines next to it). With a/b a whole number c, that is 2 x weight x (c + mines)
@@ -688,6 +721,7 @@ def test_the_repair_start_can_be_asked_for_where_the_ladder_would_start():
         generate(30, 16, 170, 15, 8, 3, chain_start="ladder-ish")
 
 
+@pytest.mark.slow
 def test_auto_leaves_rejection_for_the_chain_on_a_large_board():
     # 22% mines, where auto would reject; on 70x70 seed 0's rejection needs hundreds of boards
     assert generate(70, 70, 1070, 35, 35, 0, method="rejection").tries > AUTO_REJECTION_TRIES
@@ -739,6 +773,7 @@ def test_cli_board_count_writes_that_many_certified_boards(tmp_path):
         assert certify(b, 7, 7)[0]
 
 
+@pytest.mark.slow
 def test_cli_uniformity_reports_and_plots(tmp_path):
     from sweeplab.cli import cli
     png = tmp_path / "heat.png"
@@ -763,6 +798,7 @@ def test_kept_reference_sample_is_what_it_claims():
         assert list(getattr(again, name)) == list(getattr(ref, name)[:20]), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, seed, boards", [("tests/data/noguess_reference_130.npz", 0, 2000),
                                                 ("tests/data/noguess_reference_130_seed1.npz", 1, 2000),
                                                 ("tests/data/noguess_reference_130_seed2.npz", 2, 2000),
@@ -784,7 +820,7 @@ def test_kept_130_mine_references_are_rejection_sampled(path, seed, boards):
 
 def test_kept_170_mine_long_chain_reference_is_what_it_claims():
     """At 170 mines rejection is out of reach: the reference is 1,000 boards each from a chain of
-    5,000 moves (benchmarks/make_reference.py --steps 5000), certified and with the click's block free."""
+    5,000 moves (tools/make_reference.py --steps 5000), certified and with the click's block free."""
     from sweeplab.cli.uniformity import Sample
     ref = Sample.load("tests/data/noguess_chain_170.npz")
     assert (ref.width, ref.height, ref.boards, ref.label) == (30, 16, 1000, "chain of 5000 moves")
@@ -793,11 +829,12 @@ def test_kept_170_mine_long_chain_reference_is_what_it_claims():
     assert (ref.edge <= 170).all() and (ref.corner <= 4).all() and (ref.touching <= 8 * 170).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, boards, seed", [("tests/data/noguess_chain_170_repair.npz", 1000, 2),
                                                 ("tests/data/noguess_chain_170_repair_seed3.npz", 3000, 3)])
 def test_the_kept_170_mine_chain_references_from_the_repair(path, boards, seed):
     """The second and third 170-mine references: 1,000 and 3,000 chains of 20,000 moves each from the
-    repair's start (make_reference.py --seed 2 or 3 --steps 20000 --chain-start repair); the first
+    repair's start (tools/make_reference.py --seed 2 or 3 --steps 20000 --chain-start repair); the first
     board of each, drawn again, has the same figures."""
     from sweeplab.cli.uniformity import Sample, draw_sample
     ref = Sample.load(path)
@@ -817,6 +854,7 @@ SHAPES_THEN = ((130 / 480, (23, 18, 14), 30, 12, (21, 14), (16, 16), 2.0),
 KEEP_TOTAL_THEN = (16, 8, 6)  # and no add thinned for the openings it closes (as they were then)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, h, steps, seed, start, rows", [
     ("tests/data/noguess_chain_200.npz", 16, 10000, 0, "auto", 2),
     ("tests/data/noguess_chain_200_repair.npz", 16, 10000, 2, "repair", 3),
@@ -827,7 +865,7 @@ KEEP_TOTAL_THEN = (16, 8, 6)  # and no add thinned for the openings it closes (a
 def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, monkeypatch):
     """At 200 mines long-chain references: 1,000 chains each from the ladder (seed 0) and from the
     repair (seed 2), of 10,000 moves on 30x16 and 5,000 on 30x24, and on 30x16 two more of 20,000
-    moves, from the repair (seed 3) and the ladder (seed 4) (make_reference.py --steps S
+    moves, from the repair (seed 3) and the ladder (seed 4) (tools/make_reference.py --steps S
     [--chain-start repair]); each one's first board, drawn again, has the same figures. The first
     was drawn before the ladder's weights were measured at 200 mines on 30x16: its start is drawn
     with the weights then in force (the first `rows` of SHAPES_THEN, 170's held above it)."""
@@ -851,6 +889,7 @@ def test_the_kept_200_mine_chain_references(path, h, steps, seed, start, rows, m
         assert getattr(again, name)[0] == getattr(ref, name)[0], name
 
 
+@pytest.mark.slow
 def test_boards_at_130_mines_match_the_rejection_references(monkeypatch):
     """The default's boards (the ladder's alone at 130 mines) against the two kept rejection
     references joined: 3BV, edge share, corner rate, clumping and the share needing the total each
@@ -869,6 +908,7 @@ def test_boards_at_130_mines_match_the_rejection_references(monkeypatch):
     assert max(abs(plain["figures"][f]["diff_in_se"]) for f in named) > 2.5, plain
 
 
+@pytest.mark.slow
 def test_boards_at_30x24_200_alone_match_the_long_chains(monkeypatch):
     """At 30x24/200 from the centre (a LADDER_ALONE level) the default's boards, the ladder's alone,
     against the two long-chain references joined: 3BV, edge share, corner rate, clumping and the
@@ -891,6 +931,7 @@ def test_boards_at_30x24_200_alone_match_the_long_chains(monkeypatch):
     assert max(plain["figures"][f]["diff_in_se"] for f in ("edge", "corner")) > 2.5, plain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mines, references, without, figure, past", [
     (170, ("170", "170_repair", "170_repair_seed3"), dict(keep_total=16, keep_openings=256, keep_bbbv=256),
      "needs_total", 3),

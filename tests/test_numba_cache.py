@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numba
+import pytest
 
 from sweeplab import _numba_cache
 
@@ -36,6 +37,7 @@ def test_the_key_changes_with_any_source_file_and_only_then(tmp_path):
     assert _numba_cache.source_key(str(tmp_path)) not in (key, changed)
 
 
+@pytest.mark.slow
 def test_sweeplab_caches_in_its_keyed_directory_and_leaves_numbas_setting_alone(tmp_path):
     cache = tmp_path / "cache"
     script = tmp_path / "user.py"  # a user's own kernel, compiled after importing sweeplab

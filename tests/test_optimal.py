@@ -7,19 +7,19 @@ from __future__ import annotations
 import json
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sweeplab import View
-from sweeplab.errors import InvalidBoardError, SweeplabError
+from sweeplab.errors import InconsistentPositionError, InvalidBoardError, SearchTooLargeError, SweeplabError
 from sweeplab.firstclick import kept_free, make_rule
-from sweeplab.solver import InconsistentPositionError
-from sweeplab.solver.optimal import OptimalPlay, SearchTooLargeError
+from sweeplab.solver.optimal import OptimalPlay
 
 from .test_cli import run
 
@@ -58,7 +58,7 @@ def brute_search(w, h, m):
         return sum((Fraction(len(p), len(layouts)) * value(frozenset(p), opened | {i for i, _ in r})
                     for r, p in parts.items()), Fraction(0))
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(layouts, opened):
         if w * h - len(opened) == m:
             return Fraction(1)
@@ -88,6 +88,7 @@ CASES = ([(3, 3, m, "safe", at) for m in range(0, 9) for at in ((0, 0), (1, 1), 
             (4, 3, 2, "none", (1, 0))])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("w, h, m, rule, at", CASES, ids=lambda v: str(v))
 def test_the_search_agrees_with_brute_force(w, h, m, rule, at):
     r = fast(w, h, m, rule, at)
@@ -203,6 +204,7 @@ def images(w, h, x, y):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("w, h, m, rule", [(4, 4, 3, "safe"), (4, 3, 3, "safe"), (5, 3, 3, "opening")])
 def test_the_result_is_the_same_at_every_image_of_the_click(w, h, m, rule):
     for x in range(w):
@@ -212,6 +214,7 @@ def test_the_result_is_the_same_at_every_image_of_the_click(w, h, m, rule):
             assert len(got) == 1, (x, y, got)
 
 
+@pytest.mark.slow
 def test_every_first_click_matches_each_click_searched_alone():
     search = OptimalPlay(5, 3, 4)
     every = search.every_first_click(lambda x, y: kept_free("safe", 5, 3, 4, x, y))
@@ -222,6 +225,7 @@ def test_every_first_click_matches_each_click_searched_alone():
 
 
 # --- the rules the search models are uniform -----------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("w, h, mines, rule, at", [(3, 3, 2, "safe", (0, 0)), (4, 4, 2, "opening", (0, 0)),
                                                    (3, 3, 2, "none", (1, 1))])
 def test_the_rules_lay_every_allowed_layout_equally_often(w, h, mines, rule, at):
@@ -251,6 +255,7 @@ def test_caps_stop_the_search_with_a_clear_error():
         OptimalPlay(4, 4, 3).first_click(4, 0, np.zeros(16, dtype=bool))
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_fraction_and_the_best_first_click(capsys):
     code, out, err = run(capsys, "optimal", "--width", "4", "--height", "3", "--mines", "3", "--at", "0,0")
     assert code == 0, err

@@ -67,6 +67,7 @@ def check_hidden_mines(state, board: Board):
             assert not board.flat_mines[i] and int(ch) == board.flat_numbers[i]
 
 
+@pytest.mark.slow
 def test_win_a_known_board(client):
     seed = 12345
     s = new(client, mode="safe", level="beginner", seed=seed)
@@ -235,6 +236,7 @@ def win(client, s, board):
     return s
 
 
+@pytest.mark.slow
 def test_best_time_is_the_fastest_win_per_level_and_mode(client):
     clock = [0.0]
     client.hub._clock = lambda: clock[0]
@@ -271,6 +273,7 @@ def test_best_time_is_the_fastest_win_per_level_and_mode(client):
     assert client.get("/api/stats").json()["top"][0]["id"] == best[0]["id"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body, words", [
     ({"mode": "nope"}, ["unknown mode", "safe"]),
     ({"level": "huge"}, ["unknown level", "custom"]),
@@ -301,6 +304,7 @@ def test_bad_new_game_explains_itself(client, body, words):
         assert w in msg, msg
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("send, status, words", [
     (dict(content=b"{not json", headers={"content-type": "application/json"}), 400, ["not JSON"]),
     (dict(content=b"[1, 2]", headers={"content-type": "application/json"}), 400, ["JSON object"]),
@@ -386,6 +390,7 @@ paths = st.sampled_from(["/api/games", "/api/games/{id}", "/api/games/{id}/actio
                          "/api/records/-1", "/api/records/1e9/replay", "/api/best", "/api/modes", "/api/games/{id}/x"])
 
 
+@pytest.mark.slow
 @settings(max_examples=250, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=paths, body=bodies,
        query=st.sampled_from(["", "?limit=abc", "?limit=-5", "?offset=99999999999", "?mode=safe", "?x=1"]))

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from sweeplab import generators
 from sweeplab.play.store import Store

@@ -97,6 +97,7 @@ def check_answer(r, hub, live):
             assert "board" not in r.json() and "seed" not in r.json()
 
 
+@pytest.mark.slow
 def test_hostile_requests_get_no_5xx_and_no_mine_while_games_are_live(server):
     client, hub, store = server
     live, done, rid = live_games(client, hub)

@@ -115,7 +115,7 @@ def test_one_client_never_pushes_another_clients_game_in_play_out(tmp_path):
 
 
 def test_a_full_server_refuses_a_new_game_and_drops_none(tmp_path):
-    from sweeplab.play.store import StoreFullError
+    from sweeplab.errors import StoreFullError
     store = Store(tmp_path / "play.db")
     for i in range(3):
         store.start_live(f"g{i}", {}, created=i, owner=f"client-{i}", most=3)

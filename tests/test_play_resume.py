@@ -14,11 +14,12 @@ from starlette.testclient import TestClient
 import sweeplab.solver as solver
 from sweeplab import generators
 from sweeplab.board import Board
+from sweeplab.errors import GameGoneError
 from sweeplab.firstclick import Safe
 from sweeplab.game import Game, replay, replay_steps
 from sweeplab.generators.winmine import version
 from sweeplab.play import modes as M
-from sweeplab.play.games import GameGoneError, Hub
+from sweeplab.play.games import Hub
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
 
@@ -228,6 +229,7 @@ def test_custom_limits_come_from_the_generators(store):
         assert modes["winxp"]["best_times"] == "session" and modes["noguess"]["best_times"] == "best"
 
 
+@pytest.mark.slow
 def test_hint_reasons_count_columns_and_rows_from_1(store):
     hub = Hub(store)
     named = 0

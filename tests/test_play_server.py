@@ -44,6 +44,7 @@ def play_one(client: httpx.Client, seed: int, win: bool) -> tuple[str, int, str]
     return gid, s["record_id"], s["status"]
 
 
+@pytest.mark.slow
 def test_sigkill_loses_no_finished_game_and_many_clients_play_at_once(tmp_path):
     db = tmp_path / "kill.db"
     proc, url = start([sys.executable, "-m", "sweeplab.play.server", str(db), "0"])
@@ -73,6 +74,7 @@ def test_sigkill_loses_no_finished_game_and_many_clients_play_at_once(tmp_path):
     store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_cli_prints_address_serves_and_stops_cleanly(tmp_path, stop):
     db = tmp_path / "cli.db"
@@ -93,6 +95,7 @@ def test_cli_prints_address_serves_and_stops_cleanly(tmp_path, stop):
     store.close()
 
 
+@pytest.mark.slow
 def test_cli_bad_db_path_is_one_line_and_exit_2(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")

@@ -22,6 +22,7 @@ def test_lcd_reads_like_the_classic_counter():
     assert [lcd(v) for v in (0, 7, 42, 999, 1500, -3, -120)] == ["000", "007", "042", "999", "999", "-03", "-99"]
 
 
+@pytest.mark.slow
 def test_play_with_mouse_and_keyboard_and_file_the_game(tmp_path):
     store = Store(tmp_path / "tui.db")
     clock = [100.0]
@@ -73,6 +74,7 @@ def test_play_with_mouse_and_keyboard_and_file_the_game(tmp_path):
     store.close()
 
 
+@pytest.mark.slow
 def test_lose_with_a_chord_and_change_level_and_mode(tmp_path):
     store = Store(tmp_path / "tui.db")
 
@@ -110,6 +112,7 @@ def test_lose_with_a_chord_and_change_level_and_mode(tmp_path):
     store.close()
 
 
+@pytest.mark.slow
 def test_a_timer_tick_after_the_app_closed_is_harmless(tmp_path):
     """The interval timer can fire once more while the app tears its screen down (CI saw
     NoMatches from it); a tick then must neither fail nor touch the game."""
@@ -136,6 +139,7 @@ def store(tmp_path):
     s.close()
 
 
+@pytest.mark.slow
 def test_every_cell_state_has_its_own_glyph_without_colour(store):
     from sweeplab.play.tui import CELL_LOOK
     glyphs = {ch: look[0] for ch, look in CELL_LOOK.items()}
@@ -178,6 +182,7 @@ def test_the_footer_fits_80_columns(store):
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(store):
 
     async def run():
@@ -209,7 +214,6 @@ def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(store):
             await pilot.pause()
             s = board.state
             assert (s["width"], s["height"], s["mines"], s["level"]) == (12, 10, 20, "custom")
-            x, y = 0, 0
             await pilot.click(BoardView, offset=(0, 0))
             await pilot.pause()
             pg = app.pg
@@ -227,6 +231,7 @@ def test_custom_size_asks_before_throwing_a_game_away_and_shows_records(store):
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_a_game_in_play_goes_on_at_the_next_start(store):
 
     async def first():

@@ -26,6 +26,7 @@ def test_registry_by_name():
         make_player("perfect", 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PLAYED)
 def test_certain_moves_never_hit_a_mine(name):
     """Soundness on real games: every move a player called certain is safe on the board."""
@@ -168,6 +169,7 @@ def small_views(draw):
     return game.view()
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(small_views())
 def test_enumerated_layouts_match_brute_force(view):
@@ -227,6 +229,7 @@ def _plain_win(layouts, cells, nbr):
     return win, split
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(small_views())
 def test_endgame_choice_is_optimal_by_plain_recursion(view):
@@ -273,6 +276,7 @@ def _stuck_views(count, seed, rule="opening", at=(3, 3), per_game=None):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["fast", "progress", "two"])
 def test_strong_guesses_a_near_safest_undecided_cell(mode):
     for view, a in _stuck_views(12, 500):
@@ -316,7 +320,7 @@ def test_rules_are_repeated_with_the_mines_they_found():
 @pytest.mark.parametrize("name", ["safest", "strong"])
 def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     import sweeplab.solver.players as players
-    from sweeplab.solver.frontier import TooComplexError
+    from sweeplab.errors import TooComplexError
     from sweeplab.solver.players import BEYOND_EXACT
 
     def declined(view, **kw):
@@ -328,6 +332,7 @@ def test_a_declined_position_is_played_by_the_local_estimate(name, monkeypatch):
     assert move.note == BEYOND_EXACT and not move.certain and (move.x, move.y) in {(2, 0), (2, 1)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("blend,progress_cells", [(0.0, 0), (0.2, 0), (0.0, StrongPlayer.progress_cells)])
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(view=small_views())
@@ -359,6 +364,7 @@ def test_progress_score_matches_brute_force(view, blend, progress_cells):
         assert got == pytest.approx(want, abs=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=list(HealthCheck))
 @given(small_views())
 def test_progress_and_expected_clears_match_brute_force(view):
@@ -379,6 +385,7 @@ def test_progress_and_expected_clears_match_brute_force(view):
         assert d.clears == pytest.approx(want_clears, abs=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))
 @given(small_views())
 def test_two_move_score_matches_brute_force(view):
@@ -404,6 +411,7 @@ def test_two_move_score_matches_brute_force(view):
         assert got == pytest.approx(want, abs=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, suppress_health_check=list(HealthCheck))
 @given(small_views())
 @example(View.from_text("mines: 3\n###\n#3#\n###\n"))
@@ -433,6 +441,7 @@ def test_unavoidable_sets_cannot_be_told_apart_by_any_reveal(view):
 
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)
 @given(small_views())
 @example(View.from_text("mines: 3\n###\n#3#\n###\n"))
@@ -461,6 +470,7 @@ def test_strong_plays_the_3x3_centre_optimally():
     tells its two edge neighbours apart, so `strong` must not guess at once at any safest cell of the
     ring; perfect play opens a corner (5/14), and so must `strong`."""
     from fractions import Fraction
+
     from sweeplab.solver.optimal import OptimalPlay
     view = View.from_text("mines: 3\n###\n#3#\n###\n")
     values = OptimalPlay(3, 3, 3).moves(view)
@@ -470,6 +480,7 @@ def test_strong_plays_the_3x3_centre_optimally():
         assert values[move.x, move.y] == Fraction(5, 14)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=list(HealthCheck))
 @given(small_views())
 def test_safe_whenever_matches_brute_force(view):
@@ -556,6 +567,7 @@ def _wide_candidates_plainly(view, a, player):
     return out
 
 
+@pytest.mark.slow
 def test_wide_candidates_are_jsminesweepers_cells_safest_first():
     """On positions of expert games where a guess is due (opening and safe corner, early and late),
     the look-ahead's candidates are exactly the cells the rule names, safest first."""
@@ -584,7 +596,7 @@ def test_strong_looks_ahead_on_the_wide_candidates():
         player.endgame_layouts, player.fifty_first, player.dominance = 0, False, False
         base = flagged(view, a)
 
-        def score(c):
+        def score(c, player=player, view=view, a=a, base=base):
             return _look_ahead_score(player, view, a, base, c)
 
         und = view.hidden & ~a.mines

@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 
 from sweeplab import Board, Game
 from sweeplab.cli import cli
+from sweeplab.errors import ReplayError
 from sweeplab.generators.uniform import uniform_board
-from sweeplab.replays import ReplayError, read_replay
+from sweeplab.replays import read_replay
 from sweeplab.replays.draw import judged_svg, position_before
 from sweeplab.replays.evf import game_events, game_to_evf, write_evf
 from sweeplab.replays.judge import judge
@@ -87,6 +88,7 @@ def log_of(game: Game) -> list:
 
 
 # --- EVF round trip: sweeplab game -> EVF -> ms-toollib and sweeplab's reader ----------------------
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(board=boards(), seed=st.integers(0, 10 ** 6), steps=st.integers(0, 60))
 def test_evf_round_trip(board, seed, steps):
@@ -153,6 +155,7 @@ def mouse_streams(draw):
     return board, events
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(mouse_streams())
 def test_click_rules_agree_with_ms_toollib(stream):
@@ -252,6 +255,7 @@ def brute_force(view, cells):
     return Fraction(hits, total), safe, min(Fraction(v, total) for v in per_cell.values())
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(seed=st.integers(0, 10 ** 6), w=st.integers(3, 5), h=st.integers(3, 5), steps=st.integers(1, 30))
 def test_judged_risks_equal_brute_force(seed, w, h, steps):
@@ -301,6 +305,7 @@ def sample_evf() -> bytes:
     return game_to_evf(play_random(board, random.Random(5), 30))
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(fmt=st.sampled_from(["avf", "rmv", "mvf", "evf"]), data=st.binary(max_size=600))
 def test_garbage_is_a_replay_error_and_the_next_file_still_reads(fmt, data):
@@ -314,6 +319,7 @@ def test_garbage_is_a_replay_error_and_the_next_file_still_reads(fmt, data):
     assert read_replay(good, name="good.evf").board == uniform_board(9, 9, 10, 5)
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(cut=st.floats(0, 1, exclude_max=True))
 def test_a_truncated_evf_says_so(cut):
@@ -403,6 +409,7 @@ def test_cli_reads_a_folder_and_reports_each_bad_file(tmp_path):
     assert "cut.evf" in res.stderr and "truncated" in res.stderr
 
 
+@pytest.mark.slow
 def test_cli_csv_table_and_analyse(tmp_path):
     write_games(tmp_path, 2)
     runner = CliRunner()
@@ -423,6 +430,7 @@ def test_cli_csv_table_and_analyse(tmp_path):
         assert row["toollib"]["pluck"] > 1e300 and row["pluck"] < 1e300
 
 
+@pytest.mark.slow
 def test_pluck_equals_ms_toollib_on_won_games(tmp_path):
     won = 0
     for seed in range(40):
@@ -436,6 +444,7 @@ def test_pluck_equals_ms_toollib_on_won_games(tmp_path):
     assert won >= 3
 
 
+@pytest.mark.slow
 def test_cli_errors_are_one_line_with_status_2(tmp_path):
     import subprocess
     import sys

@@ -15,12 +15,12 @@ from playwright.sync_api import expect, sync_playwright
 from starlette.testclient import TestClient
 
 from sweeplab.generators.uniform import uniform_board
+from sweeplab.play.replays import replay_view
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
 from sweeplab.replays import read_replay
 from sweeplab.replays.evf import game_to_evf
 from sweeplab.replays.judge import judge
-from sweeplab.play.replays import replay_view
 
 from .test_replays import crafted_evf, play_random
 
@@ -87,6 +87,7 @@ def server(tmp_path_factory, evf_bytes):
         proc.wait(60)  # (a busy shared machine can take seconds to stop the server and its children)
 
 
+@pytest.mark.slow
 def test_viewer_plays_the_file_and_marks_judged_clicks(server, tmp_path, evf_bytes, chromium):
     url, view = server
     with sync_playwright() as p:
@@ -136,6 +137,7 @@ def uploads():
     return TestClient(create_app(Store(":memory:")), base_url=LOCAL)
 
 
+@pytest.mark.slow
 @settings(max_examples=15)
 @given(fmt=st.sampled_from(["avf", "rmv", "mvf", "evf", "txt"]), data=st.binary(max_size=300))
 def test_uploads_of_any_bytes_are_answered_never_500(uploads, fmt, data):

@@ -10,11 +10,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import sweeplab.rl  # noqa: F401  (registers the ids)
-from sweeplab.board import Board
-from sweeplab.errors import GameOverError, SweeplabError
+from sweeplab.errors import GameOverError, RLConfigError, SweeplabError
 from sweeplab.game import Game
 from sweeplab.lab.runner import BenchSpec, run
-from sweeplab.rl import ENV_IDS, MinesweeperEnv, RLConfigError
+from sweeplab.rl import ENV_IDS, MinesweeperEnv
 from sweeplab.rl.baselines import BASELINES, evaluate
 from sweeplab.rl.config import CODES, Config
 from sweeplab.stats import bbbv

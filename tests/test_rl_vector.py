@@ -29,6 +29,7 @@ def configs(draw):
                 flags=draw(st.booleans()), rewards=rewards, max_steps=draw(st.sampled_from([None, 7])))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cfg=configs(), num_envs=st.integers(1, 4), seed=st.integers(0, 2**31), steps=st.integers(1, 60),
        data=st.data())

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sweeplab import Board, Game, View
+from sweeplab.errors import InconsistentPositionError
 from sweeplab.grid import neighbour_table
-from sweeplab.solver import InconsistentPositionError, analyse
+from sweeplab.solver import analyse
 from sweeplab.solver.complete import analyse_frontier
 from sweeplab.solver.frontier import frontier
 
@@ -90,6 +91,7 @@ def check_against_brute(view, a, trust_flags=False):
     assert not (a.safe | a.mines)[view.cells >= 0].any()
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(small_views())
 def test_matches_brute_force(view):
@@ -99,6 +101,7 @@ def test_matches_brute_force(view):
     check_against_brute(view, a)
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(small_views(), st.data())
 def test_exact_python_count_matches(view, data):
@@ -110,6 +113,7 @@ def test_exact_python_count_matches(view, data):
     check_against_brute(view, a)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(small_views())
 def test_trusted_flags_match_brute_force(view):
@@ -123,6 +127,7 @@ def test_trusted_flags_match_brute_force(view):
     check_against_brute(view, a, True)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(small_views(), st.integers(-3, 3))
 def test_wrong_mine_total_is_refused_or_counted(view, delta):

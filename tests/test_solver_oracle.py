@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from sweeplab import Board, Game, View, make_rule
-from sweeplab.solver import TooComplexError, analyse, deduce_rules, hint
+from sweeplab.errors import TooComplexError
+from sweeplab.solver import analyse, deduce_rules, hint
 from sweeplab.solver.complete import analyse_frontier
 from sweeplab.solver.frontier import frontier
 
@@ -33,6 +34,7 @@ def positions():
     return play_positions(N_POSITIONS, seed=7)
 
 
+@pytest.mark.slow
 def test_expert_positions_agree_with_ms_toollib(positions):
     worst = 0.0
     for v in positions:
@@ -45,6 +47,7 @@ def test_expert_positions_agree_with_ms_toollib(positions):
     assert worst < 1e-9
 
 
+@pytest.mark.slow
 def test_flags_change_nothing_by_default():
     """A player's flags (here on real mines; brute force covers wrong ones) never steer the default analysis."""
     for v in play_positions(60, seed=8, flags=True):
@@ -64,6 +67,7 @@ def test_rules_never_contradict_complete_deduction(positions):
         assert not (safe & ~a.safe).any() and not (mines & ~a.mines).any()
 
 
+@pytest.mark.slow
 def test_numba_and_python_counts_agree_on_expert(positions):
     for v in positions[:40]:
         fr = frontier(v)
@@ -101,12 +105,13 @@ def ones_view(width=30, extra=5, seed=0) -> View:
     return View(cells, int(lay.sum()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [lambda: ring_view(margin=1, mines=60), lambda: ring_view(margin=2, mines=99),
                                   lambda: ring_view(margin=3, mines=150, seed=3), lambda: ones_view(30),
                                   lambda: ones_view(400), lambda: lattice_view(30, 9, 50), lambda: lattice_view(200, 3, 120)])
 def test_large_components_finish_quickly(make):
     v = make()
-    analyse(v).layouts  # compile
+    _ = analyse(v).layouts  # compile
     t = time.perf_counter()
     a = analyse(v)
     assert a.layouts > 0

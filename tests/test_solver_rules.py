@@ -10,7 +10,8 @@ from hypothesis import given, settings
 
 from sweeplab import View
 from sweeplab.cli import main
-from sweeplab.solver import InconsistentPositionError, analyse, deduce_rules, hint
+from sweeplab.errors import InconsistentPositionError
+from sweeplab.solver import analyse, deduce_rules, hint
 from sweeplab.solver.deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR, WHY_TOTAL
 
 from .test_solver_complete import brute_force, small_views
@@ -50,6 +51,7 @@ def test_only_the_mine_total_decides():
     assert a.probability[0, 0] == 0.5 and a.mine_range == (1, 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(small_views())
 def test_rules_are_sound(view):
@@ -132,6 +134,7 @@ def _layouts_without_total(view):
     return u, masks[ok]
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(small_views())
 def test_engine_reasons_hold(view):
@@ -194,8 +197,8 @@ def test_guess_progress_matches_brute_force():
     """The chance that a guess is safe and leads to a certain safe cell, counted layout by layout."""
     v = View.from_text("mines: 3\n####\n#21#\n####\n")
     a = analyse(v)
-    from sweeplab.solver.hints import guess_progress
     from sweeplab.grid import neighbour_table
+    from sweeplab.solver.hints import guess_progress
     nbr = neighbour_table(4, 3)
     i = 0  # corner (0, 0)
     prog, zero = guess_progress(v, a, i)

@@ -18,6 +18,7 @@ def ms_rows(board: Board) -> list[list[int]]:
     return np.where(board.mines, -1, board.numbers).astype(int).tolist()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", sorted(PRESETS))
 def test_3bv_agrees_with_ms_toollib_on_1000_boards(level):
     w, h, m = PRESETS[level]
@@ -54,6 +55,7 @@ def components(board: Board, members) -> int:
     return count
 
 
+@pytest.mark.slow
 @given(boards())
 def test_3bv_openings_islands_by_definition(board):
     mines, nums = board.flat_mines, board.flat_numbers
@@ -135,6 +137,7 @@ def plain_zini(board: Board) -> int:
         open_from(rest[0])
 
 
+@pytest.mark.slow
 @given(boards(topology="bounded", max_side=10))
 def test_zini_kernel_matches_the_plain_greedy(board):
     assert zini(board) == plain_zini(board)

@@ -8,6 +8,7 @@ import math
 import statistics
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,6 +33,7 @@ def plain_figures(mines: np.ndarray, width: int, height: int) -> tuple[int, int,
     return edge, corner, touching
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(width=st.integers(1, 9), height=st.integers(1, 7), seed=st.integers(0, 2**32), density=st.floats(0, 1))
 def test_layout_figures_match_a_plain_count(width, height, seed, density):
@@ -53,6 +55,7 @@ def _sample(rng, width, height, boards, mines) -> Sample:
                   rng.random(boards) < 0.4, "test", edge=figs[:, 0], corner=figs[:, 1], touching=figs[:, 2]), layouts
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), ka=st.integers(2, 30), kb=st.integers(2, 30), mines=st.integers(1, 20))
 def test_compare_matches_a_plain_computation(seed, ka, kb, mines):
@@ -202,6 +205,7 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
     from make_reference import REFERENCE_OFFSET, draw_chunk
+
     from sweeplab.lab.runner import fan_out
 
     work = functools.partial(draw_chunk, 9, 9, 10, 7, str(tmp_path))

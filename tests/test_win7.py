@@ -42,6 +42,7 @@ levels = st.tuples(st.integers(9, 30), st.integers(9, 24)).flatmap(
     lambda wh: st.tuples(st.just(wh[0]), st.just(wh[1]), st.integers(0, wh[0] * wh[1] - 9)))
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2**32 - 1), levels, st.data())
 def test_placement_matches_the_spec(seed, level, data):
     w, h, m = level

@@ -13,8 +13,17 @@ from hypothesis import strategies as st
 from sweeplab import Board, Game, generators
 from sweeplab.errors import InvalidBoardError
 from sweeplab.generators.win7 import CLAMP_MESSAGE, Win7Notice, win7_board
-from sweeplab.generators.win7_noguess import (MINES, NOTHING, ORDERS, PROGRESS, SAFE, Win7NoGuess, decide,
-                                              patch_board, patch_play)
+from sweeplab.generators.win7_noguess import (
+    MINES,
+    NOTHING,
+    ORDERS,
+    PROGRESS,
+    SAFE,
+    Win7NoGuess,
+    decide,
+    patch_board,
+    patch_play,
+)
 from sweeplab.kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
 
 from . import win7_patch_plain as plain

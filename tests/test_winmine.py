@@ -13,7 +13,7 @@ from sweeplab import Board, Game, generators
 from sweeplab.cli import cli
 from sweeplab.errors import InvalidBoardError
 from sweeplab.firstclick import make_rule
-from sweeplab.generators.winmine import Shift, VERSIONS, WinMineSession, shift_target, version, winmine_board
+from sweeplab.generators.winmine import VERSIONS, Shift, WinMineSession, shift_target, version, winmine_board
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_microsoft.json").read_text())
 
@@ -50,6 +50,7 @@ sizes = st.tuples(st.integers(1, 40), st.integers(1, 40)).flatmap(
     lambda wh: st.tuples(st.just(wh[0]), st.just(wh[1]), st.integers(0, wh[0] * wh[1] - 1)))
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2**32 - 1), sizes)
 def test_placement_matches_the_spec(state, size):
     w, h, m = size

@@ -5,13 +5,12 @@ and its finding of the guesses where a recorded path and `strong` differ."""
 
 
 import numpy as np
+from bench_jsm import resample
 
 from sweeplab.board import Board
 from sweeplab.game import Game
 from sweeplab.solver.complete import analyse
 from sweeplab.solver.layouts import enumerate_layouts
-
-from bench_jsm import resample
 
 
 def _position(seed, w=6, h=4, m=5, clicks=2):
@@ -74,6 +73,7 @@ def _strong_path(case, seed, i, mines):
     """`strong`'s own clicks in game i, as bench_jsm reads JSMinesweeper's: (cell, 1) for a certain
     clear, (cell, its safety) for a guess; the first click first."""
     from bench_jsm import CASES
+
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.players import make_player

@@ -10,7 +10,9 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from bench_ceiling import EXACT, NONE, needs, pass_chance, play
 from hypothesis import HealthCheck, assume, given, settings
+from tests.test_players import small_views
 
 from sweeplab import Board, Game
 from sweeplab.firstclick import kept_free
@@ -19,10 +21,6 @@ from sweeplab.solver import analyse
 from sweeplab.solver.ceiling import ceiling
 from sweeplab.solver.fifty import forced_pairs
 from sweeplab.solver.optimal import OptimalPlay
-
-from tests.test_players import small_views
-
-from bench_ceiling import EXACT, NONE, needs, pass_chance, play
 
 
 @settings(max_examples=60, suppress_health_check=list(HealthCheck), deadline=None)

@@ -1,8 +1,7 @@
 """sweeplab: Minesweeper, exactly. Engine, formats, statistics, generators, solvers and play."""
 
 from .board import Board, load_board, parse_board
-from .errors import (FormatError, GameOverError, GenerationError, IllegalMoveError, InvalidBoardError,
-                     SweeplabError)
+from .errors import FormatError, GameOverError, GenerationError, IllegalMoveError, InvalidBoardError, SweeplabError
 from .firstclick import FirstClick, make_rule
 from .game import Action, Game, replay
 from .generators.uniform import uniform_board

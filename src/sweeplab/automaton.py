@@ -31,13 +31,12 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from ._numba_cache import njit
 from . import grid
-from .errors import SweeplabError
+from ._numba_cache import njit
+from .errors import AutomatonError
 from .kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers
 from .rng import next_u64, seed_key, stream_key
-from .view import FLAG
-from .view import View
+from .view import FLAG, View
 
 CLOSED = HIDDEN_STATE  # the paper's words for the game's cell states (kernels.py)
 OPEN = OPEN_STATE
@@ -45,10 +44,6 @@ MARKED = FLAG_STATE
 STATUS_NAMES = ("closed", "open", "marked")
 START_CELLS = 3
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
-
-
-class AutomatonError(SweeplabError):
-    """Parameters the automaton cannot run with (density, size, starting cells)."""
 
 
 # --- random boards ----------------------------------------------------------------------------

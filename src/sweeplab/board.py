@@ -9,7 +9,9 @@ board or several (`dump_boards` / `parse_boards`), their format told from the co
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,17 +57,17 @@ class Board:
         numbers = count_numbers(flat, grid.neighbour_table(self._width, self._height, topology))
         numbers.setflags(write=False)
         self._numbers = numbers
-        self._hash = None
+        self._hash: int | None = None
 
     @classmethod
-    def _from_flat(cls, width: int, height: int, flat: np.ndarray, topology: str = "bounded") -> "Board":
+    def _from_flat(cls, width: int, height: int, flat: np.ndarray, topology: str = "bounded") -> Board:
         """Trusted fast path for generators: `flat` is a fresh bool array of width*height."""
         board = object.__new__(cls)
         board._init(width, height, topology, flat)
         return board
 
     @classmethod
-    def from_indices(cls, width: int, height: int, indices, topology: str = "bounded") -> "Board":
+    def from_indices(cls, width: int, height: int, indices: Iterable[int], topology: str = "bounded") -> Board:
         """A board with mines at the given flat indices (y * width + x); duplicates are an error."""
         grid.check_size(width, height, topology)
         idx = np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.int64)
@@ -137,11 +139,12 @@ class Board:
             raise InvalidBoardError(f"cell ({x}, {y}) is off the board; x in 0..{self._width - 1}, y in 0..{self._height - 1}")
         return y * self._width + x
 
-    def with_mine_moved(self, source: tuple[int, int], target: tuple[int, int]) -> "Board":
+    def with_mine_moved(self, source: tuple[int, int], target: tuple[int, int]) -> Board:
         """A new board with the mine at `source` moved to the free cell `target`."""
         s, t = self._index(*source), self._index(*target)
         if not self._mines[s] or self._mines[t]:
-            raise InvalidBoardError(f"cannot move a mine from {source} to {target}: need a mine at the first and none at the second")
+            raise InvalidBoardError(f"cannot move a mine from {source} to {target}: "
+                                    "need a mine at the first and none at the second")
         flat = self._mines.copy()
         flat[s], flat[t] = False, True
         return Board._from_flat(self._width, self._height, flat, self._topology)
@@ -171,12 +174,13 @@ class Board:
         return "".join("".join(r) + "\n" for r in rows)
 
     @classmethod
-    def from_text(cls, text: str, topology: str = "bounded") -> "Board":
+    def from_text(cls, text: str, topology: str = "bounded") -> Board:
         return cls(text, topology)
 
     def to_mbf(self) -> bytes:
         if self._width > 255 or self._height > 255 or self.mine_count > 65535:
-            raise FormatError(f"MBF holds at most 255x255 and 65535 mines; this board is {self._width}x{self._height} with {self.mine_count}")
+            raise FormatError(f"MBF holds at most 255x255 and 65535 mines; this board is {self._width}x{self._height} "
+                              f"with {self.mine_count}")
         if self._topology != "bounded":
             raise FormatError("MBF has no topology field; only bounded boards can be written as MBF")
         out = bytearray([self._width, self._height])
@@ -186,7 +190,7 @@ class Board:
         return bytes(out)
 
     @classmethod
-    def from_mbf(cls, data: bytes) -> "Board":
+    def from_mbf(cls, data: bytes) -> Board:
         if len(data) < 4:
             raise FormatError(f"MBF too short: {len(data)} bytes; it needs 4 header bytes (width, height, 2-byte count)")
         width, height, count = data[0], data[1], int.from_bytes(data[2:4], "big")
@@ -207,7 +211,7 @@ class Board:
                 "mines": [[x, y] for x, y in self.mine_positions()]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Board":
+    def from_dict(cls, data: dict) -> Board:
         if not isinstance(data, dict):
             raise FormatError("a JSON board must be an object with width, height, mines and optional topology")
         missing = {"width", "height", "mines"} - data.keys()
@@ -235,7 +239,7 @@ class Board:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> "Board":
+    def from_json(cls, text: str) -> Board:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -311,7 +315,7 @@ def dump_board(board: Board, fmt: str) -> bytes:
     raise FormatError(f"unknown board format {fmt!r}; allowed: {', '.join(FORMATS)}")
 
 
-def dump_boards(boards, fmt: str) -> bytes:
+def dump_boards(boards: Iterable[Board], fmt: str) -> bytes:
     """Several boards as one file that `parse_boards` reads back (text boards split by a blank line)."""
     sep = b"\n" if fmt == "text" else b""
     return sep.join(dump_board(b, fmt) for b in boards)
@@ -348,7 +352,7 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
     return [_numbered(_mbf_record, i, len(records), r, topology) for i, r in enumerate(records)]
 
 
-def _json_record(data, topology: str | None) -> Board:
+def _json_record(data: dict, topology: str | None) -> Board:
     board = Board.from_dict(data)
     if topology is not None and board.topology != topology:
         raise FormatError(f"the JSON board is {board.topology} but topology {topology} was asked for")
@@ -365,7 +369,7 @@ def _mbf_record(data: bytes, topology: str | None) -> Board:
         raise FormatError(str(e)) from None
 
 
-def _numbered(read, i, n, *args):
+def _numbered(read: Callable[..., Board], i: int, n: int, *args: Any) -> Board:
     """Run one record's reader; in a file of several, say which record failed."""
     try:
         return read(*args)
@@ -400,6 +404,7 @@ def load_board(path: str | Path, topology: str | None = None) -> Board:
 
 
 def parse_board(data: bytes, topology: str | None = None) -> Board:
+    """The one board in `data` (text, MBF or JSON, detected from the content); FormatError for none or several."""
     boards = parse_boards(data, topology)
     if len(boards) != 1:
         raise FormatError(f"expected one board, found {len(boards)}; read a file of several with load_boards")

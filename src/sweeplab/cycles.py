@@ -15,13 +15,13 @@ real game and tells where in its cycle it is (see docs/board-cycles.md, "Ethics"
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from ._numba_cache import njit
 from . import grid
+from ._numba_cache import njit
 from .board import Board
 from .errors import InvalidBoardError
 from .generators.winmine import TICK_SEEDS, draw_board, winmine_board

@@ -9,13 +9,14 @@ which is what makes replay exact. New rules register a factory by name.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable
+from typing import Any
 
 import numpy as np
 
 from . import grid
 from .board import Board
 from .errors import InvalidBoardError
+from .rng import Seed
 
 
 class FirstClick(ABC):
@@ -60,7 +61,7 @@ class Fixed(FirstClick):
     def board_before(self) -> Board:
         return self.board
 
-    def board_for(self, x, y):
+    def board_for(self, x: int, y: int) -> tuple[Board, bool]:
         return self.board, True
 
 
@@ -70,22 +71,22 @@ class Safe(FirstClick):
     name = "safe"
     reserved = 1
 
-    def __init__(self, width, height, mines, seed, topology="bounded"):
+    def __init__(self, width: int, height: int, mines: int, seed: Seed, topology: str = "bounded") -> None:
         super().__init__(width, height, mines, topology)
         grid.check_mines(width, height, mines, min(self.reserved, width * height))
         self.seed = seed
 
-    def excluded(self, x, y) -> np.ndarray:
+    def excluded(self, x: int, y: int) -> np.ndarray:
         mask = np.zeros(self.width * self.height, dtype=np.bool_)
         mask[y * self.width + x] = True
         return mask
 
-    def board_for(self, x, y):
+    def board_for(self, x: int, y: int) -> tuple[Board, bool]:
         from .generators.uniform import uniform_board
         return uniform_board(self.width, self.height, self.mines, self.seed, topology=self.topology,
                              exclude=self.excluded(x, y)), True
 
-    def spec(self):
+    def spec(self) -> dict:
         return {"rule": self.name, "seed": self.seed}
 
 
@@ -95,61 +96,32 @@ class Opening(Safe):
     name = "opening"
     reserved = 9
 
-    def excluded(self, x, y):
+    def excluded(self, x: int, y: int) -> np.ndarray:
         return grid.block_mask(self.width, self.height, x, y, self.topology)
 
 
-RuleFactory = Callable[..., FirstClick]
-RULES: dict[str, RuleFactory] = {}
-SEED_BITS: dict[str, int] = {}  # rules whose seed is narrower than a 64-bit key (a rand() state, a time(0))
-
-
-def register_rule(name: str, factory: RuleFactory, seed_bits: int = 64) -> None:
-    RULES[name] = factory
-    SEED_BITS[name] = seed_bits
-
-
-def _fixed_uniform(width, height, mines, seed, topology="bounded", board: Board | None = None, **_):
-    """`none` by name: the given board, or a uniform board laid from `seed` before any click."""
-    if board is None:
-        from .generators.uniform import uniform_board
-        board = uniform_board(width, height, mines, seed, topology=topology)
-    return Fixed(board)
-
-
-register_rule("none", _fixed_uniform)
-register_rule("safe", Safe)
-register_rule("opening", Opening)
-
-
-def _load_plugins() -> None:
-    """The rules other modules register (shift, win7, noguess) load on the first lookup, from any entry
-    point; lazily, because those modules compile kernels."""
-    from .generators import _load_all
-    _load_all()
-
+# The rules by name live in the generators' registry (generators/__init__.py): each generator registers
+# once, naming the rules it defines, and these look them up there (lazily: generators imports this module).
 
 def rule_names() -> list[str]:
     """Every first-click rule, by name."""
-    _load_plugins()
-    return sorted(RULES)
+    from .generators import rule_names
+    return rule_names()
 
 
 def rule_seed(name: str, key: int) -> int:
     """The seed rule `name` takes for a 64-bit stream key: its low bits where the rule's seed is narrower
     (WinMine's shift takes a 32-bit rand() state, Windows 7 a 32-bit time(0))."""
-    _load_plugins()
-    return key & ((1 << SEED_BITS.get(name, 64)) - 1)
+    from .generators import rule_generator
+    return key & ((1 << rule_generator(name).seed_bits) - 1)
 
 
-def make_rule(name: str, width: int, height: int, mines: int, seed, topology: str = "bounded", **options) -> FirstClick:
-    """Build a first-click rule by name: none, safe, opening, shift, win7, noguess (see `rule_names`)."""
-    _load_plugins()
-    try:
-        factory = RULES[name]
-    except KeyError:
-        raise InvalidBoardError(f"unknown first-click rule {name!r}; allowed: {', '.join(sorted(RULES))}") from None
-    return factory(width, height, mines, seed, topology=topology, **options)
+def make_rule(name: str, width: int, height: int, mines: int, seed: Seed, topology: str = "bounded",
+              **options: Any) -> FirstClick:
+    """Build a first-click rule by name: none, safe, opening, shift, win7, noguess, ... (see `rule_names`)."""
+    from .generators import rule_generator
+    info = rule_generator(name)
+    return info.factory(width, height, mines, seed, first_click=name, topology=topology, **options)
 
 
 UNIFORM_RULES = ("none", "safe", "opening")
@@ -162,7 +134,7 @@ def kept_free(name: str, width: int, height: int, mines: int, x: int, y: int, to
     rule = make_rule(name, width, height, mines, 0, topology)
     if type(rule) is Fixed:
         return np.zeros(width * height, dtype=np.bool_)
-    if type(rule) in (Safe, Opening):
+    if isinstance(rule, Safe) and type(rule) in (Safe, Opening):
         return rule.excluded(x, y)
     raise InvalidBoardError(f"first-click rule {name!r} does not lay its boards uniformly over the layouts it "
                             f"allows; allowed: {', '.join(UNIFORM_RULES)}")

@@ -9,15 +9,16 @@ count for IOE); clicks off the board or on a finished game raise.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 import numpy as np
 
 from . import kernels as K
 from .board import Board
 from .errors import GameOverError, IllegalMoveError
-from .firstclick import Fixed, FirstClick
+from .firstclick import FirstClick, Fixed
 from .grid import neighbour_table
 from .svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL, draw_cells
 from .view import FLAG, HIDDEN, View
@@ -55,7 +56,10 @@ class Game:
                  clock: Callable[[], float] = time.monotonic):
         if (board is None) == (rule is None):
             raise IllegalMoveError("give either a board (first-click rule 'none') or a first-click rule, not both")
-        self.rule: FirstClick = rule if rule is not None else Fixed(board)
+        if rule is None:
+            assert board is not None  # checked just above: exactly one is given
+            rule = Fixed(board)
+        self.rule: FirstClick = rule
         self.width, self.height = self.rule.width, self.rule.height
         self.topology, self.mine_count = self.rule.topology, self.rule.mines
         self.marks = marks
@@ -219,12 +223,12 @@ class Game:
         return opened
 
     # --- internals ------------------------------------------------------------------------
-    def _check(self, x, y) -> int:
+    def _check(self, x: int, y: int) -> int:
         if self.over:
             raise GameOverError(f"the game is over ({self.status}); start a new game")
         return self._index(x, y)
 
-    def _index(self, x, y) -> int:
+    def _index(self, x: int, y: int) -> int:
         if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, np.integer)) \
                 or not isinstance(y, (int, np.integer)):
             raise IllegalMoveError(f"cell coordinates must be integers, got ({x!r}, {y!r})")
@@ -237,17 +241,18 @@ class Game:
         if self._started is None:
             self._started = t
 
-    def _log(self, kind, x, y, t, opened=0) -> None:
+    def _log(self, kind: str, x: int, y: int, t: float, opened: int = 0) -> None:
         self.log.append(Action(kind, int(x), int(y), t - self._created, opened))
 
     def _check_win(self, t: float) -> None:
+        assert self.board is not None  # laid at the first opening click, before any win
         if K.settle_win(self._state, self.board.flat_mines, self._opened,
                         self.width * self.height - self.board.mine_count):
             self.status = WON
             self._ended = t
             self._flags = self.board.mine_count
 
-    def _lose(self, hits, t: float) -> None:
+    def _lose(self, hits: Iterable[int], t: float) -> None:
         self.status = LOST
         self._ended = t
         self.exploded = [(int(i) % self.width, int(i) // self.width) for i in hits]
@@ -264,7 +269,8 @@ class Game:
         }
 
 
-def replay_steps(board: Board | None, actions, *, rule: FirstClick | None = None, marks: bool = True):
+def replay_steps(board: Board | None, actions: Iterable[Action | Sequence[Any]], *, rule: FirstClick | None = None,
+                 marks: bool = True) -> Iterator[Game]:
     """Play `actions` ([kind, x, y, t] or Action) again on `board` (the board as laid) or from `rule`,
     yielding the game (one object, advanced in place) after each action with its clock held at that
     action's time, so its `timer`, `elapsed` and cells read as they did right after it. The first
@@ -279,7 +285,8 @@ def replay_steps(board: Board | None, actions, *, rule: FirstClick | None = None
         yield game
 
 
-def replay(board: Board | None, actions, *, rule: FirstClick | None = None, marks: bool = True,
+def replay(board: Board | None, actions: Iterable[Action | Sequence[Any]], *, rule: FirstClick | None = None,
+           marks: bool = True,
            now: float | None = None) -> Game:
     """Play `actions` ([kind, x, y, t] or Action) again on `board` (the board as laid) or from `rule`
     (deterministic: the same rule and clicks lay the same board), with the action times, so the result
@@ -288,7 +295,7 @@ def replay(board: Board | None, actions, *, rule: FirstClick | None = None, mark
     a game kept across a restart of its program passes the wall-clock seconds since it was created,
     so the time it was away still counts."""
     actions = list(actions)
-    for game in replay_steps(board, actions, rule=rule, marks=marks):
+    for game in replay_steps(board, actions, rule=rule, marks=marks):  # noqa: B007 (the last step is the game)
         pass
     if now is None:
         now = float(actions[-1].t if isinstance(actions[-1], Action) else actions[-1][3]) if actions else 0.0

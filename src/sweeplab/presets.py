@@ -8,6 +8,8 @@ from .errors import InvalidBoardError
 
 
 class Level(NamedTuple):
+    """A board's size and mine count."""
+
     width: int
     height: int
     mines: int
@@ -21,6 +23,7 @@ PRESETS = {
 
 
 def preset(name: str) -> Level:
+    """The level called `name` (beginner, intermediate, expert)."""
     try:
         return PRESETS[name]
     except KeyError:

@@ -12,10 +12,12 @@ from ._numba_cache import njit
 from .errors import SweeplabError
 
 MASK64 = (1 << 64) - 1
+# What a seed may be: an int (its low 64 bits are the key) or a numpy Generator (draws the key)
+Seed = int | np.integer | np.random.Generator
 GOLDEN = 0x9E3779B97F4A7C15
 
 
-def seed_key(seed: int | np.random.Generator | None) -> int:
+def seed_key(seed: Seed | None) -> int:
     """Turn an int seed or a numpy Generator into the 64-bit key the kernels use."""
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 1 << 63, dtype=np.int64)) * 2 + int(seed.integers(0, 2))

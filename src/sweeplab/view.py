@@ -79,7 +79,7 @@ class View:
         return (self._topology, self._mine_count) == (other._topology, other._mine_count) \
             and np.array_equal(self._cells, other._cells)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # a view changes as play goes on: not hashable
 
     def __repr__(self) -> str:
         return f"View.from_text({self.to_text()!r})"
@@ -94,7 +94,7 @@ class View:
         return head + "".join("".join(_OUT[int(c)] for c in row) + "\n" for row in self._cells)
 
     @classmethod
-    def from_text(cls, text: str) -> "View":
+    def from_text(cls, text: str) -> View:
         lines = [ln.rstrip("\r") for ln in text.split("\n")]
         meta: dict[str, str] = {}
         rows: list[str] = []

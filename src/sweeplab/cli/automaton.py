@@ -9,9 +9,9 @@ import click
 import numpy as np
 
 from ..errors import SweeplabError
-from ..grid import TOPOLOGIES
 from ..figures import evolution_png, evolution_svg
 from ..figures import pyplot as _pyplot
+from ..grid import TOPOLOGIES
 from ..lab import automaton as A
 from .options import PLOT_FORMATS, OutputPath
 

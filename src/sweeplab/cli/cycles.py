@@ -12,9 +12,10 @@ import json
 
 import click
 
-from ..lab import cycles as C
 from ..errors import InvalidBoardError
-from ..generators.winmine import VERSIONS, version as winmine_version
+from ..generators.winmine import VERSIONS
+from ..generators.winmine import version as winmine_version
+from ..lab import cycles as C
 from .options import OutputPath, check_level_options, given, positive
 
 SUBJECTS = ("report", "seeds", "parity", "convergence", "order", "quadrants", "shift", "dream", "oneclick")

@@ -90,7 +90,7 @@ class Sample:
                             touching=self.touching.astype(np.int16))
 
     @classmethod
-    def join(cls, parts: list["Sample"]) -> "Sample":
+    def join(cls, parts: list[Sample]) -> Sample:
         """One sample from pieces of the same level (e.g. a reference drawn in chunks)."""
         first = parts[0]
         if any((p.width, p.height) != (first.width, first.height) for p in parts):
@@ -102,7 +102,7 @@ class Sample:
                    touching=np.concatenate([p.touching for p in parts]))
 
     @classmethod
-    def load(cls, path) -> "Sample":
+    def load(cls, path) -> Sample:
         try:
             d = np.load(path)
             return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
@@ -116,9 +116,9 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
                 label=None, start=0, chain_start="auto") -> Sample:
     """K no-guess boards, board i (from `start`) seeded with stream_key(seed, i): a sample can be
     drawn in pieces and put together (`Sample.join`)."""
+    from .. import grid
     from ..generators.certify import certify
     from ..generators.noguess import generate
-    from .. import grid
 
     nbr = grid.neighbour_table(width, height)
     n = width * height

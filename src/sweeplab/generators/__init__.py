@@ -1,17 +1,23 @@
-"""Board generators found by name, with aliases and metadata.
+"""Board generators found by name, with aliases and metadata: the one registry of generators and of
+first-click rules.
 
 A generator is a factory of a first-click rule (see firstclick.py): it may lay the board at
 once or at the first click. `make(name, ...)` builds one; `GENERATORS` lists them. Each one
-carries the limits of its Custom dialog (`Limits`), which the play modes ask for.
+carries the limits of its Custom dialog (`Limits`), which the play modes ask for, and names the
+first-click rules it defines (`rules`): `firstclick.make_rule(rule, ...)` builds a rule through the
+factory of the generator that defines it, so each factory is registered once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
+from ..board import Board
 from ..errors import InvalidBoardError
-from ..firstclick import FirstClick, make_rule
+from ..firstclick import FirstClick, Fixed, Opening, Safe
+from ..rng import Seed
 
 
 @dataclass(frozen=True)
@@ -45,25 +51,54 @@ CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for generat
 
 @dataclass(frozen=True)
 class GeneratorInfo:
+    """One generator: `factory(width, height, mines, seed, *, first_click, topology, **options)` makes its
+    first-click rule."""
+
     name: str
     summary: str
     first_clicks: tuple[str, ...]  # the first-click rules it supports; the first is its default
     factory: Callable[..., FirstClick]
     aliases: tuple[str, ...] = field(default=())
     limits: Limits = CLASSIC  # what its Custom dialog allows (the play modes ask here)
+    rules: tuple[str, ...] = ()  # the first-click rules it defines: make_rule(rule) builds them with `factory`
+    seed_bits: int = 64  # its seed's width where narrower than a 64-bit key (a rand() state, a time(0))
 
 
 GENERATORS: dict[str, GeneratorInfo] = {}
 _ALIASES: dict[str, str] = {}
+_RULES: dict[str, GeneratorInfo] = {}  # each first-click rule, by the generator that defines it
 
 
 def register(info: GeneratorInfo) -> None:
+    """Add a generator, and the first-click rules it defines, to the registry."""
+    taken = [r for r in info.rules if r in _RULES and _RULES[r].name != info.name]
+    if taken or not set(info.rules) <= set(info.first_clicks):
+        raise ValueError(f"generator {info.name!r}: rules {info.rules} must be among its first clicks "
+                         f"{info.first_clicks} and defined by no other generator (taken: {taken})")
     GENERATORS[info.name] = info
     for a in (info.name, *info.aliases):
         _ALIASES[a] = info.name
+    for r in info.rules:
+        _RULES[r] = info
+
+
+def rule_generator(rule: str) -> GeneratorInfo:
+    """The generator that defines first-click rule `rule`."""
+    _load_all()
+    try:
+        return _RULES[rule]
+    except KeyError:
+        raise InvalidBoardError(f"unknown first-click rule {rule!r}; allowed: {', '.join(sorted(_RULES))}") from None
+
+
+def rule_names() -> list[str]:
+    """Every first-click rule, by name."""
+    _load_all()
+    return sorted(_RULES)
 
 
 def lookup(name: str) -> GeneratorInfo:
+    """A generator by its name or an alias (any case)."""
     _load_all()
     try:
         return GENERATORS[_ALIASES[name.lower()]]
@@ -72,8 +107,8 @@ def lookup(name: str) -> GeneratorInfo:
         raise InvalidBoardError(f"unknown generator {name!r}; allowed: {names}") from None
 
 
-def make(name: str, width: int, height: int, mines: int, seed, *, first_click: str | None = None,
-         topology: str = "bounded", **options) -> FirstClick:
+def make(name: str, width: int, height: int, mines: int, seed: Seed, *, first_click: str | None = None,
+         topology: str = "bounded", **options: Any) -> FirstClick:
     """The first-click rule of generator `name` for this size and seed."""
     info = lookup(name)
     rule = first_click or info.first_clicks[0]
@@ -83,12 +118,20 @@ def make(name: str, width: int, height: int, mines: int, seed, *, first_click: s
     return info.factory(width, height, mines, seed, first_click=rule, topology=topology, **options)
 
 
-def _uniform(width, height, mines, seed, *, first_click, topology="bounded"):
-    return make_rule(first_click, width, height, mines, seed, topology)
+def _uniform(width: int, height: int, mines: int, seed: Seed, *, first_click: str, topology: str = "bounded",
+             board: Board | None = None, **options: Any) -> FirstClick:
+    """`none`: the given board, or a uniform board laid from `seed` before any click; `safe`, `opening`: mines
+    laid uniformly at the first click."""
+    if first_click == "none":
+        if board is None:
+            from .uniform import uniform_board
+            board = uniform_board(width, height, mines, seed, topology=topology)
+        return Fixed(board)
+    return {"safe": Safe, "opening": Opening}[first_click](width, height, mines, seed, topology, **options)
 
 
 register(GeneratorInfo("uniform", "every layout equally likely; mines laid after the first click unless 'none'",
-                       ("safe", "opening", "none"), _uniform, aliases=("random",)))
+                       ("safe", "opening", "none"), _uniform, aliases=("random",), rules=("none", "safe", "opening")))
 
 _LOADED = False
 

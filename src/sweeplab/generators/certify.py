@@ -36,12 +36,26 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers
-from ..solver.deduction import (ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_COMPONENT, WHY_NUMBER, WHY_PAIR,
-                                WHY_TOTAL, find_root, fits, next_layout, number_rule, place, start_layouts,
-                                subset_rule)
+from ..solver.deduction import (
+    ALL_MINES,
+    ALL_SAFE,
+    UNDECIDED,
+    WHY_CLICK,
+    WHY_COMPONENT,
+    WHY_NUMBER,
+    WHY_PAIR,
+    WHY_TOTAL,
+    find_root,
+    fits,
+    next_layout,
+    number_rule,
+    place,
+    start_layouts,
+    subset_rule,
+)
 
 # Kernels that only index arrays their callers own are compiled without numba's reference
 # counting (its private `_nrt` option): otherwise every array handed to a helper, and every row

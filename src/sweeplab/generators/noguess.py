@@ -56,17 +56,29 @@ from pathlib import Path
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
-from ..firstclick import FirstClick, register_rule
+from ..firstclick import FirstClick
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from ..stats import openings_and_bbbv
 from . import GeneratorInfo, register
-from .certify import (DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, set_mine, start,
-                      tried_uses_total, try_move, undo, workspace)
+from .certify import (
+    DEFAULT_LEAF_BUDGET,
+    SOLVED,
+    hidden,
+    keep,
+    position,
+    revealed,
+    set_mine,
+    start,
+    tried_uses_total,
+    try_move,
+    undo,
+    workspace,
+)
 
 METHODS = ("auto", "rejection", "mcmc")
 CHAIN_STARTS = ("auto", "repair")  # auto: the ladder, the repair where it stalls; repair: always the repair
@@ -516,7 +528,7 @@ def _chain(p, excluded, state, steps):
     if nm == 0 or nfr == 0:
         return state, 0, p
     accepted = 0
-    for s in range(steps):
+    for _ in range(steps):
         state, a = below(state, nm)
         state, b = below(state, nfr)
         src = mpos[a]
@@ -720,8 +732,6 @@ def _factory(width, height, mines, seed, *, first_click="noguess", topology="bou
     return NoGuess(width, height, mines, seed, topology=topology, **options)
 
 
-register_rule("noguess", lambda width, height, mines, seed, topology="bounded", **options:
-              NoGuess(width, height, mines, seed, topology=topology, **options))
 register(GeneratorInfo("noguess", "certified solvable by logic (with the mine total) from the first click, "
                        "whose 3x3 opens; rejection where cheap, else a Metropolis chain over certified boards",
-                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing")))
+                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing"), rules=("noguess",)))

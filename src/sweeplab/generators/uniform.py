@@ -7,10 +7,10 @@ import numpy as np
 from .. import grid
 from ..board import Board
 from ..kernels import lay_uniform
-from ..rng import seed_key
+from ..rng import Seed, seed_key
 
 
-def uniform_board(width: int, height: int, mines: int, seed, *, topology: str = "bounded",
+def uniform_board(width: int, height: int, mines: int, seed: Seed, *, topology: str = "bounded",
                   exclude: np.ndarray | None = None) -> Board:
     """A uniformly random board; `exclude` (flat bool mask) marks cells that must stay free."""
     grid.check_size(width, height, topology)

@@ -17,11 +17,11 @@ import warnings
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import InvalidBoardError
-from ..firstclick import FirstClick, register_rule
+from ..firstclick import FirstClick
 from ..msvc import INCREMENT, MULTIPLIER, RAND_MAX
 from . import GeneratorInfo, Limits, register
 
@@ -130,9 +130,7 @@ def _factory(width, height, mines, seed, *, first_click="win7", topology="bounde
     return Win7(width, height, mines, seed, topology=topology)
 
 
-register_rule("win7", lambda width, height, mines, seed, topology="bounded", **_: Win7(width, height, mines, seed,
-                                                                                        topology), seed_bits=32)
 # Windows 7's Custom dialog, like XP's, asks for at least 10 mines (the generator lays any count)
 register(GeneratorInfo("win7", "Windows Vista/7: a time(0) seed per board, mines laid at the first click "
                                "outside its 3x3 block", ("win7",), _factory, aliases=("vista", "windows7"),
-                       limits=Limits(MIN_SIDE, MAX_WIDTH, MAX_HEIGHT, 10)))
+                       limits=Limits(MIN_SIDE, MAX_WIDTH, MAX_HEIGHT, 10), rules=("win7",), seed_bits=32))

@@ -39,16 +39,16 @@ time taken, never the board (the tests check both claims).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import InvalidBoardError
-from ..firstclick import register_rule
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers, flood_open
-from ..solver.deduction import ALL_MINES, ALL_SAFE, UNDECIDED, number_rule
+from ..solver.deduction import ALL_SAFE, UNDECIDED, number_rule
 from . import GeneratorInfo, Limits, register
 from .win7 import MAX_HEIGHT, MAX_WIDTH, MIN_SIDE, Win7, candidates, lay_from
 
@@ -236,7 +236,8 @@ class Win7NoGuess(Win7):
         _check_choice("removal", removal, REMOVALS)
         _check_choice("solver order", order, ORDERS)
         _check_choice("progress rule", progress, PROGRESS)
-        self.options = {"attempts": int(attempts), "removal": removal, "order": order, "progress": progress}
+        self.options: dict[str, Any] = {"attempts": int(attempts), "removal": removal, "order": order,
+                                        "progress": progress}
         self.last: PatchResult | None = None
 
     def result(self, x: int, y: int) -> PatchResult:
@@ -305,9 +306,8 @@ def _factory(width, height, mines, seed, *, first_click="win7-noguess", topology
     return Win7NoGuess(width, height, mines, seed, topology=topology, **options)
 
 
-register_rule("win7-noguess", lambda width, height, mines, seed, topology="bounded", **options:
-              Win7NoGuess(width, height, mines, seed, topology, **options), seed_bits=32)
 register(GeneratorInfo("win7-noguess", "the Windows 7 no-guess patch of the documents: up to 500 Windows 7 boards "
                                        "from one seed, the first that three local rules (no mine total) open, else "
                                        "the last, unchecked", ("win7-noguess",), _factory,
-                       aliases=("win7-patch", "win7ng"), limits=Limits(MIN_SIDE, MAX_WIDTH, MAX_HEIGHT, 10)))
+                       aliases=("win7-patch", "win7ng"), limits=Limits(MIN_SIDE, MAX_WIDTH, MAX_HEIGHT, 10),
+                       rules=("win7-noguess",), seed_bits=32))

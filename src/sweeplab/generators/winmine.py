@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import InvalidBoardError
-from ..firstclick import FirstClick, Fixed, register_rule
+from ..firstclick import FirstClick, Fixed
 from ..msvc import INCREMENT, MULTIPLIER, RAND_MAX, check_state, divisor_magic
 from ..presets import Level
 from . import GeneratorInfo, Limits, register
@@ -59,7 +59,7 @@ class Version:
             mines = base.mines if mines is None else mines
             if Level(width, height, mines) == base:
                 return base
-        if None in (width, height, mines):
+        if width is None or height is None or mines is None:
             raise InvalidBoardError("a custom WinMine level needs width, height and mines (or a preset)")
         self.check_custom(width, height, mines)
         return Level(int(width), int(height), int(mines))
@@ -222,18 +222,24 @@ class Shift(FirstClick):
         return {"rule": self.name, **self.origin}
 
 
-def _shift_rule(width, height, mines, seed, topology="bounded", board: Board | None = None, **_):
-    """register_rule factory: the shift on `board`, or on the WinMine board laid from rand() state `seed`."""
+def _state_factory(width: int, height: int, mines: int, seed: int, *, first_click: str = "shift",
+                   topology: str = "bounded", board: Board | None = None, **_: object) -> FirstClick:
+    """The `winmine` generator (and the `shift` rule): the shift on `board`, or on the WinMine board laid from
+    rand() state `seed`; with first click `none`, that board as laid."""
     if board is None:
         grid.check_topology(topology)
         if topology != "bounded":
             raise InvalidBoardError("the WinMine shift is defined on bounded boards only; allowed topology: bounded")
         board, _s = winmine_board(check_state(seed), width, height, mines)
-        return Shift(board, origin={"state": int(seed)})
-    return Shift(board)
+        origin: dict[str, int] = {"state": int(seed)}
+    else:
+        origin = {}
+    return Fixed(board) if first_click == "none" else Shift(board, origin=origin)
 
 
-register_rule("shift", _shift_rule, seed_bits=32)
+register(GeneratorInfo("winmine", "WinMine's layout from any 32-bit rand() state, with no version's limits; "
+                                  "its first-click shift", ("shift", "none"), _state_factory, rules=("shift",),
+                       seed_bits=32))
 
 
 # --- the program: one session, one stream --------------------------------------------------------
@@ -259,6 +265,7 @@ class WinMineSession:
                 raise InvalidBoardError(f"tick {tick!r} is out of range; WinMine seeds with the low 16 bits of the "
                                         f"tick count, allowed 0..65535 (give state= for any rand() state)")
             state = int(tick)
+        assert state is not None  # one of the two was given
         self.start_state = check_state(state)
         self.state = self.start_state
         self.level = self.version.level(preset)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..automaton import (CLOSED, MARKED, OPEN, AutomatonError, Batch, Evolution, check_density,  # noqa: F401 (CLOSED: the CLI's)
-                         random_batch, run_batch)
+from ..automaton import CLOSED, MARKED, OPEN, Batch, Evolution, check_density, random_batch, run_batch  # noqa: F401 (CLOSED: the CLI's)
 from ..board import Board
-from ..errors import SweeplabError
+from ..errors import AutomatonError, SweeplabError
 from ..game import WON, Game
 from ..rng import seed_key, stream_key
 from ..solver import analyse

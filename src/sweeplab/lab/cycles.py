@@ -13,8 +13,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._numba_cache import njit
-from ..cycles import (METHODS, Progress, Size, circle_positions, advance, analyse_space, board_at,  # noqa: F401 (the CLI's)
-                      expected_calls, seed_map, walk, walk_states)
+from ..cycles import (  # noqa: F401 (the CLI's)
+    METHODS,
+    Progress,
+    Size,
+    advance,
+    analyse_space,
+    board_at,
+    circle_positions,
+    expected_calls,
+    seed_map,
+    walk,
+    walk_states,
+)
 from ..figures import Panel, panels_png, panels_svg  # noqa: F401 (the CLI's)
 from ..generators.winmine import draw_board, shift_target, trace_winmine, winmine_board
 from ..kernels import count_numbers
@@ -175,7 +186,7 @@ def stream_sources(size: Size, state: int, spans: list[tuple[int, str]], first_o
     starts `first_offset` calls after that reference point.
     """
     order, offsets, calls, _ = trace_winmine(np.uint32(state), size.width, size.height, size.mines)
-    out = {}
+    out: dict = {}
     for cell, off in zip(order.tolist(), offsets.tolist()):
         at = first_offset + off
         name = next((nm for end, nm in spans if at < end), spans[-1][1])
@@ -312,16 +323,20 @@ def shift_demo(version_name: str, level, state: int, games: int = 20) -> tuple[d
     for g in range(games):
         game = Game(rule=a.next_rule())
         laid = game.laid
+        assert laid is not None  # WinMine lays its board before the first click
         x, y = laid.mine_positions()[0]  # click the first mine: always a shift
         game.open(x, y)
         shifted = game.board
+        assert shifted is not None
         if shifted != laid:
             shifts += 1
         same += int(b.next_board() == laid)
         if g == 0:
             t = shift_target(laid)
-            panels.append(Panel("board as laid, first click on a mine", laid, {"#ff0000": _mask(laid.width, laid.height, [y * laid.width + x])}))
-            panels.append(Panel("after the shift", shifted, {"#ff00ff": _mask(laid.width, laid.height, [t[1] * laid.width + t[0]])}))
+            assert t is not None  # a board with a mine under the click has a free cell to shift it to
+            w, h = laid.width, laid.height
+            panels.append(Panel("board as laid, first click on a mine", laid, {"#ff0000": _mask(w, h, [y * w + x])}))
+            panels.append(Panel("after the shift", shifted, {"#ff00ff": _mask(w, h, [t[1] * w + t[0]])}))
     nxt_a, nxt_b = a.next_board(), b.next_board()
     panels.append(Panel(f"board {games + 1}, with shifts", nxt_a))
     panels.append(Panel(f"board {games + 1}, without", nxt_b))

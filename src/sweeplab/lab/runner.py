@@ -14,10 +14,10 @@ import functools
 import math
 import os
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Callable, Iterable
 
 from ..errors import SweeplabError
 from ..rng import mix64, seed_key, stream_key
@@ -39,7 +39,7 @@ class BenchSpec:
     seed: int = 0
     topology: str = "bounded"
 
-    def check(self) -> "BenchSpec":
+    def check(self) -> BenchSpec:
         from ..firstclick import make_rule
         from ..solver.players import PLAYERS
         if self.player not in PLAYERS:
@@ -73,7 +73,7 @@ class Counts:
     seconds: float = 0.0    # wall time spent playing inside the tasks (not reproducible, not compared)
     cpu_seconds: float = 0.0  # CPU time of the same (on a shared machine, the fairer speed)
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
 
     def outcome(self) -> tuple:
@@ -94,9 +94,9 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     """Play games start..stop-1 of a run and return their counts (the unit of work of a task)."""
     from ..firstclick import make_rule, rule_seed
     from ..game import Game
-    from .autoplay import autoplay
     from ..solver.players import make_player
     from ..stats import bbbv
+    from .autoplay import autoplay
 
     t0, cpu0 = time.perf_counter(), time.process_time()
     c = Counts()
@@ -203,7 +203,8 @@ def _local(work, todo, workers):
 
 def _dask(work, todo, workers, scheduler, cluster, client):
     try:
-        from dask.distributed import Client, LocalCluster, as_completed as dask_completed
+        from dask.distributed import Client, LocalCluster
+        from dask.distributed import as_completed as dask_completed
     except ImportError:
         raise SweeplabError("the Dask backend needs the extra: pip install 'sweeplab[dask]'") from None
     local = None

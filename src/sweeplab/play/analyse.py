@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 import numpy as np
@@ -37,10 +38,10 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Route
 
 from ..board import Board
-from ..errors import IllegalMoveError, SweeplabError
+from ..errors import AnalysisError, IllegalMoveError, PositionError
 from ..game import ACTIONS, replay_steps
 from ..view import HIDDEN
-from .analyse_position import Position, PositionError, from_cells, read_file_field, read_position
+from .analyse_position import Position, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
 
 STATIC = Path(__file__).parent / "static"
@@ -51,10 +52,6 @@ START_TIMEOUT = 900.0          # the worker's first start may compile the kernel
 FIELDS = {"code", "text", "file", "cells", "width", "height", "topology", "mines", "trust_flags", "click",
           "optimal", "time_limit"}
 SOURCES = ("code", "text", "file", "cells")
-
-
-class AnalysisError(SweeplabError):
-    """A request the analysis API does not take."""
 
 
 class Worker:
@@ -188,7 +185,7 @@ def analyse_request(data: dict) -> dict:
     pos, job = parse_request(data)
     limit = job.pop("time_limit")
     parts, timed_out, seconds = WORKER.run(job, limit)
-    out = {"position": {"width": pos.width, "height": pos.height, "mines": pos.mines, "topology": pos.topology,
+    out: dict[str, Any] = {"position": {"width": pos.width, "height": pos.height, "mines": pos.mines, "topology": pos.topology,
                         "cells": pos.text, "code": pos.code}}
     if "core" in parts:
         out.update(parts["core"])

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import grid
 from ..board import Board, parse_board
-from ..errors import FormatError, InvalidBoardError, SweeplabError
+from ..errors import InvalidBoardError, PositionError, SweeplabError
 from ..view import FLAG, HIDDEN, View
 
 MAX_CELLS = 10_000  # what the analysis board takes: 100x100, far past any level
@@ -46,10 +46,6 @@ JSM_HEADER = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*")
 CODE = re.compile(r"(\d{1,4})x(\d{1,4})x(\d{1,5}|-)(?:\.([a-z]+))?\.([A-Za-z0-9]*)")
 RUN = re.compile(r"([HFa-i])(\d*)")
 BORDER = re.compile(r"[-+|=\s]+")
-
-
-class PositionError(FormatError):
-    """A position the analysis board cannot read: its text, code or cells say what is wrong."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,7 +112,7 @@ class Position:
         return f"{self.width}x{self.height}x{total}{topo}." + "".join(runs)
 
     @classmethod
-    def from_code(cls, code: str) -> "Position":
+    def from_code(cls, code: str) -> Position:
         if not isinstance(code, str) or len(code) > 4 * MAX_CELLS:
             raise PositionError("a position code must be a string such as 9x9x10.H81")
         m = CODE.fullmatch(code)
@@ -129,7 +125,8 @@ class Position:
         if w * h > MAX_CELLS:
             raise PositionError(f"{w}x{h} is {w * h:,} cells; the analysis board takes at most {MAX_CELLS:,}")
         body = m.group(5)
-        flat, at = [], 0
+        flat: list[int] = []
+        at = 0
         for run in RUN.finditer(body):
             if run.start() != at:
                 break

@@ -14,15 +14,17 @@ whose layouts cover every count of mines on the frontier (`_spanning_totals`).
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from .. import grid
+from ..errors import InconsistentPositionError, SearchTooLargeError, TooComplexError
 from ..replays.judge import judge_click
-from ..solver import InconsistentPositionError, TooComplexError, analyse, deduce_rules, hint
+from ..solver import analyse, deduce_rules, hint
 from ..solver.fifty import unavoidable_sets
-from ..solver.optimal import OptimalPlay, SearchTooLargeError
+from ..solver.optimal import OptimalPlay
 from ..solver.players import ENDGAME, FIFTY, LOOKAHEAD, StrongPlayer
 from ..view import FLAG, HIDDEN, View
 from .analyse_position import Position
@@ -59,7 +61,7 @@ def report(pos: Position, *, trust_flags: bool = False, click: tuple[str, int, i
 
 
 def analysis(pos: Position, trust_flags: bool) -> dict:
-    out = {"trust_flags": trust_flags, "local": local_rules(pos, trust_flags)}
+    out: dict[str, Any] = {"trust_flags": trust_flags, "local": local_rules(pos, trust_flags)}
     if pos.mines is None:
         out.update(_without_total(pos, trust_flags))
         return out

@@ -6,16 +6,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from ..errors import SweeplabError
+from ..errors import BadRequest, BodyTooLarge
 from .games import encodable
-
-
-class BadRequest(SweeplabError):
-    """A request that is not what the API takes."""
-
-
-class BodyTooLarge(BadRequest):
-    """A request body over the route's limit (refused by its Content-Length, or once that much has come)."""
 
 
 async def read_body(request: Request, cap: int) -> bytes:

@@ -30,13 +30,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..board import Board
-from ..errors import GameOverError, IllegalMoveError, SweeplabError
+from ..errors import (
+    GameBusyError,
+    GameGoneError,
+    GameOverError,
+    IllegalMoveError,
+    NotFoundError,
+    NotYoursError,
+    StoreError,
+    TooManyGamesError,
+    UnknownGameError,
+)
 from ..firstclick import Fixed
 from ..game import ACTIONS, LOST, PLAYING, WON, Game, replay, replay_steps
 from ..stats import game_stats
 from ..svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL
 from . import modes as M
-from .store import MAX_LIVE, PER_CLIENT, NotFoundError, Store, StoreError, TooManyGamesError
+from .store import MAX_LIVE, PER_CLIENT, Store
 
 IDLE = 24 * 3600.0  # a game in play untouched this long may give way to its own client's new game (as quit)
 
@@ -51,26 +61,6 @@ _TABLE = bytes(_TABLE)
 
 def cells_text(codes: np.ndarray) -> str:
     return codes.astype(np.uint8).tobytes().translate(_TABLE).decode("ascii")
-
-
-class GameBusyError(SweeplabError):
-    """An action on a game that is still busy with the previous one (laying a large no-guess board)."""
-
-
-class NotYoursError(SweeplabError):
-    """A change to a game asked by a client that did not start it (another session)."""
-
-
-class UnknownGameError(SweeplabError):
-    """A game id the server does not hold (never made, or long finished and dropped)."""
-
-
-class GameGoneError(SweeplabError):
-    """A game kept in play that could not be made again after a restart: filed as abandoned."""
-
-    def __init__(self, message: str, record_id: int):
-        super().__init__(message)
-        self.record_id = record_id
 
 
 @dataclass

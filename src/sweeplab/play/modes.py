@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass
 
 from .. import generators
-from ..generators import Limits
 from ..errors import InvalidBoardError, SweeplabError
 from ..firstclick import FirstClick
+from ..generators import Limits
 from ..presets import PRESETS
 
 

@@ -20,10 +20,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import SweeplabError
-from ..replays.child import Child, ChildBusy, ChildError
+from ..errors import ChildBusy, ChildError, ReplayBusy, ReplayError
+from ..replays.child import Child
 from ..replays.judge import judge
-from ..replays.read import Replay, ReplayError, read_replay
+from ..replays.read import Replay, read_replay
 from .bodies import read_body
 from .games import replay_frames
 
@@ -32,10 +32,6 @@ MAX_ANSWER = 16 * 2 ** 20  # the viewer's JSON: an expert game of 1,000 moves ta
 VIEW_SECONDS = 5.0  # an expert replay is read in well under 1 s
 VIEW_MEMORY = 2 * 2 ** 30  # the reading child's address space (the interpreter and its libraries take ~0.6 GB)
 FRAME_BYTES = 400  # a frame's JSON besides its cells, and a judged click's, at most
-
-
-class ReplayBusy(SweeplabError):
-    """Another replay file is being read (one at a time)."""
 
 
 def replay_view(replay: Replay) -> dict:

@@ -35,13 +35,28 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import GameOverError, GenerationError, SweeplabError
+from ..errors import (
+    BadRequest,
+    BodyTooLarge,
+    GameBusyError,
+    GameGoneError,
+    GameOverError,
+    GenerationError,
+    NotFoundError,
+    NotYoursError,
+    ReplayBusy,
+    StoreBusyError,
+    StoreError,
+    SweeplabError,
+    TooManyGamesError,
+    UnknownGameError,
+)
 from . import modes as M
 from .analyse import analyse_routes
-from .bodies import BadRequest, BodyTooLarge, check_text, read_body
-from .games import GameBusyError, GameGoneError, Hub, NotYoursError, UnknownGameError, replay_frames
-from .replays import Reader, ReplayBusy, replay_routes
-from .store import PER_CLIENT, NotFoundError, Store, StoreBusyError, StoreError, TooManyGamesError
+from .bodies import check_text, read_body
+from .games import Hub, replay_frames
+from .replays import Reader, replay_routes
+from .store import PER_CLIENT, Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024

@@ -24,7 +24,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import SweeplabError
+from ..errors import NotFoundError, StoreBusyError, StoreError, StoreFullError, SweeplabError, TooManyGamesError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -95,27 +95,6 @@ def default_db_path() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "sweeplab" / "sweeplab.db"
-
-
-class NotFoundError(SweeplabError):
-    """A record or game id that does not exist."""
-
-
-class StoreError(SweeplabError):
-    """A write the game database did not take (locked by another program, read-only, disk full,
-    damaged): nothing of it was kept, and the game in memory is as the database has it."""
-
-
-class StoreBusyError(StoreError):
-    """Another program held the database's write lock for longer than the store waits."""
-
-
-class StoreFullError(StoreError):
-    """The server keeps as many games in play as it may."""
-
-
-class TooManyGamesError(SweeplabError):
-    """A client with as many games in play as one client may have, none of them free to drop."""
 
 
 SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_NOTADB = 5, 6, 8, 11, 13, 26

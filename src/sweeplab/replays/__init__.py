@@ -14,9 +14,10 @@
 [('1/2', True)]
 """
 
+from ..errors import ReplayError
 from .evf import game_to_evf, record_to_evf, write_evf
 from .judge import Click, Judgement, judge
-from .read import Replay, ReplayError, read_many, read_replay
+from .read import Replay, read_many, read_replay
 
 __all__ = ["Click", "Judgement", "Replay", "ReplayError", "game_to_evf", "judge", "read_many", "read_replay",
            "record_to_evf", "write_evf"]

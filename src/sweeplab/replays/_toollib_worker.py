@@ -14,7 +14,7 @@ import math
 import sys
 from array import array
 
-from child import limit_memory, serve
+from child import limit_memory, serve  # type: ignore[import-not-found]  # run as a script beside child.py
 
 MEMORY = limit_memory(sys.argv)
 

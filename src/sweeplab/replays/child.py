@@ -28,14 +28,6 @@ from pathlib import Path
 READY = "ready"
 
 
-class ChildError(Exception):
-    """The child could not answer: it died (the reason it left, if any) or ran past its deadline."""
-
-
-class ChildBusy(ChildError):
-    """The child is answering another request (asked not to wait)."""
-
-
 def limit_memory(argv: list[str]) -> int | None:
     """In the child: the limit from `--memory BYTES` in argv, set as RLIMIT_AS (where the OS has it)."""
     if "--memory" not in argv:
@@ -79,6 +71,9 @@ class Child:
         self._dir: str | None = None  # its working directory: ms-toollib writes crash.log there
 
     def _start(self) -> subprocess.Popen:
+        # imported here, not at the top: the ms-toollib worker runs this file as a plain module (the child's
+        # side, serve and limit_memory), outside the package
+        from ..errors import ChildError
         if self._proc is not None and self._proc.poll() is None:
             return self._proc
         if self._dir is None:
@@ -135,6 +130,7 @@ class Child:
     def ask(self, request, *, timeout: float, wait: bool = True):
         """The child's answer to `request` within `timeout` s; ChildError when it dies or runs past that
         (it is killed), ChildBusy when `wait` is False and it is answering another request."""
+        from ..errors import ChildBusy, ChildError
         if not self._lock.acquire(blocking=wait):
             raise ChildBusy("it is busy with another file")
         try:

@@ -18,7 +18,7 @@ import struct
 import time as _time
 
 from ..board import Board
-from ..errors import FormatError
+from ..errors import EvfWriteError
 from ..game import Game
 from ..stats import bbbv
 from .mouse import MouseEvent
@@ -30,10 +30,6 @@ MOUSE_CODES = {"mv": 1, "lc": 2, "lr": 3, "rc": 4, "rr": 5, "mc": 6, "mr": 7, "p
                "m": 12}
 # EVF game modes: 0 standard, 4 Windows 7, 5 "competitive solvable" (a certified board, a guess still plays on)
 MODES = {"none": 0, "safe": 0, "opening": 0, "shift": 0, "win7": 4, "noguess": 5}
-
-
-class EvfWriteError(FormatError):
-    """A game or event list that EVF cannot hold (size, times out of range)."""
 
 
 def game_events(game: Game, *, cell: int = CELL) -> list[MouseEvent]:
@@ -167,5 +163,5 @@ def record_game(record: dict) -> Game:
 def record_to_evf(row: dict, *, player: str = "", country: str = "") -> bytes:
     """EVF bytes of a finished game from the play store (a row of `Store.get`)."""
     game = record_game(row["record"])
-    return game_to_evf(game, player=player, country=country, mode=PLAY_MODES.get(row.get("mode"), 0),
+    return game_to_evf(game, player=player, country=country, mode=PLAY_MODES.get(row.get("mode") or "", 0),
                        finished_at=row.get("finished_at"))

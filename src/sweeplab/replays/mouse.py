@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..board import Board
-from ..game import Game
+from ..game import Action, Game
 
 # the mouse: which buttons are down (as ms-toollib and Arbiter name the states)
 UP_UP, UP_DOWN, UP_DOWN_OPEN, DOWN_UP, CHORDING, CHORDING_OPEN, DOWN_UP_AFTER_CHORD = range(7)
@@ -85,7 +85,8 @@ class _Translator:
         self.clock.now = saved
         self.phase = READY
         self.preflags = 0
-        self.pending_right = None  # a counted right click on an open cell (or off the board) that a chord may take back
+        # a counted right click on an open cell (or off the board) that a chord may take back
+        self.pending_right: str | Action | None = None
 
     # --- the engine's actions ----------------------------------------------------------------
     @property

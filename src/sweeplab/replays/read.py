@@ -13,18 +13,18 @@ import os
 import stat
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from ..board import Board
-from ..errors import FormatError
+from ..errors import ChildError, ReplayError
 from ..game import Game
 from ..stats import game_stats, label_openings, zini
-from .child import Child, ChildError
+from .child import Child
 from .mouse import KINDS, MouseEvent, play_events
 
 FORMATS = {".avf": "avf", ".rmv": "rmv", ".mvf": "mvf", ".evf": "evf"}
@@ -34,10 +34,6 @@ WORKER = Path(__file__).with_name("_toollib_worker.py")
 TIMEOUT = 60.0  # seconds one file may take in ms-toollib before it is given up as unreadable
 MEMORY = 2 ** 30  # bytes of address space the ms-toollib child may use
 MAX_BYTES = 16 * 1024 * 1024  # the longest real replays are a few hundred kB
-
-
-class ReplayError(FormatError):
-    """A file that is not a readable replay: unknown format, truncated, or not what its name says."""
 
 
 class _Worker:
@@ -128,6 +124,7 @@ class Replay:
     def partly_open_openings(self) -> int:
         """Openings with some of their zeros open and some closed (a flag stopped the cascade)."""
         b = self.game.board
+        assert b is not None  # a replay's board is laid
         labels, _ = label_openings(b.flat_mines, b.flat_numbers, b.neighbours)
         zeros = (labels > 0) & (b.flat_numbers == 0) & ~b.flat_mines
         opened = np.array(self.game.cell_codes()).reshape(-1) >= 0
@@ -291,7 +288,7 @@ def _build(name: str, fmt: str, raw: dict) -> Replay:
     played = play_events(board, clicks, raw["pix_size"])
     start = raw["start_time"]
     try:
-        started = datetime.fromtimestamp(start / 1e6, tz=timezone.utc) if start > 0 else None
+        started = datetime.fromtimestamp(start / 1e6, tz=UTC) if start > 0 else None
     except (OverflowError, OSError, ValueError):
         started = None
     toollib = {k: v for k, v in raw.items() if k not in ("events", "notes")}

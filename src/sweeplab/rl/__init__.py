@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from .config import Config, Rewards, RLConfigError
+from ..errors import RLConfigError
+from .config import Config, Rewards
 from .env import MinesweeperEnv
 from .vector import MinesweeperVectorEnv
 

@@ -9,8 +9,8 @@ so a player's win rate here equals its bench win rate on the same seed.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import grid
-from ..errors import SweeplabError
+from ..errors import RLConfigError
 from ..firstclick import FirstClick, make_rule, rule_seed
 from ..presets import preset
 from ..rng import MASK64
@@ -21,10 +21,6 @@ FIRST_CLICKS = ("safe", "opening", "shift", "win7", "noguess", "none")
 # Observation codes, as in the View: FLAG (-2), HIDDEN (-1), then the numbers 0..8.
 CODES = np.arange(FLAG, 9, dtype=np.int8)
 PLANES = len(CODES)
-
-
-class RLConfigError(SweeplabError):
-    """An environment argument no environment can take (a size, a rule, a reward, an option)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +45,7 @@ class Rewards:
         return np.array([self.win, self.loss, self.progress, self.invalid, self.flag], dtype=np.float64)
 
     @classmethod
-    def of(cls, value) -> "Rewards":
+    def of(cls, value) -> Rewards:
         if value is None:
             return cls()
         if isinstance(value, Rewards):
@@ -85,7 +81,7 @@ class Config:
     @classmethod
     def make(cls, *, level: str | None = None, width=None, height=None, mines=None, first_click=None,
              generator=None, topology="bounded", flags=False, one_hot=False, rewards=None, max_steps=None,
-             generator_options=None) -> "Config":
+             generator_options=None) -> Config:
         if level is not None:
             lv = preset(level)
             width = lv.width if width is None else width

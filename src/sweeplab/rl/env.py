@@ -14,11 +14,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..errors import GameOverError
+from ..errors import GameOverError, RLConfigError
 from ..game import LOST, PLAYING, READY, WON, Game
 from ..stats import bbbv
 from ..view import FLAG, HIDDEN
-from .config import Config, RLConfigError
+from .config import Config
 
 
 class MinesweeperEnv(gym.Env):
@@ -151,7 +151,8 @@ class MinesweeperEnv(gym.Env):
         """Exact P(mine) per cell of the current view (NaN on open cells; all NaN when the game is
         over or the position is past the exact solver's budget)."""
         if self._probability is None:
-            from ..solver import TooComplexError, analyse
+            from ..errors import TooComplexError
+            from ..solver import analyse
             p = np.full(self._cells.shape, np.nan)
             if not self.game.over:
                 try:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, NUMBER_COLOURS, QUESTION_CELL, WRONG_FLAG_CELL
+from ..svg import EXPLODED_CELL, FLAG_CELL, MINE_CELL, NUMBER_COLOURS, QUESTION_CELL, WRONG_FLAG_CELL
 
 GREY, LIGHT, DARK = (192, 192, 192), (255, 255, 255), (128, 128, 128)
 
@@ -22,7 +22,8 @@ GLYPHS = {1: "010110010010111", 2: "111001111100111", 3: "111001111001111", 4: "
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+    r, g, b = (int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+    return r, g, b
 
 
 def _glyph(tile: np.ndarray, bits: str, colour) -> None:

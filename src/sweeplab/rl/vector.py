@@ -19,11 +19,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .._numba_cache import njit
 from .. import grid, view
+from .._numba_cache import njit
+from ..errors import RLConfigError
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE, count_numbers, lay_uniform, open_cell, settle_win
 from ..rng import below, next_u64
-from .config import Config, RLConfigError
+from .config import Config
 
 V_HIDDEN, V_FLAG = np.int8(view.HIDDEN), np.int8(view.FLAG)  # the View's codes, as int8 for the kernels
 WIN, LOSS, PROGRESS, INVALID, FLAG_R = range(5)  # indices into the rewards array (Rewards.array)

@@ -6,8 +6,8 @@
 (3, 0.3333)
 """
 
+from ..errors import InconsistentPositionError, TooComplexError
 from .complete import Analysis, analyse
-from .frontier import InconsistentPositionError, TooComplexError
 from .hints import Hint, hint
 from .local import deduce_rules
 

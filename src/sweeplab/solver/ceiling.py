@@ -87,7 +87,8 @@ def _bound(view: View, a: Analysis, exact_layouts: int, budget: int) -> float:
 
 def _apart(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Pairs that share no cell (each then a coin of its own)."""
-    out, used = [], set()
+    out: list = []
+    used: set = set()
     for t in pairs:
         if used.isdisjoint(t):
             used.update(t)

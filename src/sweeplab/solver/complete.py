@@ -28,10 +28,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba_cache import njit
+from ..errors import InconsistentPositionError, TooComplexError
 from ..view import View
 from .deduction import WHY_COMPONENT, WHY_TOTAL
-from .frontier import (Frontier, InconsistentPositionError, TooComplexError, build_constraints, frontier,
-                       propagate, split_components)
+from .frontier import Frontier, build_constraints, frontier, propagate, split_components
 
 KEY_BITS = 64  # a state packs each half-assigned number's partial sum in just enough bits for its
 # target (a 1 in one bit, a 2 or 3 in two, ...), so typically 30+ numbers fit in one key
@@ -462,7 +462,6 @@ def count_component_exact(vars_, cons):
     n = len(vars_)
     pos = {v: i for i, v in enumerate(vars_)}
     cs = [(sorted(pos[v] for v in vs), t) for vs, t in cons]
-    first = [c[0][0] for c in cs]
     last = [c[0][-1] for c in cs]
     incid = [[] for _ in range(n)]
     for q, (ps, t) in enumerate(cs):

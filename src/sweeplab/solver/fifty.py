@@ -42,7 +42,7 @@ def unavoidable_sets(view: View, mines: np.ndarray, undecided: np.ndarray) -> li
         inside = [{int(j) for j in nbr[c] if j >= 0} & members for c in t]
         if any(s and len(s) != len(t) - 1 for s in inside):  # beside some of the others, not all
             continue
-        around = set()
+        around: set[int] = set()
         for c in t:
             around.update(int(j) for j in nbr[c] if j >= 0)
         around -= members

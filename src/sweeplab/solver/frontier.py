@@ -12,17 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._numba_cache import njit
-from ..errors import SweeplabError
+from ..errors import InconsistentPositionError, TooComplexError
 from ..view import FLAG, HIDDEN, View
 from .deduction import ALL_MINES, UNDECIDED, WHY_NUMBER, WHY_PAIR, find_root, number_rule, subset_rule
-
-
-class InconsistentPositionError(SweeplabError):
-    """A position no mine layout can produce (numbers that contradict each other or the mine total)."""
-
-
-class TooComplexError(SweeplabError):
-    """A position whose exact count is past sweeplab's stated bound (numbers packed densely in 2-D)."""
 
 
 @njit

@@ -28,10 +28,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import grid
+from ..errors import InconsistentPositionError
 from ..grid import DOWN, LEFT, RIGHT, UP
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
-from .frontier import InconsistentPositionError
 
 BOXES = ((0, UP, LEFT), (2, UP, RIGHT), (5, DOWN, LEFT), (7, DOWN, RIGHT))  # (diagonal, its two sides)
 PAIR_ENDS, BOX_ENDS, ENABLER_ENDS = 3, 2, 1  # most undecided ends a shape may still need
@@ -63,7 +63,7 @@ class Influence:
         self.near = _neighbour_sets(view.width, view.height, view.topology)
         self.mines_left = view.mine_count - self.cells.count(FLAG)
         self.counts: dict[frozenset, int] = {}
-        self._reach = None
+        self._reach: np.ndarray | None = None
 
     def shape(self, a: tuple[int, ...], mirror: tuple[int, ...], most_ends: int) -> Shape | None:
         """The shape whose mines sit at `a` or at `mirror`, or None where it cannot become a 50/50:

@@ -64,7 +64,8 @@ def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limi
         return np.zeros((0, nv), dtype=np.bool_)
     cell_cons = np.full((nv, 9), -1, dtype=np.int64)
     cell_ncons = np.zeros(nv, dtype=np.int64)
-    need, nfree = [], []
+    need: list[int] = []
+    nfree: list[int] = []
     numbers = np.flatnonzero(cells >= 0)
     around = nbr[numbers]
     touching = (np.where(around >= 0, index[around], -1) >= 0).any(axis=1)

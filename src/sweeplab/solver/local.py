@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba_cache import njit
+from ..errors import InconsistentPositionError
 from ..view import View
 from .deduction import ALL_SAFE, UNDECIDED, number_rule, subset_rule
-from .frontier import InconsistentPositionError, build_constraints, holds, numbers_touching, own_cells
+from .frontier import build_constraints, holds, numbers_touching, own_cells
 
 
 @njit

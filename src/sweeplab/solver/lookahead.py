@@ -9,13 +9,14 @@ comes from the exact analysis (`analyse`) of the view with the numbers put in.
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import InconsistentPositionError
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
-from .frontier import InconsistentPositionError
 
 
 def trial_view(view: View, base: np.ndarray, c: int, v: int) -> View:

@@ -30,21 +30,16 @@ from numba.typed import Dict
 
 from .. import grid
 from .._numba_cache import njit
-from ..errors import SweeplabError
+from ..errors import InconsistentPositionError, SearchTooLargeError, SweeplabError
 from ..kernels import HIDDEN_STATE, OPEN_STATE, count_numbers, flood_open
 from ..view import View
 from .complete import _grow
-from .frontier import InconsistentPositionError
 
 MAX_CELLS = 64            # a view packs into four 64-bit words, 4 bits a cell
 MAX_LAYOUTS = 3_000_000   # layouts held in memory (a mine row and a number row each)
 MAX_STATES = 20_000_000   # memoised states (about 150 bytes each: 3 GB) before the search gives up
 
 _KEY = types.UniTuple(types.uint64, 4)
-
-
-class SearchTooLargeError(SweeplabError):
-    """A board whose exact search goes past the layout or state cap."""
 
 
 @njit

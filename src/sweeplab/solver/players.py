@@ -8,17 +8,17 @@ replays exactly. Players never flag: a mine they know is simply never opened.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import SweeplabError
+from ..errors import InconsistentPositionError, SweeplabError, TooComplexError
 from ..grid import DOWN, LEFT, RIGHT, UP, around
 from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
 from .endgame import endgame_move
-from .frontier import InconsistentPositionError, TooComplexError
 from .fifty import unavoidable_sets
 from .influence import Influence
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)

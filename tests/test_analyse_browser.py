@@ -17,6 +17,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from sweeplab.board import Board
 from sweeplab.game import Game, replay_steps
+from sweeplab.play.analyse import WORKER
 from sweeplab.play.analyse_position import Position
 from sweeplab.play.games import replay_frames
 from sweeplab.play.store import Store
@@ -34,6 +35,9 @@ expect.set_options(timeout=60_000)  # the first analysis waits for the worker to
 def server(tmp_path_factory):
     store = Store(tmp_path_factory.mktemp("analyse-e2e") / "play.db")
     with running(store) as (url, app):
+        # The worker's first start may compile its kernels (a cold cache after a change): wait for it
+        # here, under its own start timeout, so the page's waits measure the page.
+        WORKER.start()
         yield url, app
     store.close()
 

@@ -33,7 +33,8 @@ from .._numba_cache import njit
 from ..errors import InconsistentPositionError, SearchTooLargeError, SweeplabError
 from ..kernels import HIDDEN_STATE, OPEN_STATE, count_numbers, flood_open
 from ..view import View
-from .complete import _grow
+from .sweep import _grow
+from .frontier import InconsistentPositionError
 
 MAX_CELLS = 64            # a view packs into four 64-bit words, 4 bits a cell
 MAX_LAYOUTS = 3_000_000   # layouts held in memory (a mine row and a number row each)

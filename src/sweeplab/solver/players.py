@@ -22,7 +22,7 @@ from .endgame import endgame_move
 from .fifty import unavoidable_sets
 from .influence import Influence
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
-from .local import deduce_rules
+from .rules import deduce_rules
 from .lookahead import progress_detail, safe_whenever, trial_view, two_move_score
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.

@@ -58,7 +58,7 @@ def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int) -
     from sweeplab.game import WON, Game
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds
-    from sweeplab.solver.ceiling import ceiling
+    from ceiling import ceiling  # (research/ceiling.py, beside this script)
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.players import make_player
 

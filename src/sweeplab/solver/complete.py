@@ -84,15 +84,11 @@ class Analysis:
     @property
     def layouts(self) -> int:
         """Consistent layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j)."""
-        if self._layouts is None and self._view is not None:
-            big = [k for k, p in enumerate(self._polys) if max(p, default=0) >= 2 ** 53]
-            if big:  # floats are not exact there: count those components again, in integers
-                polys = list(self._polys)
-                for k in big:
-                    polys[k] = exact_counts(self._view, self.trust_flags, k, int(np.log2(max(polys[k]))) + 8)
-                self._polys = polys
         if self._layouts is None:
-            self._layouts = whole_board(self._polys, self._U, self._M)
+            counts = np.asarray(self._polys, dtype=np.float64)  # (components, mine counts)
+            big = {k: exact_counts(self._view, self.trust_flags, k, int(np.log2(row.max())) + 8)
+                   for k, row in enumerate(counts) if row.max(initial=0) >= 2 ** 53}  # floats are not exact there
+            self._layouts = whole_board(counts, big, self._U, self._M)
         return self._layouts
 
     @property
@@ -179,7 +175,7 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count, si, sm):
         for j in range(L):
             polys[k, j] = counts[k, j] / t
     supp = counts > 0
-    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok = combine(polys, supp, sizes, U, M, True)
+    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok, _ = combine(polys, supp, sizes, U, M, True, 0)
     if not ok:
         return 4, M + forced, prob, safe, mines, counts, 0, 0, U, M + forced, C, reason
     p_var = np.zeros(nv)

@@ -161,8 +161,8 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
         if layouts > budget:
             return 0, BUDGET, False
         tables.append((F, ws))
-    _, feasible, _, off_safe, off_mine, _, _, ok = combine(supp.astype(np.float64), supp, sizes, off, mines_left,
-                                                           False)
+    _, feasible, _, off_safe, off_mine, _, _, ok, _ = combine(supp.astype(np.float64), supp, sizes, off, mines_left,
+                                                              False, 0)
     if not ok:
         return 0, SOLVED, True
     can = np.zeros(2 * nf, dtype=np.bool_)

@@ -22,7 +22,7 @@ from .play import BOOM, PLAY_ON, SOLVED, run
 from .position import (CHECKED, EV_A, EV_B, EV_CELL, EV_WHY, EVENTS, FLAGGED, HID, HMASK, INWORK, KNO, MINE_OUT,
                        NEAR, NEEDED_TOTAL, OPENED, STALE, STALE1, STALE_NOW, ST, TM, WORK, log_event, push,
                        reset_scratch, shown, sync)
-from .rules import next_pair, pair_rule, slot_bit
+from .rules import next_pair, slot_bit
 
 @njit(_nrt=False)
 def first_touch(pi, pb, nbr, a, b):
@@ -152,52 +152,8 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     st = pb[ST]
     stale = sb[STALE]
     near = si[STALE1]
-    t = first_touch(old_i, old_b, nbr, src, dst)
     added = src < 0  # the total grew: deductions that used it no longer hold
-    if added:
-        for e in range(min(t, old_m[EVENTS])):
-            if old_b[EV_WHY, e] == WHY_TOTAL:
-                t = e
-                break
-    # the log up to t stands as it was
-    # (copied whole: the events keep their numbers, and TM is read only for known cells)
-    # (branch-free, and counted in a local: a counter in memory serialises the loop)
-    tm = pi[TM]
-    flagged = 0
-    for i in range(n):
-        near[i] = 0
-        si[CHECKED, i] = -1
-        s = old_b[ST, i]
-        tm[i] = old_i[TM, i]
-        known = s != HIDDEN_STATE and tm[i] < t
-        st[i] = s if known else HIDDEN_STATE
-        flagged += known and s == FLAG_STATE
-    end = min(t, old_m[EVENTS])
-    meta[FLAGGED] = flagged
-    meta[OPENED] = end - flagged  # each event before t revealed one cell
-    meta[EVENTS] = end
-    for e in range(end):
-        pi[EV_CELL, e] = old_i[EV_CELL, e]
-        pi[EV_A, e] = old_i[EV_A, e]
-        pi[EV_B, e] = old_i[EV_B, e]
-        why = old_b[EV_WHY, e]
-        pb[EV_WHY, e] = why
-        if why == WHY_TOTAL:
-            meta[NEEDED_TOTAL] = 1
-    if not added:
-        stale[src] = True
-        _mark_stale(si, nbr, src, 1)
-    stale[dst] = True
-    _mark_stale(si, nbr, dst, 1)
-    near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
-    # while dst's number spoke (from when it opened until its neighbours were all known), a
-    # deduction over a whole component may have leaned on it
-    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN_STATE else old_m[EVENTS]
-    dst_quiet = dst_spoke
-    for k in range(8):
-        j = nbr[dst, k]
-        if j >= 0:
-            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN_STATE else old_m[EVENTS])
+    end, dst_spoke, dst_quiet = _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb, src, dst)
     meta[STALE_NOW] = 1 if added else 2
     e = end
     last = old_m[EVENTS]
@@ -258,8 +214,76 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
             _settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop)
     if meta[OPENED] + meta[FLAGGED] == n:
         return SOLVED, 0
-    # play on from here: the counts, kept only where the replay looked, for the whole position
-    # (all known but the hidden cells, whose neighbours count them)
+    return PLAY_ON, _recount(mines, numbers, nbr, pi, pb, si, sb)
+
+
+
+@njit(_nrt=False)
+def _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb, src, dst):
+    """Start the replay: the old log up to the first event that could have seen the change stands
+    as it was; src (unless the mine was added) and dst are stale. Returns (events kept, when dst's
+    old number began to speak, when it went quiet)."""
+    n = nbr.shape[0]
+    st = pb[ST]
+    stale = sb[STALE]
+    near = si[STALE1]
+    t = first_touch(old_i, old_b, nbr, src, dst)
+    added = src < 0  # the total grew: deductions that used it no longer hold
+    if added:
+        for e in range(min(t, old_m[EVENTS])):
+            if old_b[EV_WHY, e] == WHY_TOTAL:
+                t = e
+                break
+    # the log up to t stands as it was
+    # (copied whole: the events keep their numbers, and TM is read only for known cells)
+    # (branch-free, and counted in a local: a counter in memory serialises the loop)
+    tm = pi[TM]
+    flagged = 0
+    for i in range(n):
+        near[i] = 0
+        si[CHECKED, i] = -1
+        s = old_b[ST, i]
+        tm[i] = old_i[TM, i]
+        known = s != HIDDEN_STATE and tm[i] < t
+        st[i] = s if known else HIDDEN_STATE
+        flagged += known and s == FLAG_STATE
+    end = min(t, old_m[EVENTS])
+    meta[FLAGGED] = flagged
+    meta[OPENED] = end - flagged  # each event before t revealed one cell
+    meta[EVENTS] = end
+    for e in range(end):
+        pi[EV_CELL, e] = old_i[EV_CELL, e]
+        pi[EV_A, e] = old_i[EV_A, e]
+        pi[EV_B, e] = old_i[EV_B, e]
+        why = old_b[EV_WHY, e]
+        pb[EV_WHY, e] = why
+        if why == WHY_TOTAL:
+            meta[NEEDED_TOTAL] = 1
+    if not added:
+        stale[src] = True
+        _mark_stale(si, nbr, src, 1)
+    stale[dst] = True
+    _mark_stale(si, nbr, dst, 1)
+    near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
+    # while dst's number spoke (from when it opened until its neighbours were all known), a
+    # deduction over a whole component may have leaned on it
+    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN_STATE else old_m[EVENTS]
+    dst_quiet = dst_spoke
+    for k in range(8):
+        j = nbr[dst, k]
+        if j >= 0:
+            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN_STATE else old_m[EVENTS])
+    return end, dst_spoke, dst_quiet
+
+
+@njit(_nrt=False)
+def _recount(mines, numbers, nbr, pi, pb, si, sb):
+    """The counts of the whole position for the usual play to go on from (the replay kept them only
+    where it looked: all known but the hidden cells, whose neighbours count them); returns its work
+    list."""
+    n = mines.shape[0]
+    st = pb[ST]
+    stale = sb[STALE]
     hid = pi[HID]
     kno = pi[KNO]
     hm = pi[HMASK]
@@ -282,8 +306,7 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
                         kno[j] -= 1
                     if not stale[u] and st[j] == OPEN_STATE:
                         wtop = push(si, sb, wtop, j)
-    return PLAY_ON, wtop
-
+    return wtop
 
 
 @njit(_nrt=False, inline='always')  # into the replay, its one caller
@@ -335,20 +358,22 @@ def _number_implies(numbers, pi, pb, a, mine):
 
 @njit(_nrt=False)
 def _pair_implies(numbers, nbr, pi, pb, si, sm, a, b, x, mine):
-    """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now?"""
-    if pb[ST, a] != OPEN_STATE or pb[ST, b] != OPEN_STATE:
+    """Does the subset rule on numbers a and b decide hidden cell x as `mine`, now? (The pair
+    search from a, up to b: only a pair that decides something is found.)"""
+    st = pb[ST]
+    if st[a] != OPEN_STATE or st[b] != OPEN_STATE:
         return False
-    for s in range(24):
-        if si[NEAR + s, a] != b:
+    s, c, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
+    while s < 24 and c != b:
+        s, c, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+    if s == 24:
+        return False
+    for k in range(8):
+        if nbr[a, k] == x:
+            bit = slot_bit(sm, 24, k)
+        elif nbr[b, k] == x:
+            bit = slot_bit(sm, s, k)
+        else:
             continue
-        mines_bits, safe_bits, _ = pair_rule(numbers, pi, sm, a, b, s)
-        for k in range(8):
-            if nbr[a, k] == x:
-                bit = slot_bit(sm, 24, k)
-            elif nbr[b, k] == x:
-                bit = slot_bit(sm, s, k)
-            else:
-                continue
-            return ((mines_bits if mine else safe_bits) & bit) != 0
+        return ((mines_bits if mine else safe_bits) & bit) != 0
     return False
-

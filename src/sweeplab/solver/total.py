@@ -20,41 +20,90 @@ import numpy as np
 from .._numba_cache import njit
 
 
-@njit
-def combine(polys, supp, sizes, U, M, weighted):
-    """Combine components under the mine total.
+@njit(inline='always')
+def _times(x, y, p):
+    return (x * y) % p if p > 0 else x * y
 
-    polys: (C, L) float counts (each row scaled by its own constant; unused without `weighted`);
-    supp: (C, L) which mine counts each component reaches. Returns (ratio (C, L): R_c(k) / Z,
-    feasible (C, L), P(mine) off the frontier, off safe, off mine, lo, hi, ok): lo..hi the
-    frontier's mine counts that fit the total; ok False when none does.
+
+@njit(inline='always')
+def _plus(x, y, p):
+    return (x + y) % p if p > 0 else x + y
+
+
+@njit
+def _power(x, e, p):
+    out = 1
+    x %= p
+    while e:
+        if e & 1:
+            out = out * x % p
+        x = x * x % p
+        e >>= 1
+    return out
+
+
+@njit
+def _weights(tot, U, M, weighted, modulus, w, valid):
+    """The weight of j frontier mines, C(U, M - j) (valid for max(0, M - U) <= j <= M): exactly
+    modulo `modulus` (from factorials), else (with `weighted`) as log-weights relative to the
+    first (returned)."""
+    jlo = max(0, M - U)
+    lw = np.full(tot, -np.inf)
+    if jlo >= tot:
+        return lw
+    lw[jlo] = 0.0
+    valid[jlo] = jlo <= M
+    for j in range(jlo, min(M, tot - 1)):
+        if weighted and modulus == 0:
+            lw[j + 1] = lw[j] + math.log(M - j) - math.log(U - M + j + 1)
+        valid[j + 1] = True
+    if modulus > 0:
+        fact = np.empty(U + 1, dtype=np.int64)
+        fact[0] = 1
+        for i in range(1, U + 1):
+            fact[i] = fact[i - 1] * i % modulus
+        inv = np.empty(U + 1, dtype=np.int64)  # inverse factorials, from one inverse
+        inv[U] = _power(fact[U], modulus - 2, modulus)
+        for i in range(U, 0, -1):
+            inv[i - 1] = inv[i] * i % modulus
+        for j in range(jlo, tot):
+            if valid[j]:
+                k = M - j
+                w[j] = fact[U] * inv[k] % modulus * inv[U - k] % modulus
+    return lw
+
+
+@njit
+def combine(polys, supp, sizes, U, M, weighted, modulus):
+    """Combine components under the mine total, in the arithmetic of `polys`: floats (each row
+    scaled by its own constant; `weighted`), int64 counts modulo `modulus` (a prime below 2**31),
+    or only which mine counts fit (neither).
+
+    polys: (C, L) counts; supp: (C, L) which mine counts each component reaches. Returns (ratio
+    (C, L): R_c(k) / Z, feasible (C, L), P(mine) off the frontier, off safe, off mine, lo, hi, ok,
+    Z): lo..hi the frontier's mine counts that fit the total; ok False when none does; Z the
+    weight of every layout (modulo `modulus`: the layouts of the whole board; floats: relative).
+    With a modulus only Z is computed.
     """
     C, L = supp.shape
+    arith = weighted or modulus > 0
     pre_n = np.zeros(C + 1, dtype=np.int64)  # most mines the first c components can hold
     for c in range(C):
         pre_n[c + 1] = pre_n[c] + sizes[c]
     tot = pre_n[C] + 1
-    # relative log-weights of C(U, M - j); valid for max(0, M - U) <= j <= M
-    w = np.zeros(tot, dtype=np.float64)
+    w = np.zeros(tot, dtype=polys.dtype)
     valid = np.zeros(tot, dtype=np.bool_)
-    jlo = max(0, M - U)
-    lw = np.full(tot, -np.inf)
-    if jlo < tot:
-        lw[jlo] = 0.0
-        valid[jlo] = jlo <= M
-        for j in range(jlo, min(M, tot - 1)):
-            if weighted:
-                lw[j + 1] = lw[j] + math.log(M - j) - math.log(U - M + j + 1)
-            valid[j + 1] = True
-    # prefix / suffix products of the component polynomials (float and support)
-    F = C + 1 if weighted else 0
-    pre = np.zeros((F, tot))
+    lw = _weights(tot, U, M, weighted, modulus, w, valid)
+    # prefix / suffix products of the component polynomials (in the arithmetic, and support)
+    F = C + 1 if arith else 0
+    pre = np.zeros((F, tot), dtype=polys.dtype)
     spre = np.zeros((C + 1, tot), dtype=np.bool_)
-    suf = np.zeros((F, tot))
+    suf = np.zeros((F if modulus == 0 else 0, tot), dtype=polys.dtype)
     ssuf = np.zeros((C + 1, tot), dtype=np.bool_)
-    if weighted:
-        pre[0, 0] = 1.0
-        suf[C, 0] = 1.0
+    if arith:
+        pre[0, 0] = 1
+        if modulus == 0:
+            suf[C, 0] = 1
     spre[0, 0] = True
     ssuf[C, 0] = True
     for c in range(C):
@@ -63,9 +112,28 @@ def combine(polys, supp, sizes, U, M, weighted):
                 continue
             for k in range(sizes[c] + 1):
                 if supp[c, k]:
-                    if weighted:
-                        pre[c + 1, i + k] += pre[c, i] * polys[c, k]
+                    if arith:
+                        pre[c + 1, i + k] = _plus(pre[c + 1, i + k], _times(pre[c, i], polys[c, k], modulus), modulus)
                     spre[c + 1, i + k] = True
+    lo = -1
+    hi = -1
+    lmax = -np.inf
+    for j in range(tot):
+        if spre[C, j] and valid[j]:
+            if lo < 0:
+                lo = j
+            hi = j
+            lmax = max(lmax, lw[j])
+    ratio = np.zeros((C, L))
+    feasible = np.zeros((C, L), dtype=np.bool_)
+    Z = np.zeros(1, dtype=polys.dtype)
+    if lo < 0:
+        return ratio, feasible, 0.0, False, False, lo, hi, False, Z[0]
+    if modulus > 0:
+        for j in range(lo, hi + 1):
+            if spre[C, j] and valid[j]:
+                Z[0] = _plus(Z[0], _times(pre[C, j], w[j], modulus), modulus)
+        return ratio, feasible, 0.0, False, False, lo, hi, True, Z[0]
     for c in range(C - 1, -1, -1):
         for i in range(pre_n[C] - pre_n[c + 1] + 1):
             if not ssuf[c + 1, i]:
@@ -75,35 +143,31 @@ def combine(polys, supp, sizes, U, M, weighted):
                     if weighted:
                         suf[c, i + k] += suf[c + 1, i] * polys[c, k]
                     ssuf[c, i + k] = True
-    lmax = -np.inf
-    lo = -1
-    hi = -1
-    for j in range(tot):
-        if spre[C, j] and valid[j]:
-            if lo < 0:
-                lo = j
-            hi = j
-            lmax = max(lmax, lw[j])
-    ratio = np.zeros((C, L))
-    feasible = np.zeros((C, L), dtype=np.bool_)
-    if lo < 0:
-        return ratio, feasible, 0.0, False, False, lo, hi, False
     for j in range(tot):
         w[j] = math.exp(lw[j] - lmax) if valid[j] and weighted else 0.0
-    Z = 0.0
     zoff = 0.0
     off_safe = True
     off_mine = True
     for j in range(lo, hi + 1):
         if spre[C, j] and valid[j]:
             if weighted:
-                Z += pre[C, j] * w[j]
+                Z[0] += pre[C, j] * w[j]
                 if U > 0:
                     zoff += pre[C, j] * w[j] * (M - j) / U
             if M - j > 0:
                 off_safe = False
             if M - j != U:
                 off_mine = False
+    _per_component(pre, spre, suf, ssuf, pre_n, sizes, supp, valid, w, Z[0], weighted, ratio, feasible)
+    return ratio, feasible, (zoff / Z[0] if U > 0 and weighted else 0.0), off_safe, off_mine, lo, hi, True, Z[0]
+
+
+@njit
+def _per_component(pre, spre, suf, ssuf, pre_n, sizes, supp, valid, w, Z, weighted, ratio, feasible):
+    """For each component c and mine count k: whether the other components and the cells off the
+    frontier can make up the total (feasible), and their share of the weight (ratio: R_c(k) / Z)."""
+    C = sizes.shape[0]
+    tot = pre_n[C] + 1
     oth_f = np.zeros(tot)
     oth_s = np.zeros(tot, dtype=np.bool_)
     for c in range(C):
@@ -131,7 +195,6 @@ def combine(polys, supp, sizes, U, M, weighted):
             if weighted:
                 ratio[c, k] = r / Z
             feasible[c, k] = f
-    return ratio, feasible, (zoff / Z if U > 0 and weighted else 0.0), off_safe, off_mine, lo, hi, True
 
 
 def _is_prime(n: int) -> bool:
@@ -160,17 +223,22 @@ def _is_prime(n: int) -> bool:
 _MODULI: list[int] = []
 
 
-def moduli(count: int) -> list[int]:
-    """Primes just below 2**61: sums of two stay inside int64."""
-    p = (_MODULI[-1] if _MODULI else (1 << 61)) - 1
-    while len(_MODULI) < count:
+_SMALL_MODULI: list[int] = []
+
+
+def moduli(count: int, small: bool = False) -> list[int]:
+    """Primes just below 2**61 (sums of two stay inside int64), or with `small` below 2**31 (so do
+    products of two)."""
+    found = _SMALL_MODULI if small else _MODULI
+    p = (found[-1] if found else (1 << (31 if small else 61))) - 1
+    while len(found) < count:
         if _is_prime(p):
-            _MODULI.append(p)
+            found.append(p)
         p -= 1
-    return _MODULI[:count]
+    return found[:count]
 
 
-def join(mods: list[int], residues: list[list[int]]) -> list[int]:
+def join(mods: list[int], residues: list[list[int]]) -> list[int]:  # (each position on its own)
     """Each position's integer from its residues modulo `mods` (Chinese remainders)."""
     big = math.prod(mods)
     out = []
@@ -183,28 +251,56 @@ def join(mods: list[int], residues: list[list[int]]) -> list[int]:
     return out
 
 
-def whole_board(polys, U: int, M: int) -> int:
-    """Layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j),
-    from each component's layouts by mine count (Python integers: products exceed 64 bits)."""
-    total, base = [1], 0  # total[i]: frontier layouts with base + i mines
-    for p in polys:
-        nz = [k for k in range(len(p)) if p[k]]
-        lo = nz[0]
-        p = [int(c) for c in p[lo:nz[-1] + 1]]
-        out = [0] * (len(total) + len(p) - 1)
-        for i, a in enumerate(total):
-            if a:
-                for k, b in enumerate(p):
-                    out[i + k] += a * b
-        total, base = out, base + lo
-    js = [j for j in range(len(total)) if total[j] and 0 <= M - base - j <= U]
-    layouts = 0
-    if js:
-        w = math.comb(U, M - base - js[0])  # C(U, M - j), stepped down exactly as j grows
-        m = M - base - js[0]
-        for j in range(js[0], js[-1] + 1):
-            layouts += total[j] * w
-            if m > 0:
-                w = w * m // (U - m + 1)
-            m -= 1
-    return layouts
+@njit
+def _residues(counts, big, U, M, primes):
+    """The whole board's layouts modulo each prime: counts (C, L) each component's layouts by mine
+    count in floats, exact below 2**53; big (P, C, L): the residues modulo each prime of the counts
+    that are not exact (-1 where they are)."""
+    C, L = counts.shape
+    supp = counts > 0
+    sizes = np.zeros(C, dtype=np.int64)
+    for c in range(C):
+        for k in range(L):
+            if supp[c, k]:
+                sizes[c] = k
+    res = np.empty((C, L), dtype=np.int64)
+    out = np.zeros(primes.shape[0], dtype=np.int64)
+    for r in range(primes.shape[0]):
+        p = primes[r]
+        for c in range(C):
+            for k in range(L):
+                res[c, k] = big[r, c, k] if big[r, c, k] >= 0 else np.int64(counts[c, k]) % p
+        out[r] = combine(res, supp, sizes, U, M, False, p)[8]
+    return out
+
+
+_JOIN: dict = {}
+
+
+def whole_board(counts: np.ndarray, big: dict, U: int, M: int) -> int:
+    """Layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j), from
+    each component's layouts by mine count (`counts`: (C, L) floats, exact below 2**53; `big`:
+    component -> its exact counts as Python integers where they are not): `combine` in arithmetic
+    modulo enough primes below 2**31, joined by Chinese remainders."""
+    C, L = counts.shape
+    # layouts < (the frontier's layouts) x the largest C(U, k) the total allows, with room to spare
+    k = min(max(U // 2, M - C * (L - 1)), M, U)
+    binom = (math.lgamma(U + 1) - math.lgamma(k + 1) - math.lgamma(U - k + 1)) / math.log(2) if k >= 0 else 0.0
+    frontier = float(np.log2(np.maximum(counts.sum(axis=1), 1.0)).sum()) if C else 0.0
+    count = int(frontier + binom) // 30 + 2
+    mods = moduli(count, small=True)
+    primes = np.array(mods, dtype=np.int64)
+    rows = np.full((count, C, L), -1, dtype=np.int64)
+    if big:
+        counts = counts.copy()
+    for c, row in big.items():
+        counts[c, :] = 0.0
+        counts[c, :len(row)] = [1.0 if x else 0.0 for x in row]  # (only which counts it reaches)
+        rows[:, c, :] = 0
+        rows[:, c, :len(row)] = [[x % m for x in row] for m in mods]
+    residues = _residues(counts, rows, U, M, primes)
+    if count not in _JOIN:  # x = sum of r_i * c_i modulo the product, c_i = 1 mod m_i and 0 mod the rest
+        big_m = math.prod(mods)
+        _JOIN[count] = (big_m, [big_m // m * pow(big_m // m, -1, m) for m in mods])
+    big_m, coef = _JOIN[count]
+    return sum(int(r) * c for r, c in zip(residues, coef)) % big_m

@@ -73,6 +73,21 @@ def _weights(tot, U, M, weighted, modulus, w, valid):
     return lw
 
 
+@njit(inline='always')
+def _convolve(a, sa, na, b, sb, nb, out, sout, arith, p):
+    """out (+)= the product of the polynomials a[:na + 1] and b[:nb + 1] (a mine count each), in the
+    arithmetic (modulo p > 0; floats or counts; nothing but the support without `arith`), and
+    sout |= which counts the product reaches, from the supports sa and sb."""
+    for i in range(na + 1):
+        if not sa[i]:
+            continue
+        for k in range(nb + 1):
+            if sb[k]:
+                if arith:
+                    out[i + k] = _plus(out[i + k], _times(a[i], b[k], p), p)
+                sout[i + k] = True
+
+
 @njit
 def combine(polys, supp, sizes, U, M, weighted, modulus):
     """Combine components under the mine total, in the arithmetic of `polys`: floats (each row
@@ -95,26 +110,18 @@ def combine(polys, supp, sizes, U, M, weighted, modulus):
     valid = np.zeros(tot, dtype=np.bool_)
     lw = _weights(tot, U, M, weighted, modulus, w, valid)
     # prefix / suffix products of the component polynomials (in the arithmetic, and support)
-    F = C + 1 if arith else 0
+    F = C + 1 if arith else 1
     pre = np.zeros((F, tot), dtype=polys.dtype)
     spre = np.zeros((C + 1, tot), dtype=np.bool_)
-    suf = np.zeros((F if modulus == 0 else 0, tot), dtype=polys.dtype)
+    suf = np.zeros((F if modulus == 0 else 1, tot), dtype=polys.dtype)
     ssuf = np.zeros((C + 1, tot), dtype=np.bool_)
-    if arith:
-        pre[0, 0] = 1
-        if modulus == 0:
-            suf[C, 0] = 1
+    pre[0, 0] = 1
+    suf[-1, 0] = 1
     spre[0, 0] = True
     ssuf[C, 0] = True
     for c in range(C):
-        for i in range(pre_n[c] + 1):
-            if not spre[c, i]:
-                continue
-            for k in range(sizes[c] + 1):
-                if supp[c, k]:
-                    if arith:
-                        pre[c + 1, i + k] = _plus(pre[c + 1, i + k], _times(pre[c, i], polys[c, k], modulus), modulus)
-                    spre[c + 1, i + k] = True
+        _convolve(pre[c if arith else 0], spre[c], pre_n[c], polys[c], supp[c], sizes[c],
+                  pre[c + 1 if arith else 0], spre[c + 1], arith, modulus)
     lo = -1
     hi = -1
     lmax = -np.inf
@@ -135,14 +142,8 @@ def combine(polys, supp, sizes, U, M, weighted, modulus):
                 Z[0] = _plus(Z[0], _times(pre[C, j], w[j], modulus), modulus)
         return ratio, feasible, 0.0, False, False, lo, hi, True, Z[0]
     for c in range(C - 1, -1, -1):
-        for i in range(pre_n[C] - pre_n[c + 1] + 1):
-            if not ssuf[c + 1, i]:
-                continue
-            for k in range(sizes[c] + 1):
-                if supp[c, k]:
-                    if weighted:
-                        suf[c, i + k] += suf[c + 1, i] * polys[c, k]
-                    ssuf[c, i + k] = True
+        _convolve(suf[c + 1 if weighted else 0], ssuf[c + 1], pre_n[C] - pre_n[c + 1], polys[c], supp[c], sizes[c],
+                  suf[c if weighted else 0], ssuf[c], weighted, 0)
     for j in range(tot):
         w[j] = math.exp(lw[j] - lmax) if valid[j] and weighted else 0.0
     zoff = 0.0
@@ -158,29 +159,14 @@ def combine(polys, supp, sizes, U, M, weighted, modulus):
                 off_safe = False
             if M - j != U:
                 off_mine = False
-    _per_component(pre, spre, suf, ssuf, pre_n, sizes, supp, valid, w, Z[0], weighted, ratio, feasible)
-    return ratio, feasible, (zoff / Z[0] if U > 0 and weighted else 0.0), off_safe, off_mine, lo, hi, True, Z[0]
-
-
-@njit
-def _per_component(pre, spre, suf, ssuf, pre_n, sizes, supp, valid, w, Z, weighted, ratio, feasible):
-    """For each component c and mine count k: whether the other components and the cells off the
-    frontier can make up the total (feasible), and their share of the weight (ratio: R_c(k) / Z)."""
-    C = sizes.shape[0]
-    tot = pre_n[C] + 1
     oth_f = np.zeros(tot)
     oth_s = np.zeros(tot, dtype=np.bool_)
     for c in range(C):
         oth_f[:] = 0.0
         oth_s[:] = False
-        for i in range(pre_n[c] + 1):
-            if not spre[c, i]:
-                continue
-            for i2 in range(pre_n[C] - pre_n[c + 1] + 1):
-                if ssuf[c + 1, i2]:
-                    if weighted:
-                        oth_f[i + i2] += pre[c, i] * suf[c + 1, i2]
-                    oth_s[i + i2] = True
+        # the components other than c together, from the prefix before it and the suffix after
+        _convolve(pre[c if weighted else 0], spre[c], pre_n[c], suf[c + 1 if weighted else 0], ssuf[c + 1],
+                  pre_n[C] - pre_n[c + 1], oth_f, oth_s, weighted, 0)
         rest = pre_n[C] - sizes[c]
         for k in range(sizes[c] + 1):
             if not supp[c, k]:
@@ -193,8 +179,9 @@ def _per_component(pre, spre, suf, ssuf, pre_n, sizes, supp, valid, w, Z, weight
                         r += oth_f[K] * w[k + K]
                     f = True
             if weighted:
-                ratio[c, k] = r / Z
+                ratio[c, k] = r / Z[0]
             feasible[c, k] = f
+    return ratio, feasible, (zoff / Z[0] if U > 0 and weighted else 0.0), off_safe, off_mine, lo, hi, True, Z[0]
 
 
 def _is_prime(n: int) -> bool:

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeplab.solver.sweep import OK, backward, forward, workspace
+from sweeplab.solver.sweep import OK, backward, sweep, workspace
 
 
 def strip(m, width, seed):
@@ -28,13 +28,14 @@ def strip(m, width, seed):
     return cons, need, every[ok]
 
 
-def sweep(m, cons, need, F, by_mines, modulus=0):
+def swept(m, cons, need, F, by_mines, modulus=0):
+    """The engine's sweep of the strip, from a workspace of two states (so it must grow)."""
     con_start = np.zeros(len(cons) + 1, dtype=np.int32)
     con_start[1:] = np.cumsum([len(c) for c in cons])
     con_front = np.array([c for cells in cons for c in cells], dtype=np.int32)
     pos = np.arange(m, dtype=np.int64)
-    status, F, ws = forward(m, np.arange(len(cons), dtype=np.int64), need.astype(np.int32), con_start, con_front, pos,
-                            F, modulus, by_mines, workspace(8, m, len(cons)))
+    status, F, ws = sweep(m, np.arange(len(cons), dtype=np.int64), need.astype(np.int32), con_start, con_front, pos,
+                          F, modulus, by_mines, workspace(2, m, len(cons), F.shape[1]))
     assert status == OK
     return F, ws
 
@@ -45,24 +46,24 @@ def test_the_sweep_decides_counts_and_weighs_every_layout(m, width, seed):
     cons, need, layouts = strip(m, width, seed)
     order = np.arange(m)
     # exists, without the mine count: which cells some layout makes a mine, which safe
-    F, ws = sweep(m, cons, need, np.zeros((8, 1), dtype=np.bool_), False)
+    F, ws = swept(m, cons, need, np.zeros((8, 1), dtype=np.bool_), False)
     can_mine, can_safe = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
     yes = np.ones(1, dtype=bool)
     backward(F, ws, m, yes, yes, order, np.zeros(m), can_mine, can_safe, False)
     assert (can_mine == layouts.any(axis=0)).all() and (can_safe == (~layouts).any(axis=0)).all()
     # exact counts by mine count, and the same modulo a small prime
     by_k = np.bincount(layouts.sum(axis=1), minlength=m + 1)
-    F, ws = sweep(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), True)
+    F, ws = swept(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), True)
     fin = ws[4][m]
     assert (F[fin] == by_k).all()
-    F, ws = sweep(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), True, modulus=7)
+    F, ws = swept(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), True, modulus=7)
     assert (F[ws[4][m]] == by_k % 7).all()
     # floats under weights per mine count, with some counts ruled out: each cell's weight and
     # what it can be among the layouts allowed
     rng = np.random.default_rng(seed)
     wfin = rng.random(m + 1)
     feas = rng.random(m + 1) < 0.7
-    F, ws = sweep(m, cons, need, np.zeros((8, m + 1)), True)
+    F, ws = swept(m, cons, need, np.zeros((8, m + 1)), True)
     p = np.zeros(m)
     backward(F, ws, m, wfin, feas, order, p, can_mine, can_safe, True)
     weight = wfin[layouts.sum(axis=1)]

@@ -32,9 +32,9 @@ from ..view import FLAG, View
 from .deduction import WHY_COMPONENT, WHY_PAIR, WHY_TOTAL
 from .frontier import InconsistentPositionError, TooComplexError, build, by_component, components, view_position
 from .position import (EV_A, EV_B, EV_WHY, FLAGGED, HID, HMASK, KNO, REST_A, REST_B, ST, TM, grid_tables, new_play,
-                       push, scratch_for)
+                       new_scratch, push, scratch_for)
 from .rules import BROKEN, settle
-from .sweep import MAX_CELLS, OK, backward, forward, workspace
+from .sweep import MAX_CELLS, OK, backward, sweep, workspace
 from .total import combine, join, moduli, whole_board
 
 
@@ -123,7 +123,7 @@ def _settled(cells, nbr, trust_flags, mine_count, si, sm):
 
 
 @njit
-def analyse_kernel(cells, nbr, trust_flags, mine_count, si, sm):
+def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
     """The whole analysis in one compiled call: the local rules, constraints, components, sweeps,
     the total, decisions and probabilities. Status: 0 ok, 1 bad number, 2 too many trusted
     flags, 3 numbers contradict, 4 mine total fits no layout, 6 a component past the table budget."""
@@ -158,8 +158,8 @@ def analyse_kernel(cells, nbr, trust_flags, mine_count, si, sm):
     for k in range(C):
         n_k = comp_start[k + 1] - comp_start[k]
         sizes[k] = n_k
-        st_k, F, ws = forward(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
-                              np.zeros((64, n_k + 1)), 0.0, True, workspace(64, n_k, cstart[k + 1] - cstart[k]))
+        st_k, F, ws = sweep(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
+                            np.zeros((64, n_k + 1)), 0.0, True, workspace(64, n_k, cstart[k + 1] - cstart[k], n_k + 1))
         tables.append((F, ws))
         if st_k != OK:  # too wide or too big: floats do not overflow
             return 6, k, prob, safe, mines, counts, 0, 0, 0, 0, C, reason
@@ -238,6 +238,21 @@ def _scratch(width: int, height: int, topology: str):
     return si, grid_tables(width, height, topology)[2]
 
 
+_SCRATCH_OF: dict = {}
+
+
+def analyse_kernel(cells, nbr, trust_flags, mine_count):
+    """The whole analysis on flat cells and a neighbour table, without a View (for batch work):
+    (status, bad cell, probabilities, safe, mines, counts, lo, hi, U, M, components, reasons) as
+    `analyse` reads them. Status: 0 ok, 1 bad number, 2 too many trusted flags, 3 numbers
+    contradict, 4 mine total fits no layout, 6 a component past the table budget."""
+    held = _SCRATCH_OF.get(id(nbr))
+    if held is None or held[0] is not nbr:  # (the grid's tables, built once per neighbour table)
+        si, _, sm = new_scratch(nbr)
+        held = _SCRATCH_OF[id(nbr)] = (nbr, si, sm)
+    return _analyse(cells, nbr, bool(trust_flags), mine_count, held[1], held[2])
+
+
 def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     """Complete deduction with the mine total, and exact probabilities, for `view`.
 
@@ -249,7 +264,7 @@ def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     trust_flags = bool(trust_flags)
     cells = view.cells.reshape(-1)
     si, sm = _scratch(view.width, view.height, view.topology)
-    status, bad, prob, safe, mines, counts, lo, hi, U, M, C, reason = analyse_kernel(
+    status, bad, prob, safe, mines, counts, lo, hi, U, M, C, reason = _analyse(
         cells, view.neighbours, trust_flags, view.mine_count, si, sm)
     if status == 0:
         shape = (view.height, view.width)
@@ -288,9 +303,9 @@ def component_residues(cells, nbr, trust_flags, si, sm, k, mods):
     n_k = comp_start[k + 1] - comp_start[k]
     out = np.zeros((mods.shape[0], n_k + 1), dtype=np.int64)
     for r in range(mods.shape[0]):
-        st_k, F, ws = forward(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
-                              np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
-                              workspace(64, n_k, cstart[k + 1] - cstart[k]))
+        st_k, F, ws = sweep(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
+                            np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
+                            workspace(64, n_k, cstart[k + 1] - cstart[k], n_k + 1))
         if st_k != OK:
             return st_k, out
         layer = ws[4]

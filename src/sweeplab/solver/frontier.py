@@ -153,7 +153,7 @@ def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
     first-numbered cell, each in a greedy narrow order from a pseudo-peripheral cell; comp_start
     offsets; con_comp: each number's component; pos: each cell's place in its component's order).
     """
-    work = np.empty(9 * nf + 2 + 2 * nc, dtype=np.int64)
+    work = np.empty(13 * nf + 2 + 2 * nc, dtype=np.int64)
     root, o = _carve(work, 0, nf)
     dist, o = _carve(work, o, nf)
     dist[:] = -1
@@ -165,6 +165,10 @@ def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
     pos, o = _carve(work, o, nf)
     rem, o = _carve(work, o, nc)
     con_comp, o = _carve(work, o, nc)
+    score, o = _carve(work, o, nf)
+    ntouch, o = _carve(work, o, nf)
+    qidx, o = _carve(work, o, nf)
+    cand, o = _carve(work, o, nf)
     flags = np.zeros(2 * nf + nc, dtype=np.bool_)
     seen, ob = _carve(flags, 0, nf)
     assigned, ob = _carve(flags, ob, nf)
@@ -203,7 +207,8 @@ def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
                 first = queue[tail - 1]
                 for q in range(tail):
                     dist[queue[q]] = -1
-        _greedy(queue, tail, dist, fcons, fdeg, rem, opened, assigned, order, placed)
+        _greedy(queue, tail, dist, con_start, con_front, fcons, fdeg, rem, opened, assigned, score, ntouch, qidx, cand,
+                order, placed)
         placed += tail
         ncomp += 1
         comp_start[ncomp] = placed
@@ -217,42 +222,77 @@ def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
 
 
 @njit(inline='always')
-def _greedy(queue, tail, dist, fcons, fdeg, rem, opened, assigned, order, placed):
+def _leaves_open(rem, opened, c):
+    """What number c adds to a cell's score (numbers left half-assigned): -1 when the cell would
+    close it, +1 when it would open it, else 0."""
+    if rem[c] == 1:
+        return -1 if opened[c] else 0
+    return 0 if opened[c] else 1
+
+
+@njit(inline='always')
+def _greedy(queue, tail, dist, con_start, con_front, fcons, fdeg, rem, opened, assigned, score, ntouch, qidx, cand,
+            order, placed):
     """Order the component in queue[:tail] from its start: next the cell that leaves the fewest
-    numbers half-assigned (closes most, opens fewest), nearer the start on ties."""
+    numbers half-assigned (closes most, opens fewest), nearer the start on ties (then the first in
+    breadth-first order), among the cells next to a half-assigned number (at first, all of them).
+    Scores are kept up to date as numbers open and close, and only the cells next to a
+    half-assigned number are looked at, so a step costs what the order's edge holds."""
+    for q in range(tail):
+        v = queue[q]
+        qidx[v] = q
+        score[v] = 0
+        ntouch[v] = 0
+        for e in range(fdeg[v]):
+            score[v] += _leaves_open(rem, opened, fcons[v, e])
+    ncand = 0
     for step in range(tail):
         best = -1
-        best_score = 1 << 30
-        best_dist = 1 << 30
-        for q in range(tail):
-            v = queue[q]
-            if assigned[v]:
-                continue
-            touched = step == 0
-            score = 0
-            for e in range(fdeg[v]):
-                c = fcons[v, e]
-                if opened[c]:
-                    touched = True
-                if rem[c] == 1:
-                    if opened[c]:
-                        score -= 1
-                elif not opened[c]:
-                    score += 1
-            if not touched:
-                continue
-            if score < best_score or (score == best_score and dist[v] < best_dist):
-                best, best_score, best_dist = v, score, dist[v]
+        if step == 0:
+            for q in range(tail):
+                v = queue[q]
+                if best < 0 or score[v] < score[best] or (score[v] == score[best] and dist[v] < dist[best]):
+                    best = v
+        else:
+            for k in range(ncand):
+                v = cand[k]
+                if best < 0 or score[v] < score[best] or (score[v] == score[best] and (
+                        dist[v] < dist[best] or (dist[v] == dist[best] and qidx[v] < qidx[best]))):
+                    best = v
         if best < 0:  # cannot happen in a connected component; keep the breadth-first order then
             for q in range(tail):
                 if not assigned[queue[q]]:
                     best = queue[q]
                     break
         assigned[best] = True
+        if ntouch[best] > 0:  # out of the cells looked at
+            for k in range(ncand):
+                if cand[k] == best:
+                    ncand -= 1
+                    cand[k] = cand[ncand]
+                    break
         for e in range(fdeg[best]):
             c = fcons[best, e]
+            was = _leaves_open(rem, opened, c)
+            was_open = opened[c]
             rem[c] -= 1
             opened[c] = rem[c] > 0
+            change = _leaves_open(rem, opened, c) - was
+            touch = (1 if opened[c] else 0) - (1 if was_open else 0)
+            for s in range(con_start[c], con_start[c + 1]):
+                u = con_front[s]
+                score[u] += change
+                if touch != 0:
+                    if touch > 0 and ntouch[u] == 0 and not assigned[u]:
+                        cand[ncand] = u
+                        ncand += 1
+                    ntouch[u] += touch
+                    if ntouch[u] == 0 and not assigned[u]:
+                        for k in range(ncand):
+                            if cand[k] == u:
+                                ncand -= 1
+                                cand[k] = cand[ncand]
+                                break
         order[placed + step] = best
 
 

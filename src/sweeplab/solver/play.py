@@ -28,7 +28,7 @@ from .frontier import build, by_component, components
 from .position import (DEG, FLAGGED, FULL, HID, HMASK, KNO, MINE_OUT, NEEDED_TOTAL, SAFE_OUT, ST, push, reset_scratch,
                        reveal, shown)
 from .rules import BROKEN, DONE, reveal_found, settle
-from .sweep import OK, backward, clear, forward, workspace
+from .sweep import GROW, OK, _backward, _grown, backward, clear, forward, sweep, workspace
 from .total import combine
 
 # Outcome codes of a play.
@@ -80,8 +80,9 @@ def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_
     maxm = 0
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
-    ws = workspace(2 * maxm + 8, maxm, nc)
-    F = np.zeros((2 * maxm + 8, 1), dtype=np.bool_)
+    ws = workspace(4 * maxm + 8, maxm, nc, 1)
+    F = np.zeros((4 * maxm + 8, 1))  # (floats: a layout count is never 0 by rounding, so it says which exist)
+    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
     can = np.zeros(2 * nf, dtype=np.bool_)
     can_mine = can[:nf]
     can_safe = can[nf:]
@@ -94,13 +95,20 @@ def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_
         c = by_size[ci]
         m = comp_start[c + 1] - comp_start[c]
         vars_ = order[comp_start[c]:comp_start[c + 1]]
-        status, F, ws = forward(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos, F, 0, False, ws)
+        cons = clist[cstart[c]:cstart[c + 1]]
+        status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child, layer, inc,
+                         inc_n, ck, cv, uniq, ints)
+        while status == GROW:  # (the states did not fit: twice the rows, and again)
+            ws, F = _grown(ws, F)
+            keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
+            status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child, layer,
+                             inc, inc_n, ck, cv, uniq, ints)
+        if status == OK:
+            _backward(F, flo, fhi, child, layer, E, W, m, anything, anything, vars_, p_out, can_mine, can_safe, False)
+        clear(F, ws, m, status)
         if status != OK:  # numbers too tangled to sweep: this board is not certified
             over_budget = True
-            F[:] = False
             continue
-        backward(F, ws, m, anything, anything, vars_, p_out, can_mine, can_safe, False)
-        clear(F, ws, m)
         for q in range(m):
             v = vars_[q]
             if can_mine[v] != can_safe[v]:
@@ -129,52 +137,53 @@ def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_
     if nf > 0 and mines_left < off and _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx) < mines_left:
         return 0, SOLVED, False
     return _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_start, con_front, pos,
-                       mines_left, st, fidx, safe_out, mine_out, budget)
+                       mines_left, st, fidx, safe_out, mine_out, budget, ws, can_mine, can_safe)
 
 
 @njit
 def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_start, con_front, pos, mines_left, st,
-                fidx, safe_out, mine_out, budget):
-    """The round's deductions with the mine total: each component counted by mine count (exactly;
-    BUDGET past `budget` layouts), combined with the cells off the frontier, and swept back for
-    what the total allows."""
+                fidx, safe_out, mine_out, budget, ws, can_mine, can_safe):
+    """The round's deductions with the mine total: each component counted by mine count (floats:
+    which counts it reaches exactly, and whether its layouts pass `budget`: BUDGET), combined with
+    the cells off the frontier, and swept back for what the total allows."""
     ncomp = comp_start.shape[0] - 1
     maxm = 0
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
     supp = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
     sizes = np.empty(ncomp, dtype=np.int64)
-    tables = []
+    ws = workspace(ws[0].shape[0], maxm, ws[10].shape[0], maxm + 1)  # (now with a column per mine count)
+    table = np.zeros((ws[0].shape[0], maxm + 1))  # (a table of m + 1 columns for each component)
     for c in range(ncomp):
         m = comp_start[c + 1] - comp_start[c]
         sizes[c] = m
-        ws = workspace(2 * m + 8, m, cstart[c + 1] - cstart[c])
-        status, F, ws = forward(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
-                                np.zeros((2 * m + 8, m + 1), dtype=np.int64), 0, True, ws)
+        status, F, ws = sweep(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
+                              table[:, :m + 1], 0.0, True, ws)
         if status != OK:
             return 0, BUDGET, False
+        if F.shape[0] > table.shape[0]:
+            table = np.zeros((F.shape[0], maxm + 1))
         fin = ws[4][m]
-        layouts = 0
+        layouts = 0.0
         for k in range(m + 1):
             layouts += F[fin, k]
             supp[c, k] = F[fin, k] > 0
+        clear(F, ws, m, status)
         if layouts > budget:
             return 0, BUDGET, False
-        tables.append((F, ws))
     _, feasible, _, off_safe, off_mine, _, _, ok, _ = combine(supp.astype(np.float64), supp, sizes, off, mines_left,
                                                               False, 0)
     if not ok:
         return 0, SOLVED, True
-    can = np.zeros(2 * nf, dtype=np.bool_)
-    can_mine = can[:nf]
-    can_safe = can[nf:]
     p_out = np.zeros(1)
     decided = 0
     for c in range(ncomp):
-        F, ws = tables[c]
         m = sizes[c]
         vars_ = order[comp_start[c]:comp_start[c + 1]]
+        status, F, ws = sweep(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
+                              table[:, :m + 1], 0.0, True, ws)
         backward(F, ws, m, feasible[c, :m + 1], feasible[c, :m + 1], vars_, p_out, can_mine, can_safe, False)
+        clear(F, ws, m, status)
         for q in range(m):
             v = vars_[q]
             if can_mine[v] != can_safe[v]:

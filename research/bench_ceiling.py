@@ -5,7 +5,7 @@
 
 Game i is game i of `bench_winrate.py` seeded --seed (the same board and player seed). Perfect play
 opens every certain cell before it guesses, so it reaches the same first position needing a guess
-as `strong` (whose deduction is complete). There `solver.ceiling` gives perfect play's chance: exact
+as `strong` (whose deduction is complete). There `ceiling.py` (beside this script) gives perfect play's chance: exact
 by the end game when at most --exact layouts remain (and the search fits --budget states), else an
 upper bound. `strong` then plays the game on, as `sweeplab bench` does. Per case:
 

@@ -5,6 +5,12 @@ and the mine total; a moved or added mine is certified from the last play's log 
 
 Verdicts: SOLVED (logic alone opens the board), STUCK (a guess is needed), BUDGET (a component had
 more layouts than the leaf budget: not certified), BOOM (the click is a mine).
+
+Whether a play meets a component past the budget can depend on the order it went in (a replay
+goes in the old board's order), so a BUDGET verdict belongs to the play, not to the board.
+`settle` plays such a board afresh with no budget: its verdict, SOLVED or STUCK, is complete
+deduction's closure, the board's alone (BUDGET only where a component is past what the sweep can
+hold at all: numbers packed in two dimensions, never met on a real board).
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ def set_mine(mines, numbers, nbr, cell, mine):
             numbers[j] += by
 
 
+NO_BUDGET = 1 << 62  # a leaf budget no component's layouts reach: `settle`'s
+
 # The generators' view of the certifier. The play logs inside are the engine's own.
 Position = namedtuple("Position", "mines numbers nbr click budget play spare scratch")
 Position.__doc__ = """A board being certified from its click: the flat mines and their numbers (changed in place by
@@ -83,6 +91,17 @@ def try_move(p, src, dst):
     si, sb, sm = p.scratch
     return play_moved(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, qi, qb, qmeta, si, sb, sm,
                       np.int32(src), np.int32(dst))
+
+
+@njit(inline='always')
+def settle(p):
+    """After `start` or `try_move` answered BUDGET: the board as it stands played afresh with no leaf
+    budget, into the spare log; the verdict, SOLVED or STUCK, is the board's own (no order of play
+    gets further than complete deduction's closure, and a play with no budget reaches it). Then
+    `keep(p)` makes that play the position's (or, after try_move, `undo`)."""
+    qi, qb, qmeta = p.spare
+    si, sb, sm = p.scratch
+    return play_fresh(p.mines, p.numbers, p.nbr, p.click, NO_BUDGET, qi, qb, qmeta, si, sb, sm)
 
 
 @njit(inline='always')

@@ -53,12 +53,13 @@ MEMO: dict = {}  # a worker's ceilings by position, kept across its chunks (the 
 def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int) -> dict:
     """Per game: the kind of its first guess, perfect play's chance there (exact or a ceiling; 1 with
     no guess), and whether `strong` won."""
+    from ceiling import ceiling  # (research/ceiling.py, beside this script)
+
     from sweeplab.errors import TooComplexError
     from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import WON, Game
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds
-    from ceiling import ceiling  # (research/ceiling.py, beside this script)
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.players import make_player
 

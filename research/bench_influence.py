@@ -22,9 +22,10 @@ import time
 
 
 def measure(w: int, h: int, m: int, games: int, seed: int, weight: float) -> dict:
+    from influence import InfluencePlayer  # (research/influence.py, beside this script)
+
     from sweeplab import Game, make_rule
     from sweeplab.solver.optimal import OptimalPlay
-    from influence import InfluencePlayer  # (research/influence.py, beside this script)
 
     opt = OptimalPlay(w, h, m)
     guesses = 0

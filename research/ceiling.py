@@ -24,11 +24,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sweeplab.view import HIDDEN, View
 from sweeplab.solver.complete import Analysis
 from sweeplab.solver.endgame import endgame_search
 from sweeplab.solver.fifty import forced_pairs
 from sweeplab.solver.lookahead import flagged, outcomes
+from sweeplab.view import HIDDEN, View
 
 
 class Ceiling(NamedTuple):

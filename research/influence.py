@@ -32,10 +32,10 @@ import numpy as np
 
 from sweeplab import grid
 from sweeplab.grid import DOWN, LEFT, RIGHT, UP
-from sweeplab.view import FLAG, HIDDEN, View
 from sweeplab.solver.complete import Analysis, analyse
 from sweeplab.solver.frontier import InconsistentPositionError, TooComplexError
 from sweeplab.solver.players import StrongPlayer
+from sweeplab.view import FLAG, HIDDEN, View
 
 BOXES = ((0, UP, LEFT), (2, UP, RIGHT), (5, DOWN, LEFT), (7, DOWN, RIGHT))  # (diagonal, its two sides)
 PAIR_ENDS, BOX_ENDS, ENABLER_ENDS = 3, 2, 1  # most undecided ends a shape may still need

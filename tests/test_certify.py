@@ -6,8 +6,21 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab import Board, grid
-from sweeplab.generators.certify import (BUDGET, NO_BUDGET, SOLVED, STUCK, certify, keep, position, revealed, settle,
-                                        start, try_move, undo, workspace)
+from sweeplab.generators.certify import (
+    BUDGET,
+    NO_BUDGET,
+    SOLVED,
+    STUCK,
+    certify,
+    keep,
+    position,
+    revealed,
+    settle,
+    start,
+    try_move,
+    undo,
+    workspace,
+)
 from sweeplab.generators.uniform import uniform_board
 
 from .test_noguess import brute_force_no_guess

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sweeplab import Board, Game, View
 from sweeplab.errors import InconsistentPositionError
 from sweeplab.grid import neighbour_table
-from sweeplab.solver import InconsistentPositionError, analyse
+from sweeplab.solver import analyse
 
 from .counting_oracle import exact_analysis
 

@@ -11,6 +11,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 from bench_ceiling import EXACT, NONE, needs, pass_chance, play
+from ceiling import ceiling
 from hypothesis import HealthCheck, assume, given, settings
 from tests.test_players import small_views
 
@@ -18,7 +19,6 @@ from sweeplab import Board, Game
 from sweeplab.firstclick import kept_free
 from sweeplab.lab import BenchSpec, run
 from sweeplab.solver import analyse
-from ceiling import ceiling
 from sweeplab.solver.fifty import forced_pairs
 from sweeplab.solver.optimal import OptimalPlay
 

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import influence as influence_module
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
+from influence import Influence, InfluencePlayer
+from tests.test_players import _brute_layouts, small_views
 
 from sweeplab import View
 from sweeplab.solver import analyse
-import influence as influence_module
-from influence import Influence, InfluencePlayer
 from sweeplab.solver.lookahead import flagged
 from sweeplab.solver.players import StrongPlayer
 from sweeplab.view import HIDDEN
-
-from tests.test_players import _brute_layouts, small_views
 
 
 def _fifty_layouts(layouts, known, near, hidden, a, mirror):

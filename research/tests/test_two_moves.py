@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from tests.test_players import _brute_progress, _groups, _guess_position, small_views
+from two_moves import TwoMovePlayer, two_move_score
 
 from sweeplab.solver.lookahead import flagged
 from sweeplab.view import HIDDEN
-from tests.test_players import _brute_progress, _groups, _guess_position, small_views
-from two_moves import TwoMovePlayer, two_move_score
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck))

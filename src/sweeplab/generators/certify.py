@@ -24,8 +24,7 @@ from .._numba_cache import njit
 from ..kernels import HIDDEN_STATE, OPEN_STATE, count_numbers
 from ..solver.deduction import WHY_NUMBER, WHY_PAIR  # noqa: F401  (a play's log says why, in the engine's words)
 from ..solver.play import BOOM, BUDGET, DEFAULT_LEAF_BUDGET, SOLVED, STUCK, play_fresh  # noqa: F401
-from ..solver.position import (EV_A, EV_B, EV_CELL, EV_WHY, EVENTS, NEEDED_TOTAL, ST, new_play,  # noqa: F401
-                               new_scratch, scratch_for)
+from ..solver.position import EV_A, EV_B, EV_CELL, EV_WHY, EVENTS, NEEDED_TOTAL, ST, new_play, new_scratch, scratch_for  # noqa: F401
 from ..solver.replay import play_moved
 
 

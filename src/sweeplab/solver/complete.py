@@ -27,12 +27,29 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba_cache import njit
+from ..errors import InconsistentPositionError, TooComplexError
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
 from ..view import FLAG, View
 from .deduction import WHY_COMPONENT, WHY_PAIR, WHY_TOTAL
-from .frontier import InconsistentPositionError, TooComplexError, build, by_component, components, view_position
-from .position import (EV_A, EV_B, EV_WHY, FLAGGED, HID, HMASK, KNO, REST_A, REST_B, ST, TM, grid_tables, new_play,
-                       new_scratch, push, scratch_for)
+from .frontier import build, by_component, components, view_position
+from .position import (
+    EV_A,
+    EV_B,
+    EV_WHY,
+    FLAGGED,
+    HID,
+    HMASK,
+    KNO,
+    REST_A,
+    REST_B,
+    ST,
+    TM,
+    grid_tables,
+    new_play,
+    new_scratch,
+    push,
+    scratch_for,
+)
 from .rules import BROKEN, settle
 from .sweep import MAX_CELLS, OK, backward, sweep, workspace
 from .total import combine, join, moduli, whole_board

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import SweeplabError
 from ..view import View
 from .layouts import enumerate_layouts
-from .perfect import new_memo, search, signatures, sights
+from .perfect import new_memo, search, sights, signatures
 
 # What each reveal shows costs up to cells x cells x layouts steps to list (a 0's cascade can cross
 # every cell, in every layout): past this the end game declines the position (about 0.7 s here).

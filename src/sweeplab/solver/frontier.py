@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba_cache import njit
-from ..errors import SweeplabError
+from ..errors import InconsistentPositionError, TooComplexError
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
 from ..view import FLAG, HIDDEN
 from .deduction import find_root

@@ -25,11 +25,10 @@ import numpy as np
 
 from .. import grid
 from .._numba_cache import njit
-from ..errors import SweeplabError
+from ..errors import InconsistentPositionError, SearchTooLargeError, SweeplabError
 from ..view import FLAG, HIDDEN, View
-from .frontier import InconsistentPositionError
 from .layouts import enumerate_layouts
-from .perfect import new_memo, search, signatures, sights
+from .perfect import new_memo, search, sights, signatures
 
 MAX_CELLS = 64            # boards of at most this many cells
 MAX_LAYOUTS = 3_000_000   # layouts held in memory (a mine row and each cell's sight per layout)

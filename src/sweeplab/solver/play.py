@@ -25,8 +25,22 @@ from .._numba_cache import njit
 from ..kernels import HIDDEN_STATE
 from .deduction import WHY_CLICK, WHY_COMPONENT, WHY_TOTAL
 from .frontier import build, by_component, components
-from .position import (DEG, FLAGGED, FULL, HID, HMASK, KNO, MINE_OUT, NEEDED_TOTAL, SAFE_OUT, ST, push, reset_scratch,
-                       reveal, shown)
+from .position import (
+    DEG,
+    FLAGGED,
+    FULL,
+    HID,
+    HMASK,
+    KNO,
+    MINE_OUT,
+    NEEDED_TOTAL,
+    SAFE_OUT,
+    ST,
+    push,
+    reset_scratch,
+    reveal,
+    shown,
+)
 from .rules import BROKEN, DONE, reveal_found, settle
 from .sweep import GROW, OK, _backward, _grown, backward, clear, forward, sweep, workspace
 from .total import combine

@@ -19,11 +19,10 @@ from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
 from .endgame import endgame_search
-from .frontier import InconsistentPositionError, TooComplexError
 from .fifty import unavoidable_sets
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
-from .rules import deduce_rules
 from .lookahead import progress_detail, safe_whenever, trial_view
+from .rules import deduce_rules
 
 # Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
 BEYOND_EXACT = "beyond-exact"

@@ -17,12 +17,47 @@ import numpy as np
 
 from .._numba_cache import njit
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
-from .deduction import ALL_MINES, ALL_SAFE, UNDECIDED, WHY_CLICK, WHY_COMPONENT, WHY_NUMBER, WHY_PAIR, WHY_TOTAL, number_rule
+from .deduction import (
+    ALL_MINES,
+    ALL_SAFE,
+    UNDECIDED,
+    WHY_CLICK,
+    WHY_COMPONENT,
+    WHY_NUMBER,
+    WHY_PAIR,
+    WHY_TOTAL,
+    number_rule,
+)
 from .play import BOOM, PLAY_ON, SOLVED, run
-from .position import (CHECKED, EV_A, EV_B, EV_CELL, EV_WHY, EVENTS, FLAGGED, HID, HMASK, INWORK, KNO, MINE_OUT,
-                       NEAR, NEEDED_TOTAL, OPENED, STALE, STALE1, STALE_NOW, ST, TM, WORK, log_event, push,
-                       reset_scratch, shown, sync)
+from .position import (
+    CHECKED,
+    EV_A,
+    EV_B,
+    EV_CELL,
+    EV_WHY,
+    EVENTS,
+    FLAGGED,
+    HID,
+    HMASK,
+    INWORK,
+    KNO,
+    MINE_OUT,
+    NEEDED_TOTAL,
+    OPENED,
+    ST,
+    STALE,
+    STALE1,
+    STALE_NOW,
+    TM,
+    WORK,
+    log_event,
+    push,
+    reset_scratch,
+    shown,
+    sync,
+)
 from .rules import next_pair, slot_bit
+
 
 @njit(_nrt=False)
 def first_touch(pi, pb, nbr, a, b):

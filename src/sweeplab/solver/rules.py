@@ -20,13 +20,38 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba_cache import njit
+from ..errors import InconsistentPositionError
 from ..kernels import HIDDEN_STATE, OPEN_STATE
 from ..view import View
 from .deduction import ALL_MINES, ALL_SAFE, UNDECIDED, WHY_NUMBER, WHY_PAIR, number_rule, subset_rule
-from .frontier import InconsistentPositionError, view_position
-from .position import (DIRTY, FRAMES, HID, HMASK, INWORK, KNO, MINE_OUT, NEAR, OPENED, RA, RB, REST_A, REST_B, SAFE_OUT,
-                       SHARED, SLOTS, ST, WORK, grid_tables, new_play, push, push_around, reveal, shown, sync,
-                       popcount)
+from .frontier import view_position
+from .position import (
+    DIRTY,
+    FRAMES,
+    HID,
+    HMASK,
+    INWORK,
+    KNO,
+    MINE_OUT,
+    NEAR,
+    OPENED,
+    RA,
+    RB,
+    REST_A,
+    REST_B,
+    SAFE_OUT,
+    SHARED,
+    SLOTS,
+    ST,
+    WORK,
+    grid_tables,
+    new_play,
+    popcount,
+    push_around,
+    reveal,
+    shown,
+    sync,
+)
 
 NOTHING_TOLD = np.empty(0, dtype=np.int8)  # (view_position: no hidden cell known beforehand)
 

@@ -143,3 +143,38 @@ def test_learned_player_is_registered_and_seeded():
     spec = BenchSpec("learned", 9, 9, 10, "opening", (2, 2), 11)
     a, b = run(spec, 40, workers=1), run(spec, 40, workers=1)
     assert a.outcome() == b.outcome() and a.wins > 0 and a.unsound == 0
+
+
+def test_bench_learned_plays_the_lab_runners_games_and_judges_each_move():
+    """benchmarks/bench_learned.py's games are `sweeplab bench`'s (same wins), and it judges every
+    move against the analysis: a move into a proven mine is 'mine', a guess beside a proven-safe
+    cell 'ignored'."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_learned import Judged, play
+
+    got = play("learned", "beginner-opening", 3, 0, 12)
+    bench = run(BenchSpec("learned", 9, 9, 10, "opening", (2, 2), 3), 12, workers=1)
+    assert (len(got["won"]), sum(got["won"])) == (bench.games, bench.wins)
+    assert sum(got["kinds"].values()) > 12 and got["kinds"]["certain"] > 0
+
+    class Scripted:  # opens the cells it is told, in order
+        name = "scripted"
+
+        def __init__(self, cells):
+            self.cells = list(cells)
+
+        def moves(self, view):
+            from sweeplab.solver.players import Move
+            x, y = self.cells.pop(0)
+            return [Move("open", x, y, False)]
+
+    view = View.from_text("mines: 1\n1##\n1##\n###\n")  # (1,0) or (1,1) holds the mine; (2,*) safe
+    judged = Judged(Scripted([(1, 0), (0, 2), (2, 0)]))
+    for _ in range(3):
+        judged.moves(view)
+    assert judged.kinds == ["ignored", "certain", "certain"]
+    judged = Judged(Scripted([(1, 1)]))
+    judged.moves(View.from_text("mines: 1\n11\n1#\n"))  # its one hidden cell is the mine
+    assert judged.kinds == ["mine"]

@@ -113,11 +113,12 @@ def conv3x3_relu(x, mat, bias, wrap):
     b, h, w, c = x.shape
     k = mat.shape[1]
     out = np.empty((b, h, w, k), np.float32)
+    acc = np.empty(k, np.float32)
     for n in range(b):
         for y in range(h):
             for z in range(w):
-                acc = out[n, y, z]
-                acc[:] = bias
+                for j in range(k):
+                    acc[j] = bias[j]
                 for dy in range(3):
                     yy = y + dy - 1
                     if wrap:
@@ -130,17 +131,14 @@ def conv3x3_relu(x, mat, bias, wrap):
                             zz %= w
                         elif zz < 0 or zz >= w:
                             continue
-                        row = x[n, yy, zz]
                         base = (dy * 3 + dx) * c
                         for i in range(c):
-                            v = row[i]
+                            v = x[n, yy, zz, i]
                             if v != 0.0:
-                                wr = mat[base + i]
-                                for j in range(k):
-                                    acc[j] += v * wr[j]
+                                for j in range(k):  # (indexed, not sliced: numba vectorises this)
+                                    acc[j] += v * mat[base + i, j]
                 for j in range(k):
-                    if acc[j] < 0.0:
-                        acc[j] = 0.0
+                    out[n, y, z, j] = acc[j] if acc[j] > 0.0 else 0.0
     return out
 
 

@@ -178,3 +178,15 @@ def test_bench_learned_plays_the_lab_runners_games_and_judges_each_move():
     judged = Judged(Scripted([(1, 1)]))
     judged.moves(View.from_text("mines: 1\n11\n1#\n"))  # its one hidden cell is the mine
     assert judged.kinds == ["mine"]
+
+
+def test_hint_gives_the_learned_players_guess_when_asked():
+    from sweeplab.solver import hint
+    view = View.from_text("mines: 10\n" + "#########\n" * 9)  # nothing opened: nothing certain
+    h = hint(view, player="learned")
+    assert h.kind == "guess" and "learned player opens" in h.reason
+    (move,) = make_player("learned", 0).moves(view)
+    assert h.cells == [(move.x, move.y)]
+    assert hint(View.from_text("mines: 1\n1#\n"), player="learned").kind == "mine"  # certain: the analysis's
+    with pytest.raises(SweeplabError, match="unknown player 'nobody'"):
+        hint(view, player="nobody")

@@ -12,8 +12,10 @@ safe ignored), a proven mine (unsound: mine opened). Per-game outcomes go to --o
 per task, keyed by a digest of the sources and the weights, so a stopped run resumes and the table
 can be printed again without playing (--games up to what is there).
 
-"g/cpu-s": games per CPU-second of one worker process, everything in the games counted (numba's
-compiling too, so quote a second run after an edit). Published figures are printed as published.
+"g/cpu-s": games per CPU-second of one worker process, everything in the games counted but the
+judge's own analysis (numba's compiling too, so quote a second run after an edit). A learned move
+is one turn of the player: its network's cell, and when that cell is proven safe the position's
+other proven-safe cells with it (solver/learned.py), so a turn is judged by its first cell. Published figures are printed as published.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ def play(player: str, case: str, seed: int, start: int, stop: int) -> dict:
         r = autoplay(game, judged, at)
         out["won"].append(bool(r.won))
         if judged is not p:
+            out["cpu"] -= judged.cpu  # the judge's own analysis is not the player's time
             for k in KINDS:
                 out["kinds"][k] += judged.kinds.count(k)
             if not r.won:
@@ -75,12 +78,14 @@ class Judged:
     """A player whose every move is judged against the exact analysis of its position."""
 
     def __init__(self, player):
-        self.player, self.name, self.kinds = player, player.name, []
+        self.player, self.name, self.kinds, self.cpu = player, player.name, [], 0.0
 
     def moves(self, view):
         from sweeplab.solver.complete import analyse
         moves = self.player.moves(view)
+        t0 = time.process_time()
         a = analyse(view)  # (a real game's positions stay far inside the exact count's budget)
+        self.cpu += time.process_time() - t0
         mv = moves[0]
         if a.safe[mv.y, mv.x]:
             self.kinds.append("certain")

@@ -138,6 +138,35 @@ def test_learned_player_sees_only_the_view():
             break
 
 
+def test_learned_player_opens_every_proven_safe_cell_after_its_networks_safe_pick():
+    """The first move is the network's highest-scored hidden cell; when it is proven safe the rest
+    are exactly the other proven-safe cells, all certain; a guess comes alone."""
+    game = Game(rule=make_rule("opening", 16, 16, 40, 3))
+    game.open(2, 2)
+    turns = {"safe": 0, "guess": 0}
+    while not game.over:
+        view = game.view()
+        player = make_player("learned", 1)
+        moves = player.moves(view)
+        score = player.scores(view)
+        a = analyse(view)
+        first = moves[0]
+        assert score[first.y, first.x] == score.max()
+        if a.safe[first.y, first.x]:
+            turns["safe"] += 1
+            assert {(m.x, m.y) for m in moves} == set(zip(*np.nonzero((a.safe & view.hidden).T)))
+            assert len(moves) == len({(m.x, m.y) for m in moves}) and all(m.certain for m in moves)
+        else:
+            turns["guess"] += 1
+            assert len(moves) == 1 and not first.certain
+        for m in moves:
+            if game.over:
+                break
+            if game.cell_state(m.x, m.y) != "open":
+                game.open(m.x, m.y)
+    assert turns["safe"] > 3
+
+
 def test_learned_player_is_registered_and_seeded():
     assert "learned" in PLAYERS and make_player("learned", 0).name == "learned"
     spec = BenchSpec("learned", 9, 9, 10, "opening", (2, 2), 11)

@@ -108,18 +108,18 @@ def parse(argv=None):
     ap = argparse.ArgumentParser(prog="python -m sweeplab.rl.train", description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="folder for checkpoints, positions, curve and weights")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--rounds", type=int, default=4, help="round 0 the teacher plays; later rounds the network")
-    ap.add_argument("--games", default="beginner=20000,intermediate=12000,expert=3000",
+    ap.add_argument("--rounds", type=int, default=1, help="round 0 the teacher plays; later rounds the network")
+    ap.add_argument("--games", default="beginner=4000,intermediate=3000,expert=800",
                     help="games played per level in round 0 (later rounds: --later-share of them)")
     ap.add_argument("--later-share", type=float, default=0.5)
     ap.add_argument("--keep-certain", type=float, default=0.03,
                     help="share of positions with a proven-safe cell kept (guess positions: all)")
     ap.add_argument("--channels", type=int, default=32)
     ap.add_argument("--layers", type=int, default=5)
-    ap.add_argument("--steps", type=int, default=6000, help="updates per round")
+    ap.add_argument("--steps", type=int, default=3000, help="updates per round")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--eval-games", default="beginner=1000,intermediate=1000,expert=300")
+    ap.add_argument("--eval-games", default="beginner=500,intermediate=500,expert=150")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--device", default="auto", help="auto (a GPU when there is one), cpu, cuda, ...")
     ap.add_argument("--resume", action="store_true", help="go on from the last checkpoint in --out")

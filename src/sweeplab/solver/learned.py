@@ -9,6 +9,9 @@ size; the player opens the hidden cell of highest score, exact ties broken by it
 Nothing overrides the network: it may open a proven mine, or guess while a proven-safe cell is
 left. A move is `certain` only when the analysis proved its cell safe, so the autoplayer's counts
 show how often the network guesses, and benchmarks/bench_learned.py counts its unsound moves.
+When the network's cell is proven safe, the position's other proven-safe cells follow it in the
+same turn (as every deducing player here plays them): opening safe cells in another order opens
+the same cells, so only the forward passes are saved, one per position rather than one per cell.
 """
 
 from __future__ import annotations
@@ -98,8 +101,10 @@ class LearnedPlayer(Player):
             raise SweeplabError("learned player: no hidden cell to open (every one is open or flagged)")
         flat = score.reshape(-1)
         move = self._pick(np.flatnonzero(flat == flat.max()), view.width)
-        certain = bool(safe[move.y, move.x])
-        return [move._replace(certain=certain, note="" if exact or certain else BEYOND_EXACT)]
+        if not safe[move.y, move.x]:
+            return [move._replace(certain=False, note="" if exact else BEYOND_EXACT)]
+        rest = [m for m in self._certain(safe & view.hidden) if (m.x, m.y) != (move.x, move.y)]
+        return [move._replace(certain=True, note=""), *rest]
 
     def _scored(self, view: View):
         p, safe, mines, exact = position_analysis(view)

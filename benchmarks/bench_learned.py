@@ -96,16 +96,18 @@ class Judged:
         return moves
 
 
-def digest() -> str:
+def digest(player: str) -> str:
+    """What a player's games depend on: sweeplab's sources, and the weights for the learned player."""
     from sweeplab._numba_cache import source_key
     from sweeplab.solver.learned import WEIGHTS
-    return hashlib.sha1((source_key() + hashlib.sha1(WEIGHTS.read_bytes()).hexdigest()).encode()).hexdigest()[:12]
+    weights = hashlib.sha1(WEIGHTS.read_bytes()).hexdigest() if player == "learned" else ""
+    return hashlib.sha1((source_key() + weights).encode()).hexdigest()[:12]
 
 
 def results(player, case, seed, games, workers, out: Path, task) -> dict:
     """Per-game results of games 0..games-1, from --out where there, else played (and saved)."""
     from sweeplab.lab.runner import fan_out, split
-    key = digest()
+    key = digest(player)
     done, todo = {}, []
     for a, b in split([(0, games)], task):
         f = out / f"{player}-{case}-s{seed}-{a}-{b}-{key}.json"

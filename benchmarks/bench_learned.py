@@ -115,7 +115,7 @@ def results(player, case, seed, games, workers, out: Path, task) -> dict:
             done[a] = json.loads(f.read_text())
         else:
             todo.append((a, b))
-    for (a, b), r in fan_out(functools.partial(play, player, case, seed), todo, workers=workers):
+    for (a, b), r in fan_out(functools.partial(play, player, case, seed), todo, workers=workers) if todo else ():
         (out / f"{player}-{case}-s{seed}-{a}-{b}-{key}.json").write_text(json.dumps(r))
         done[a] = r
     total = {"won": [], "kinds": dict.fromkeys(KINDS, 0), "fatal": {}, "cpu": 0.0}

@@ -15,7 +15,8 @@ can be printed again without playing (--games up to what is there).
 "g/cpu-s": games per CPU-second of one worker process, everything in the games counted but the
 judge's own analysis (numba's compiling too, so quote a second run after an edit). A learned move
 is one turn of the player: its network's cell, and when that cell is proven safe the position's
-other proven-safe cells with it (solver/learned.py), so a turn is judged by its first cell. Published figures are printed as published.
+other proven-safe cells with it (solver/learned.py), so a turn is judged by its first cell.
+Published figures are printed as published.
 """
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ def plain_logits(net: PolicyNet, x: np.ndarray, wrap: bool) -> np.ndarray:
     return np.concatenate([act, x], axis=-1) @ hw[0, :, 0, 0].astype(np.float64) + float(hb[0])
 
 
-def random_net(rng, planes=len(PLANES), channels=5, layers=3) -> PolicyNet:
+def random_net(rng, planes: int | None = None, channels=5, layers=3) -> PolicyNet:
+    planes = len(PLANES) if planes is None else planes
     convs, cin = [], planes
     for _ in range(layers):
         convs.append((rng.normal(size=(channels, cin, 3, 3)), rng.normal(size=channels)))

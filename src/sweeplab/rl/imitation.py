@@ -15,8 +15,9 @@ Actors take the input planes of a batch of positions (b, h, w, planes) and their
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -65,12 +66,12 @@ class Positions:
         return planes_of(self.cells[index], self.probability[index], self.safe[index], self.mines[index])
 
     @classmethod
-    def empty(cls, height: int, width: int) -> "Positions":
+    def empty(cls, height: int, width: int) -> Positions:
         z = (0, height, width)
         return cls(np.zeros(z, np.int8), np.zeros(z, np.float32), np.zeros(z, bool), np.zeros(z, bool),
                    np.zeros(z, bool), np.zeros(0, bool))
 
-    def __add__(self, other: "Positions") -> "Positions":
+    def __add__(self, other: Positions) -> Positions:
         return Positions(*(np.concatenate([getattr(self, f.name), getattr(other, f.name)]) for f in fields(self)))
 
     def save(self, path) -> None:
@@ -78,7 +79,7 @@ class Positions:
             np.savez_compressed(f, **{f.name: getattr(self, f.name) for f in fields(self)})
 
     @classmethod
-    def load(cls, path) -> "Positions":
+    def load(cls, path) -> Positions:
         with np.load(path) as z:
             return cls(*(z[f.name] for f in fields(cls)))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +78,7 @@ class PolicyNet:
 
     # --- the weights file -------------------------------------------------------------------
     def save(self, path) -> None:
-        arrays = {"meta": np.array(json.dumps({**self.meta, "format": FORMAT}))}
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps({**self.meta, "format": FORMAT}))}
         for k, (w, b) in enumerate(self.convs):
             arrays[f"conv{k}.weight"], arrays[f"conv{k}.bias"] = w, b
         arrays["head.weight"], arrays["head.bias"] = self.head
@@ -85,7 +86,7 @@ class PolicyNet:
             np.savez_compressed(f, **arrays)
 
     @classmethod
-    def load(cls, path) -> "PolicyNet":
+    def load(cls, path) -> PolicyNet:
         p = Path(path)
         try:
             with np.load(p, allow_pickle=False) as z:

@@ -21,13 +21,9 @@ from typing import Any
 import numpy as np
 
 from .._numba_cache import njit
-from ..errors import SweeplabError
+from ..errors import PolicyFileError
 
 FORMAT = 1
-
-
-class PolicyFileError(SweeplabError):
-    """A weights file that is not a policy network this version can run."""
 
 
 @dataclass

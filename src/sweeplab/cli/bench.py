@@ -18,7 +18,7 @@ from .options import CELL, OutputPath, level_options, positive, resolve_level
 
 
 @click.command()
-@click.option("--player", default="strong", show_default=True, help="Player: rules, safest, strong (or random).")
+@click.option("--player", default="strong", show_default=True, help="Player: rules, safest, strong, learned (or random).")
 @level_options
 @click.option("--first-click", "first_click", default="opening", show_default=True,
               help="First-click rule: none (a fixed board; the first click can lose), safe (the clicked cell), "

@@ -30,7 +30,9 @@ def sys_stdin() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--trust-flags", is_flag=True, help="Treat flags as certain mines (by default they are unknown).")
 @click.option("--hint", "with_hint", is_flag=True, help="Add the hint: the certain moves or the best guess.")
-def solve(path, as_json, trust_flags, with_hint):
+@click.option("--player", default="strong", show_default=True,
+              help="Whose guess the hint gives when no cell is certain: strong, safest, rules, learned, random.")
+def solve(path, as_json, trust_flags, with_hint, player):
     """Read a position (`mines: N`, then rows of '#' hidden, 'F' flag, '0'-'8' open) and print the
     certain cells and every hidden cell's mine probability. FILE may be '-' for stdin."""
     from ..solver import analyse, hint
@@ -44,7 +46,7 @@ def solve(path, as_json, trust_flags, with_hint):
     unknown = [(x, y) for y in range(h) for x in range(w) if unknown_cell(x, y)]
     safe = [(x, y) for x, y in unknown if a.safe[y, x]]
     mines = [(x, y) for x, y in unknown if a.mines[y, x]]
-    tip = hint(view, trust_flags=trust_flags) if with_hint else None
+    tip = hint(view, trust_flags=trust_flags, player=player) if with_hint else None
     if as_json:
         out = {
             "width": w, "height": h, "mines": view.mine_count, "trust_flags": trust_flags,

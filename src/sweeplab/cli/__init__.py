@@ -46,6 +46,8 @@ def cli():
 
 
 def main(argv=None):
+    from .._numba_cache import announce_compiles
+    announce_compiles()  # a first run that compiles for a minute says so, rather than looking hung
     try:
         cli.main(args=argv, prog_name="sweeplab", standalone_mode=False)
     except SweeplabError as e:

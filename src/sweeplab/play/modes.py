@@ -107,10 +107,16 @@ def default_mode() -> tuple[str, str | None]:
                     "first click: its boards may need guessing.")
 
 
+# Set while `sweeplab play` compiles the game's kernels in the background (its first run after an
+# install): a first click then waits for them, off the server's event loop.
+WARMING = threading.Event()
+
+
 def slow_first_click(mode_name: str, width: int, height: int, mines: int) -> bool:
     """Whether laying this board at the first click may take long (a no-guess board denser or larger
-    than expert: up to seconds), so that it is better done off the server's event loop."""
-    return mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height)
+    than expert: up to seconds; any board while the kernels still compile), so that it is better done
+    off the server's event loop."""
+    return WARMING.is_set() or (mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height))
 
 
 def check_mode(name) -> Mode:

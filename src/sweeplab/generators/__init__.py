@@ -22,28 +22,45 @@ from ..rng import Seed
 
 @dataclass(frozen=True)
 class Limits:
-    """What a generator's Custom dialog allows: sides and mines (at most (width-1)*(height-1), and
-    at most `mines_cap` where the game capped it)."""
+    """What a generator's Custom dialog allows: sides and mines (at most (width-1)*(height-1), at most
+    `mines_cap` where the game capped it, and at most `mines_limit(width, height)` for a generator that
+    cannot make every count up to that: the no-guess generator past the densities it can certify)."""
 
     min_side: int
     max_width: int
     max_height: int
     min_mines: int
     mines_cap: int | None = None
+    mines_limit: Callable[[int, int], int] | None = None
+    why: str = "at most (width−1)×(height−1), as in the classic Custom dialog"  # the top's reason, in plain words
 
     def max_mines(self, width: int, height: int) -> int:
-        room = (width - 1) * (height - 1)
-        return room if self.mines_cap is None else min(self.mines_cap, room)
+        top = (width - 1) * (height - 1)
+        if self.mines_cap is not None:
+            top = min(top, self.mines_cap)
+        if self.mines_limit is not None:
+            top = min(top, int(self.mines_limit(width, height)))
+        return top
 
     def text(self) -> str:
-        room = "(width−1)×(height−1)"
-        top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
+        if self.mines_limit is not None:
+            top = f"up to {self.max_mines(self.max_width, self.max_height)} on {self.max_width}×{self.max_height}"
+        else:
+            room = "(width−1)×(height−1)"
+            top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
         return (f"Width {self.min_side}–{self.max_width}, height {self.min_side}–{self.max_height}, "
                 f"mines {self.min_mines}–{top}.")
 
+    def table(self) -> list[list[int]]:
+        """The most mines of every size the dialog allows: row `height - min_side`, column `width - min_side`
+        (what a page needs to show the real limit as the player types, whatever rule gives it)."""
+        return [[self.max_mines(w, h) for w in range(self.min_side, self.max_width + 1)]
+                for h in range(self.min_side, self.max_height + 1)]
+
     def as_dict(self) -> dict:
         return {"width": [self.min_side, self.max_width], "height": [self.min_side, self.max_height],
-                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap, "text": self.text()}
+                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap,
+                "max_mines": self.table(), "why": self.why, "text": self.text()}
 
 
 CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for generators of no game of their own

@@ -16,7 +16,7 @@ import sweeplab.cli.boards as boards_cli
 import sweeplab.stats as stats_mod
 from sweeplab import Board, load_board, uniform_board
 from sweeplab.board import parse_boards
-from sweeplab.stats import board_stats, stats_of_layouts
+from sweeplab.stats import board_stats
 
 from .test_cli import run
 from .test_cli_errors import one_line_exit_2
@@ -60,6 +60,7 @@ def test_board_svg_count_is_written_as_each_board_is_made(tmp_path, capsys, monk
 
 
 def test_stats_measures_boards_as_they_come_and_agrees_with_one_at_a_time():
+    from sweeplab.stats import stats_of_layouts
     rng = np.random.default_rng(7)
 
     def endless():  # boards of mixed sizes and topologies, without end: nothing may hold them all

@@ -15,8 +15,6 @@ import time
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from sweeplab._numba_cache import NOTICE
-
 pytestmark = pytest.mark.slow  # each compiles kernels from nothing
 
 
@@ -73,6 +71,7 @@ def _on_a_terminal(args, env) -> str:
 
 
 def test_a_command_that_compiles_says_so_once_on_its_first_run_only(tmp_path):
+    from sweeplab._numba_cache import NOTICE
     args = [sys.executable, "-m", "sweeplab", "board", "--preset", "beginner", "--seed", "4"]
     first = _on_a_terminal(args, fresh(tmp_path))
     assert first.count(NOTICE) == 1 and first.splitlines()[0] == f"sweeplab: {NOTICE}", first

@@ -10,6 +10,7 @@ factory of the generator that defines it, so each factory is registered once.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,15 +154,25 @@ register(GeneratorInfo("uniform", "every layout equally likely; mines laid after
 _LOADED = False
 
 
+_LOADING = threading.RLock()  # (re-entrant: a plugin may look a generator up while it loads)
+
+
 def _load_all() -> None:
-    """Import the modules that register further generators (kept lazy: they compile kernels)."""
+    """Import the modules that register further generators (kept lazy: they compile kernels). Once,
+    and whole before any lookup answers: `sweeplab play` warms up in a thread while it serves, and a
+    lookup meanwhile must wait for the plugins, not find them missing."""
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
-    import importlib
-    for mod in _PLUGINS:
-        importlib.import_module(mod)
+    with _LOADING:
+        if _LOADED:
+            return
+        import importlib
+        try:
+            for mod in _PLUGINS:
+                importlib.import_module(mod)
+        finally:  # a plugin that fails to load fails that lookup, and leaves the others to answer
+            _LOADED = True
 
 
 # Modules that call register() when imported.

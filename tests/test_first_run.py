@@ -37,13 +37,14 @@ def test_first_play_serves_within_5_s_and_its_first_click_shows_work(tmp_path, c
             page = browser.new_page()
             page.goto(url)
             expect(page.locator("#board .cell")).to_have_count(81)  # the page while the kernels compile
+            assert page.evaluate("window.sweeplab.state.mode") == "noguess"  # the default, loaded meanwhile
             page.locator('#board .cell[data-x="4"][data-y="4"]').click()
             expect(page.locator("#board")).to_have_class("board busy", timeout=60_000)
             expect(page.locator("#status")).to_contain_text("Laying the board")
             browser.close()
         assert proc.poll() is None
-        proc.send_signal(signal.SIGINT)  # stops while still compiling
-        out, err = proc.communicate(timeout=60)
+        proc.send_signal(signal.SIGINT)  # stops while still compiling, the first click still waiting
+        out, err = proc.communicate(timeout=30)
         assert proc.returncode == 0 and "stopped" in out and "Traceback" not in err, err
     finally:
         if proc.poll() is None:

@@ -78,6 +78,7 @@ def play(host, port, no_browser, db, tui, replay_file):
                                 "pip install 'sweeplab[tui]'") from None
         warm_in_background()
         run_tui(db_path)
+        stop_now_if_still_compiling()
         return
     from ..play.server import serve
 
@@ -91,3 +92,18 @@ def play(host, port, no_browser, db, tui, replay_file):
 
     serve(db_path, host=host, port=port, on_started=started, replay=view, warm=False)
     click.echo("sweeplab play: stopped")
+    stop_now_if_still_compiling()
+
+
+def stop_now_if_still_compiling() -> None:
+    """A stop during the first run's compile: the store is closed and nothing is left to save, but a
+    kernel compiling in a thread (the warm-up, or a first click waiting for it) cannot be interrupted,
+    and Python would wait minutes for it before exiting. Exit now instead."""
+    import os
+    import sys
+
+    from ..play import modes
+    if modes.WARMING.is_set():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

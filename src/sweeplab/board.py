@@ -373,9 +373,9 @@ def _plain_text_layout(chunk: str, topology: str | None):
     body = "".join(lines)
     topo = topology or "bounded"
     low = 3 if topo == "torus" else 1
-    if (len(body) != width * height or body.count(MINE_CHAR) + body.count(SAFE_CHAR) != len(body)
+    if (body.count(MINE_CHAR) + body.count(SAFE_CHAR) != len(body) or len(set(map(len, lines))) != 1
             or not (low <= width <= grid.MAX_SIDE and low <= height <= grid.MAX_SIDE)
-            or topo not in grid.TOPOLOGIES or any(len(r) != width for r in lines)):
+            or topo not in grid.TOPOLOGIES):
         return None
     return width, height, np.frombuffer(body.encode("ascii"), dtype=np.uint8) == ord(MINE_CHAR), topo
 

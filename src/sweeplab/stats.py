@@ -360,6 +360,12 @@ def stats_of_layouts(layouts, *, with_zini: bool = True):
     """BoardStats of each layout (width, height, flat mines, topology), in order, as they come: a file
     of thousands of tiny boards is measured in batches, each size of a batch in one kernel call, and
     never held whole. Without `with_zini` ZiNi is not computed (0), for who does not show it."""
+    return (BoardStats(*row) for row in figure_rows(layouts, with_zini=with_zini))
+
+
+def figure_rows(layouts, *, with_zini: bool = True):
+    """What `stats_of_layouts` gives, as plain tuples in BOARD_FIGURES order (a row to print, thousands
+    a second)."""
     from itertools import islice
     from . import grid
     layouts = iter(layouts)
@@ -373,11 +379,11 @@ def stats_of_layouts(layouts, *, with_zini: bool = True):
         figures = [None] * len(batch)
         for (w, h, topo), members in sizes.items():
             stack = np.stack([batch[i][2] for i in members])
-            for i, row in zip(members, figures_kernel(stack, grid.neighbour_table(w, h, topo), with_zini).tolist()):
-                figures[i] = row
-        for (w, h, flat, topo), (b3v, opens, isles, zn) in zip(batch, figures):
-            mines = int(np.count_nonzero(flat))
-            yield BoardStats(w, h, mines, topo, b3v, opens, isles, zn, mines / (w * h))
+            counts = np.count_nonzero(stack, axis=1).tolist()
+            found = figures_kernel(stack, grid.neighbour_table(w, h, topo), with_zini).tolist()
+            for i, mines, (b3v, opens, isles, zn) in zip(members, counts, found):
+                figures[i] = (w, h, mines, topo, b3v, opens, isles, zn, mines / (w * h))
+        yield from figures
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import itertools
 import json
 import sys
@@ -12,7 +11,7 @@ import click
 from .. import generators
 from ..board import dump_board, iter_layouts
 from ..errors import FormatError, InvalidBoardError, SweeplabError
-from ..stats import BOARD_FIGURES, stats_of_layouts
+from ..stats import BOARD_FIGURES, figure_rows, stats_of_layouts
 from .options import CELL, OutputPath, check_level_options, conflict, level_options, positive, resolve_level
 
 FORMATS = ("text", "mbf", "json", "svg")  # svg draws; the others read back (see board.py)
@@ -198,33 +197,30 @@ def stats(path, topology, table, as_json):
             raise click.UsageError(f"--json and --format {table} cannot be given together")
         table = "json"
     data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
-    rows = (st.as_dict() for st in stats_of_layouts(_layouts(data, path, topology)))
+    rows = figure_rows(_layouts(data, path, topology))  # tuples in BOARD_FIGURES order
     first = next(rows)  # (a file holds at least one board: an empty one is an error)
     second = next(rows, None)
     if second is None:  # one board: an object, or "name: value" lines
         if table == "json":
-            click.echo(json.dumps(first))
+            click.echo(json.dumps(dict(zip(BOARD_FIGURES, first))))
         elif table == "csv":
-            _csv([first])
+            _write(_csv_lines([first]))
         else:
-            for key, value in first.items():
+            for key, value in zip(BOARD_FIGURES, first):
                 click.echo(f"{_label(key):>10}: {_cell(value)}")
         return
     rows = itertools.chain([first, second], rows)  # several: one row each, written as they are measured
     if table == "json":
-        out = sys.stdout
-        out.write("[")
-        for i, row in enumerate(rows):
-            out.write((", " if i else "") + json.dumps(row))
-        out.write("]\n")
+        _write(itertools.chain(["["], (("" if i == 1 else ", ") + json.dumps(dict(zip(BOARD_FIGURES, row)))
+                                       for i, row in enumerate(rows, 1)), ["]\n"]))
     elif table == "csv":
-        _csv(rows)
+        _write(_csv_lines(rows))
     else:
         keys = ["board", *BOARD_FIGURES]
         widths = [max(len(_label(k)), TABLE_WIDTH) for k in keys]
         click.echo("  ".join(_label(k).rjust(wd) for k, wd in zip(keys, widths)))
-        for i, row in enumerate(rows, 1):
-            click.echo("  ".join(v.rjust(wd) for v, wd in zip([str(i), *map(_cell, row.values())], widths)))
+        _write("  ".join(v.rjust(wd) for v, wd in zip([str(i), *map(_cell, row)], widths)) + "\n"
+               for i, row in enumerate(rows, 1))
 
 
 TABLE_WIDTH = 7  # columns of a table of many boards: as wide as "bounded", fixed, so rows go out as measured
@@ -257,12 +253,20 @@ def _cell(value) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
-def _csv(rows) -> None:
-    out = sys.stdout
-    writer = csv.DictWriter(out, fieldnames=["board", *BOARD_FIGURES], lineterminator="\n")
-    writer.writeheader()
+def _csv_lines(rows):
+    """The CSV of `rows` (a header, then `board` and the figures), a line at a time. The values hold
+    no commas or quotes (numbers and a topology's name), so each line is joined as it is."""
+    yield ",".join(["board", *BOARD_FIGURES]) + "\n"
     for i, row in enumerate(rows, 1):
-        writer.writerow({"board": i, **row})
+        yield f"{i},{','.join(map(str, row))}\n"
+
+
+def _write(pieces, chunk: int = 4096) -> None:
+    """Write text pieces to stdout in chunks (thousands of rows a second; nothing held whole)."""
+    out, pieces = sys.stdout, iter(pieces)
+    for part in iter(lambda: list(itertools.islice(pieces, chunk)), []):
+        out.write("".join(part))
+    out.flush()
 
 
 def _label(key):

@@ -59,9 +59,10 @@ class Limits:
                 for h in range(self.min_side, self.max_height + 1)]
 
     def as_dict(self) -> dict:
+        table = self.table()
         return {"width": [self.min_side, self.max_width], "height": [self.min_side, self.max_height],
-                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap,
-                "max_mines": self.table(), "why": self.why, "text": self.text()}
+                "mines": [self.min_mines, max(map(max, table))], "mines_cap": self.mines_cap,
+                "max_mines": table, "why": self.why, "text": self.text()}
 
 
 CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for generators of no game of their own

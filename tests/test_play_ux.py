@@ -47,6 +47,25 @@ def test_a_generator_that_gives_up_is_told_in_a_players_words():
     assert not re.search(r"mcmc|repair|rejection|\(4, 2\)", text), text
 
 
+def test_the_players_words_rule_passes_on_everything_its_rule_says():
+    # FirstClick's own methods are found on the wrapper before __getattr__ is asked: each must be passed on
+    # (a board note of the Windows 7 no-guess patch was lost so)
+    from sweeplab.firstclick import FirstClick
+    methods = [name for name, v in vars(FirstClick).items() if callable(v) and not name.startswith("_")]
+    assert {"board_before", "board_for", "spec", "board_note"} <= set(methods)
+    assert all(name in vars(M.PlayersWords) for name in methods), methods
+
+    class Told(FirstClick):
+        name = "told"
+
+        def board_for(self, x, y):
+            return None
+
+        def board_note(self):
+            return "laid by the fallback"
+    assert M.PlayersWords(Told(9, 9, 10), "Told").board_note() == "laid by the fallback"
+
+
 # --- the browser ------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -152,3 +171,24 @@ def test_records_page_replays_from_the_first_click_counting_cells_from_1(server,
     info = page.locator("#r-info").inner_text()
     assert info.startswith(f"move 2 of 2: open column {mx + 1}, row {my + 1} at ")
     assert 0 < float(info.split(" at ")[1].split()[0]) < 60
+
+
+def test_records_page_filters_games_given_up_in_play(server, page):
+    url, store = server
+    page.goto(f"{url}?seed=5&mode=safe&level=beginner")
+    expect(page.locator("#board .cell")).to_have_count(81)
+    wait_idle(page)
+    cell(page, 0, 0).click()  # past the first click: giving it up now is a loss, filed as quit
+    wait_idle(page)
+    gid = page.evaluate("window.sweeplab.state.id")
+    assert page.evaluate("window.sweeplab.state.status") == "playing"
+    page.once("dialog", lambda d: d.accept())
+    page.keyboard.press("n")
+    wait_idle(page)
+    quit_rows, _ = store.records(status="quit")
+    assert quit_rows and quit_rows[0]["game_id"] == gid
+    page.goto(f"{url}records")
+    expect(page.locator("#records-table tr[data-id]")).not_to_have_count(0)
+    page.select_option("#f-status", "quit")
+    expect(page.locator("#records-table tr[data-id]")).to_have_count(len(store.records(status="quit", limit=500)[0]))
+    expect(page.locator(f'#records-table tr[data-id="{quit_rows[0]["id"]}"]')).to_contain_text("quit")

@@ -186,6 +186,9 @@ class PlayersWords(FirstClick):
     def spec(self):
         return self.rule.spec()
 
+    def board_note(self):  # (each method of FirstClick is passed on here: __getattr__ never sees them)
+        return self.rule.board_note()
+
 
 class Sessions:
     """Per player session state of the session modes (WinMine continues one rand() stream)."""

@@ -10,7 +10,6 @@ import select
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
@@ -22,15 +21,21 @@ def fresh(tmp_path) -> dict:
     return {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
 
 
-def test_first_play_serves_within_5_s_and_its_first_click_shows_work(tmp_path, chromium):
+def compiled(cache) -> int:
+    """How many kernels the numba cache holds (one index file each)."""
+    return len(list(cache.rglob("*.nbi")))
+
+
+def test_first_play_serves_before_it_compiles_and_its_first_click_shows_work(tmp_path, chromium):
+    # (how soon the URL comes is a figure of benchmarks/bench_first_minutes.py, not a test's bound)
     proc = subprocess.Popen([sys.executable, "-m", "sweeplab", "play", "--no-browser", "--db", str(tmp_path / "p.db")],
                             env=fresh(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        started = time.monotonic()
-        ready, _, _ = select.select([proc.stdout], [], [], 5.0)
-        assert ready, "no URL within 5 s"
+        ready, _, _ = select.select([proc.stdout], [], [], 600)  # (only a guard against a hang)
+        assert ready, "no URL at all"
         line = proc.stdout.readline()
-        assert time.monotonic() - started < 5.0 and "serving at http://127.0.0.1:" in line, line
+        assert compiled(tmp_path / "numba") == 0  # the URL came before any kernel compiled
+        assert "serving at http://127.0.0.1:" in line, line
         url = line.split("serving at ")[1].split()[0]
         with sync_playwright() as p:
             browser = p.chromium.launch(**chromium)

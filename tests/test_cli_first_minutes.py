@@ -90,6 +90,52 @@ def test_stats_of_many_tiny_boards_reads_them_all_in_file_order(tmp_path, capsys
     assert [r["zini"] for r in json.loads(out)] == [board_stats(b).zini for b in boards]
 
 
+# --- 12: one Ctrl-C stops a command at once, even inside a long kernel --------------------------------
+SPINNING = """
+import sys
+import click
+import numpy as np
+from sweeplab import grid
+from sweeplab.cli import COMMANDS, main
+from sweeplab.stats import figures_kernel
+
+@click.command()
+def kernel():  # ZiNi of 1,000 boards of 300x300 in one kernel call: minutes with no Python between
+    nbr = grid.neighbour_table(300, 300, "bounded")
+    figures_kernel(np.zeros((1, 300 * 300), dtype=np.bool_), nbr, True)  # (compiled or loaded first)
+    boards = np.tile(np.random.default_rng(1).random(300 * 300) < 0.2, (1000, 1))
+    print("in the kernel", flush=True)
+    print(figures_kernel(boards, nbr, True).sum())
+
+COMMANDS["kernel"] = "__main__:kernel"
+sys.argv = ["sweeplab", "kernel"]
+main()
+"""
+
+
+def test_one_ctrl_c_stops_a_command_inside_a_long_kernel():
+    import signal
+    proc = subprocess.Popen([sys.executable, "-c", SPINNING], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout.readline() == "in the kernel\n", proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)  # (a guard: the kernel alone would run for hours)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and err.splitlines() == ["sweeplab: interrupted"], err
+
+
+def test_a_ctrl_c_between_kernels_is_python_s_own(capsys):
+    # where Python sees the Ctrl-C itself, the command stops its own way: one line, status 130
+    r = subprocess.run([sys.executable, "-c", SPINNING.replace(
+        "figures_kernel(boards, nbr, True).sum()", "__import__('os').kill(__import__('os').getpid(), 2) or "
+        "__import__('time').sleep(60)")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 130 and r.stderr.split() == ["aborted"], r.stderr
+
+
 # --- 14: huge or hostile input ----------------------------------------------------------------------
 def test_solve_on_a_150x150_position_answers_with_the_count_in_digits(tmp_path, capsys):
     from math import comb

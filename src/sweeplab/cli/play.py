@@ -59,6 +59,8 @@ def warm_in_background() -> None:
 def play(host, port, no_browser, db, tui, replay_file):
     """Play Minesweeper: the classic Windows game, served to your browser (Ctrl-C or SIGTERM stops it;
     a game in play is kept and goes on after a restart)."""
+    from .stop import disarm
+    disarm()  # the server stops its own way on Ctrl-C (and the terminal game reads Ctrl-C as a key)
     view = None
     if replay_file and tui:
         raise click.UsageError("--replay opens the browser's replay viewer; it does not go with --tui")

@@ -209,6 +209,12 @@ def test_board_says_1_mine_and_keeps_the_click_a_board_was_laid_for(tmp_path, ca
         assert load_board(path).mine_count == 10
 
 
+def test_bench_says_1_worker(capsys):
+    code, out, _ = run(capsys, "bench", "--player", "safest", "--preset", "beginner", "--games", "2", "--workers",
+                       "1", "--no-progress")
+    assert code == 0 and "(2 games in " in out and ", 1 worker, " in out, out
+
+
 def test_board_refuses_to_write_mbf_to_a_terminal():
     leader, follower = pty.openpty()
     try:

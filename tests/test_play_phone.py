@@ -1,7 +1,7 @@
 """The game on a phone: Playwright's emulation of a Pixel 5 (touch, a 393 px wide screen, the page's
 viewport meta honoured) in Debian's chromium against a real server. A tap opens, a long press flags,
-the Tap toggle swaps them, a tap on a number chords; the window fills the screen's width. Screenshots
-go to artifacts/ (docs/figures/play-phone*.png are these)."""
+the Tap toggle swaps them; the window fills the screen's width. Screenshots go to artifacts/ (kept
+out of the repository)."""
 
 from __future__ import annotations
 

@@ -53,19 +53,16 @@ _CACHE_DIR: str | None = None
 
 
 def njit(function=None, **options):
-    """`numba.njit(cache=True, nogil=True, **options)` whose cache lies in `cache_dir()`.
+    """`numba.njit(cache=True, **options)` whose cache lies in `cache_dir()`.
 
     numba fixes a kernel's cache path when the kernel is decorated, from its one process-wide
     setting; setting it only while sweeplab's kernels are decorated leaves everyone else's as it was.
-    A kernel lets go of Python's lock while it runs (it touches no Python object): other threads go
-    on meanwhile, the play server answering while a board is laid in a thread, and the watch that
-    makes one Ctrl-C stop a command inside a long kernel (cli/stop.py).
     """
     def decorate(f):
         saved = numba.config.CACHE_DIR
         numba.config.CACHE_DIR = cache_dir()
         try:
-            return numba.njit(**{"cache": True, "nogil": True, **options})(f)
+            return numba.njit(cache=True, **options)(f)
         finally:
             numba.config.CACHE_DIR = saved
 

@@ -6,6 +6,9 @@ wakeup pipe, at once, from C; a thread watching that pipe gives the handler GRAC
 and if it has not (the main thread is inside a kernel), says so in one line and ends the process
 with status 130, as an interrupted command ends. Whatever the command wrote before is kept: files
 are written as their parts are made.
+
+The watching thread needs Python's lock to run: it stops kernels declared `njit(nogil=True)`, the
+ones that can run for long; a kernel that keeps the lock still finishes first.
 """
 
 from __future__ import annotations

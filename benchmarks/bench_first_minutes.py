@@ -55,32 +55,37 @@ def first_url(src: str, work: Path, timeout: float) -> float:
 
 
 def bench_stop(src: str, work: Path, cache: Path, timeout: float) -> tuple[float, int, int]:
-    """(seconds from one SIGINT to the exit, exit status, lines on stderr) of a two-worker
-    `sweeplab bench` of ten million games, interrupted once its first tasks are written."""
+    """(seconds from one Ctrl-C to the exit, exit status, lines on stderr) of a two-worker `sweeplab
+    bench` of ten million games, interrupted once its first tasks are written. The Ctrl-C goes to the
+    command's whole process group, as a terminal sends it; a run still going at `timeout` is killed,
+    workers and all, and reads inf."""
     out = Path(tempfile.mkdtemp(dir=work)) / "runs.csv"
     env = {**os.environ, "PYTHONPATH": src, "NUMBA_CACHE_DIR": str(cache)}
     proc = subprocess.Popen([sys.executable, "-m", "sweeplab", "bench", "--player", "safest", "--preset", "beginner",
                              "--games", "10000000", "--workers", "2", "--task-size", "20", "--seed", "3",
-                             "--out", str(out)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             "--out", str(out)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
         deadline = time.perf_counter() + 600
         while not out.exists() or len(out.read_text().splitlines()) < 3:  # a header and two tasks
             if proc.poll() is not None or time.perf_counter() > deadline:
                 raise SystemExit(f"bench ended or wrote nothing: {proc.communicate()[1]}")
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)
         t0 = time.perf_counter()
         try:
             _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            return float("inf"), proc.returncode, -1
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, err = proc.communicate()
+            return float("inf"), proc.returncode, len([ln for ln in err.splitlines() if ln.strip()])
         return time.perf_counter() - t0, proc.returncode, len([ln for ln in err.splitlines() if ln.strip()])
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # (workers left by a run that did not stop)
+        except ProcessLookupError:
+            pass
+        proc.wait()
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ import os
 import pty
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -119,6 +120,7 @@ def test_one_ctrl_c_stops_a_command_inside_a_long_kernel():
                             text=True)
     try:
         assert proc.stdout.readline() == "in the kernel\n", proc.communicate()
+        time.sleep(1)  # (the kernel starts a moment after the line; it runs for many seconds)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)  # (a guard: the kernel alone would run for hours)
     finally:

@@ -38,8 +38,8 @@ def arm() -> None:
     """Watch for Ctrl-C from now on (in the main thread; once). Worker processes forked later do not
     inherit the watch: their Ctrl-C is their parent's to handle."""
     global _armed
-    if _armed or threading.current_thread() is not threading.main_thread():
-        return
+    if _armed or os.name != "posix" or threading.current_thread() is not threading.main_thread():
+        return  # (elsewhere a wakeup needs a socket, and nothing forks: Ctrl-C stays Python's own)
     read, write = os.pipe()
     os.set_blocking(write, False)
     signal.set_wakeup_fd(write, warn_on_full_buffer=False)

@@ -83,8 +83,9 @@ def _watch(read: int) -> None:
         seen += data.count(signal.SIGINT)
         time.sleep(GRACE)
         with _lock:
-            if _handled >= seen or not _armed:
-                seen = _handled  # the handler ran: the command stops its own way
+            if _handled >= seen or not _armed or signal.getsignal(signal.SIGINT) is not _handler:
+                # the handler ran, or another took its place (a server's): the command stops its own way
+                seen = _handled
                 continue
             for child in multiprocessing.active_children():  # (none are left running on their own)
                 child.terminate()

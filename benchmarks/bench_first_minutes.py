@@ -113,7 +113,8 @@ def main() -> None:
     print("-" * len(head))
     rows = [("first play, empty kernel cache: s to the URL", lambda s: f"{statistics.median(urls[s]):.2f}"),
             ("  (every round)", lambda s: " ".join(f"{v:.1f}" for v in urls[s])),
-            ("bench, 2 workers: s from one Ctrl-C to the exit", lambda s: f"{statistics.median(r[0] for r in stops[s]):.2f}"),
+            ("bench, 2 workers: s from one Ctrl-C to the exit",
+             lambda s: f"{statistics.median(r[0] for r in stops[s]):.2f}"),
             ("  (every round)", lambda s: " ".join(f"{r[0]:.2f}" for r in stops[s])),
             ("  exit status (every round)", lambda s: " ".join(str(r[1]) for r in stops[s])),
             ("  lines on stderr (every round)", lambda s: " ".join(str(r[2]) for r in stops[s]))]

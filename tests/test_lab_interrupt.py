@@ -3,7 +3,6 @@ once and keeps the finished tasks, and a first click the rule keeps safe is no g
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys

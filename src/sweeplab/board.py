@@ -9,7 +9,7 @@ board or several (`dump_boards` / `parse_boards`), their format told from the co
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -336,7 +336,11 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
     return [Board._from_flat(*layout) for layout in iter_layouts(data, topology)]
 
 
-def iter_layouts(data: bytes, topology: str | None = None):
+# (width, height, flat mines, topology): a board's layout without a Board made of it
+Layout = tuple[int, int, np.ndarray, str]
+
+
+def iter_layouts(data: bytes, topology: str | None = None) -> Iterator[Layout]:
     """(width, height, flat mines, topology) of every board in a file, in order, one at a time: what
     `parse_boards` makes its Boards of, for a reader of thousands of boards that needs none (stats).
     The same checks and errors as `parse_boards`."""
@@ -360,11 +364,11 @@ def iter_layouts(data: bytes, topology: str | None = None):
             yield _layout(_numbered(_mbf_record, i, len(records), data[a:b], topology))
 
 
-def _layout(board: Board):
+def _layout(board: Board) -> Layout:
     return board.width, board.height, board.flat_mines, board.topology
 
 
-def _plain_text_layout(chunk: str, topology: str | None):
+def _plain_text_layout(chunk: str, topology: str | None) -> Layout | None:
     """The layout of a text record without a topology line whose rows are all well formed, taken in a
     few string operations (thousands of tiny boards a second); None for anything else, which the
     full reader then reads or explains."""

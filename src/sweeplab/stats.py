@@ -370,6 +370,7 @@ def figure_rows(layouts, *, with_zini: bool = True):
     """What `stats_of_layouts` gives, as plain tuples in BOARD_FIGURES order (a row to print, thousands
     a second)."""
     from itertools import islice
+
     from . import grid
     layouts = iter(layouts)
     while True:
@@ -379,7 +380,7 @@ def figure_rows(layouts, *, with_zini: bool = True):
         sizes: dict[tuple, list[int]] = {}
         for i, (w, h, _, topo) in enumerate(batch):
             sizes.setdefault((w, h, topo), []).append(i)
-        figures = [None] * len(batch)
+        figures: list[tuple] = [()] * len(batch)
         for (w, h, topo), members in sizes.items():
             stack = np.stack([batch[i][2] for i in members])
             counts = np.count_nonzero(stack, axis=1).tolist()

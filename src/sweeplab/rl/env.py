@@ -20,7 +20,6 @@ from ..stats import bbbv
 from ..view import FLAG, HIDDEN
 from .config import Config
 
-
 NO_PROBABILITY = -1.0  # info["probabilities"] where a cell has none: open, or the exact analysis is not there
 
 

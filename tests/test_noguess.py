@@ -764,9 +764,10 @@ def test_cli_board_count_writes_that_many_certified_boards(tmp_path):
     res = CliRunner().invoke(cli, ["board", "--generator", "noguess", "--preset", "intermediate", "--click",
                                    "7,7", "--seed", "5", "--count", "3", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    chunks = [c for c in out.read_text().split("\n\n") if c.strip()]
-    assert len(chunks) == 3
-    boards = [Board(c) for c in chunks]
+    from sweeplab.board import parse_boards
+    assert out.read_text().count("click: 7,7\n") == 3  # each board keeps the click it is certified from
+    boards = parse_boards(out.read_bytes())
+    assert len(boards) == 3
     assert len(set(boards)) == 3
     for i, b in enumerate(boards):
         assert b == generate(16, 16, 40, 7, 7, 5 + i).board

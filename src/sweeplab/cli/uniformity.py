@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import SweeplabError
 from ..grid import around
+from ..lab.intervals import uniformity_verdict
 from ..rng import seed_key, stream_key
 from ..stats import bbbv_kernel, label_openings
 from .options import CELL, PLOT_FORMATS, OutputPath, conflict, level_options, positive, resolve_level
@@ -259,6 +260,8 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
         refs.append(("all references joined", Sample.join([r for _, r in refs])))
     gen = draw_sample(w, h, m, x, y, boards, seed, method=method, steps=steps)
     results = [dict(compare(gen, ref), reference=name, reference_label=ref.label) for name, ref in refs]
+    for r in results:
+        r["uniform"], r["verdict"] = uniformity_verdict(r)
     if as_json:
         click.echo(json.dumps({"width": w, "height": h, "mines": m, "click": [x, y], "generator": gen.label,
                                "boards": gen.boards, "seconds": gen.seconds, "seed": seed, "steps": steps,
@@ -272,6 +275,7 @@ def uniformity(preset, width, height, mines, generator, method, steps, boards, c
             for name, f in r["figures"].items():
                 click.echo(f"  {NAMES[name]}: {f['gen']:.4f} +- {f['gen_se']:.4f} against {f['ref']:.4f} "
                            f"+- {f['ref_se']:.4f} ({f['diff_in_se']:+.2f} standard errors)")
+            click.echo(f"  verdict: {r['verdict']}")
     if plot_path:
         plot(gen, refs[-1][1], plot_path, f"{w}x{h}, {m} mines, click ({x}, {y})")
         if not as_json:

@@ -64,7 +64,7 @@ from ..firstclick import FirstClick
 from ..kernels import lay_uniform
 from ..rng import below, seed_key
 from ..stats import openings_and_bbbv
-from . import GeneratorInfo, register
+from . import GeneratorInfo, Limits, register
 from .certify import (
     DEFAULT_LEAF_BUDGET,
     SOLVED,
@@ -734,4 +734,6 @@ def _factory(width, height, mines, seed, *, first_click="noguess", topology="bou
 
 register(GeneratorInfo("noguess", "certified solvable by logic (with the mine total) from the first click, "
                        "whose 3x3 opens; rejection where cheap, else a Metropolis chain over certified boards",
-                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing"), rules=("noguess",)))
+                       ("noguess",), _factory, aliases=("ng", "no-guess", "noguessing"), rules=("noguess",),
+                       limits=Limits(9, 30, 24, 1, mines_limit=max_density_hint,
+                                     why="denser boards cannot be made solvable without guessing in good time")))

@@ -25,7 +25,8 @@ FLOOR = {room: k for k, rooms in enumerate(FLOORS) for room in rooms}
 # and set_mine (lay or lift a mine keeping the numbers right: the ladder looks at a layout before it
 # plays it).
 CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Position", "position", "start", "try_move",
-                     "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify", "set_mine"}
+                     "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify", "set_mine",
+                     "settle", "NO_BUDGET"}
 
 
 def imports():

@@ -58,7 +58,7 @@ BURN_UNITS = 8
 LONG_UNITS = 48
 LONG_CHAINS = 2  # per start
 TOLERANCE = 0.01  # of a figure's standard deviation: the bias a burn-in may leave
-POWERS = (2.0, 2.5, 3.0)
+POWERS = (2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
 
 
 def unit(free: int, mines: int) -> float:

@@ -220,10 +220,10 @@ def test_the_generators_boards_are_uniform_on_the_certified_boards():
 
 def test_a_batchs_boards_are_uniform_and_a_start_without_enough_chain_is_not():
     """A batch (one warm chain, a board every `batch_spacing` moves) matches the exact uniform law;
-    the insertion's boards alone, and chains a tenth of the rule's length, fail the same test."""
+    the insertion's boards alone, and chains of half a relaxation time, fail the same test."""
     w, h, m, (x, y) = UNIFORM_LEVEL
     assert exact_chi_square(drawn(G.boards(w, h, m, x, y, 3, 4940, method="chain"), UNIFORM_LEVEL))[2] < 3.5
     free = w * h - int(grid.block_mask(w, h, x, y).sum())
-    for steps in (0, G.chain_moves(free, m) // 10):
+    for steps in (0, int(G.relaxation(free, m) / 2)):
         made = (G.generate(w, h, m, x, y, i, method="chain", steps=steps) for i in range(2470))
         assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] > 8, steps

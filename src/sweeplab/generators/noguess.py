@@ -19,9 +19,9 @@ afresh wherever a leaf budget stopped a play), so the set is well defined. Two s
   board, each kept iff the board still certifies) or, where that stalls, the repair (a uniform
   board whose stuck frontier mines move off the frontier until it certifies). Both are biased;
   the chain forgets them.
-- The rule for the chain's length: `chain_moves`, moves enough for each mine to be moved several
-  times over, as the mixing study measures it (benchmarks/bench_noguess_mixing.py,
-  docs/noguess.md): chains from the two starts agree with each other and with long chains.
+- The rule for the chain's length: `chain_moves`, BURN_IN relaxation times, BURN_IN the least that
+  lets every point of the mixing study forget both starts (benchmarks/bench_noguess_mixing.py,
+  docs/findings/noguess-uniformity.md).
 
 A batch (`boards`) runs one warm chain and hands out every `batch_spacing`-th board after the
 first board's moves; a single board pays its own chain.
@@ -59,11 +59,15 @@ FRESH_SHARE = 64  # ... and one in FRESH_SHARE lays a fresh uniform board
 INSERT_TRIES_PER_MINE = 16  # adds the insertion tries before the repair starts instead
 INSERT_STALL = 64  # the insertion shakes its board with as many chain moves after this many failed adds in a row
 
-# The rule (docs/noguess.md, benchmarks/bench_noguess_mixing.py): a chain forgets its start at
-# the pace its mines move, one relaxation time (`relaxation`) for each factor e, and makes BURN_IN
-# of them; a batch hands out a board every SPACING of them.
+# The rule (benchmarks/bench_noguess_mixing.py, docs/findings/noguess-uniformity.md): the chain's
+# moves are BURN_IN relaxation times (`relaxation`, the study's clock). The study measures, per
+# size, density and click, the moves after which the bias of either start falls below 0.01 of a
+# figure's standard deviation; BURN_IN is the least that meets every point's need, as it prints
+# (33.2 at power 3, set by 16x16 with half its free cells mined; powers 3 to 4 cost the grid's
+# boards within 4% of each other, 2 and 5 more). A batch hands out a board every SPACING relaxation times,
+# about the largest integrated autocorrelation time the study measures.
 RELAXATION_POWER = 3
-BURN_IN = 5
+BURN_IN = 34
 SPACING = 2
 # What a chain move costs against a rejection board's play (measured: benchmarks/bench_noguess.py
 # --stages): `auto` lays at most the boards that cost what the chain would.
@@ -71,9 +75,10 @@ MOVES_PER_PLAY = 4
 
 
 def relaxation(free: int, mines: int) -> float:
-    """The moves in which a chain's bias falls by a factor e, as the rule models it: each mine is
-    proposed once in `mines` moves, and a move is kept about (1 - mines / free) ** RELAXATION_POWER
-    of the time, for `mines` mines on `free` cells outside the click's block."""
+    """The rule's clock, for `mines` mines on `free` cells outside the click's block: each mine is
+    proposed once in `mines` moves, and a move is kept less often the denser the board, modelled
+    as (1 - mines / free) ** RELAXATION_POWER of the time. The mixing study measures a chain's
+    burn-in in these units."""
     return mines * (free / (free - mines)) ** RELAXATION_POWER if 0 < mines < free else 0.0
 
 
@@ -446,7 +451,7 @@ def boards(width: int, height: int, mines: int, x: int, y: int, seed, count: int
 
 def max_density_hint(width: int, height: int) -> int:
     """A rough mine count up to which generation succeeded in benchmarks (about 60% of the free cells
-    on 30x16 and 30x24; see docs/noguess.md)."""
+    on 30x16 and 30x24; see docs/benchmarks.md)."""
     return int(0.6 * (width * height - 9))
 
 

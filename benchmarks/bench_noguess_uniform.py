@@ -2,6 +2,7 @@
 
     python benchmarks/bench_noguess_uniform.py --dir uniform            # the table (hours; resumable)
     python benchmarks/bench_noguess_uniform.py --dir uniform --workers 2
+    python benchmarks/bench_noguess_uniform.py --dir uniform --points 0 --boards 4000   # one point, smaller
 
 At each point (size, mines, first click; off-centre and corner clicks, sizes other than the
 mixing study's, 25% to 40% mines, none of them used to choose anything) three samples:
@@ -63,8 +64,8 @@ def draw_chunk(point, what, folder, start, stop) -> str:
     return path
 
 
-def sample(point, what, folder) -> Sample:
-    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, s + CHUNK)) for s in range(0, BOARDS, CHUNK)])
+def sample(point, what, folder, boards) -> Sample:
+    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, s + CHUNK)) for s in range(0, boards, CHUNK)])
 
 
 def row(name: str, c: dict) -> str:
@@ -77,23 +78,27 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", required=True, help="folder for the samples' chunks (a rerun reads them back)")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--boards", type=int, default=BOARDS, help=f"boards a sample (a multiple of {CHUNK})")
+    ap.add_argument("--points", default=",".join(str(i) for i in range(len(POINTS))),
+                    help="the points to measure, by their index in POINTS (comma-separated)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
-    todo = [(point, what, s) for point in POINTS for what in ("ref a", "ref b", "default")
-            for s in range(0, BOARDS, CHUNK)]
+    chosen = [POINTS[int(i)] for i in a.points.split(",")]
+    todo = [(point, what, s) for point in chosen for what in ("ref a", "ref b", "default")
+            for s in range(0, a.boards, CHUNK)]
     work = [(i, i + 1) for i, (point, what, s) in enumerate(todo)
             if not os.path.exists(os.path.join(a.dir, f"{point[0]}x{point[1]}_{point[2]}_{point[3]}_{point[4]}_{what}_"
                                                f"{s:06d}.npz"))]
     t = time.time()
     for _ in fan_out(functools.partial(_chunk, todo, a.dir), work, workers=a.workers):
         pass
-    print(f"machine: shared 2-core x86_64; {BOARDS} boards a sample ({time.time() - t:.0f} s drawing here)")
+    print(f"machine: shared 2-core x86_64; {a.boards} boards a sample ({time.time() - t:.0f} s drawing here)")
     print(f"  {'':<30} {'chi2/dof':>8} {'sd':>6} " + " ".join(f"{f:>8}" for f in
                                                                ("3BV", "openings", "edge", "corner", "total")))
-    for point in POINTS:
+    for point in chosen:
         w, h, m, x, y, reference = point
         free = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET).free
-        default, ref_a, ref_b = (sample(point, what, a.dir) for what in ("default", "ref a", "ref b"))
+        default, ref_a, ref_b = (sample(point, what, a.dir, a.boards) for what in ("default", "ref a", "ref b"))
         both = Sample.join([ref_a, ref_b])
         share = f"{m / free:.0%} of the free cells"
         print(f"{w}x{h}/{m} from ({x}, {y}) ({share}); reference: {reference}; the rule: "

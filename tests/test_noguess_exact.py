@@ -137,6 +137,7 @@ def moves_of(level, budget):
     return [np.concatenate(parts) for parts in zip(*out)]
 
 
+@pytest.mark.slow  # (every certified board of the level, played)
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_move_graph_on_the_certified_boards_is_connected(level):
     """Single moves join the certified boards of three of the levels; on 5x4 with 9 mines from the
@@ -169,6 +170,7 @@ def test_the_move_graph_on_the_certified_boards_is_connected(level):
     assert len({root(k) for k in keys.tolist()}) == 1
 
 
+@pytest.mark.slow  # (every certified board of the level, played)
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("budget", [G.DEFAULT_LEAF_BUDGET, 1])
 def test_a_move_is_kept_exactly_when_the_board_it_gives_is_certified(level, budget):
@@ -218,6 +220,7 @@ def test_the_generators_boards_are_uniform_on_the_certified_boards():
     assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] < 3.5
 
 
+@pytest.mark.slow  # (thousands of boards, and the list)
 def test_a_batchs_boards_are_uniform_and_a_start_without_enough_chain_is_not():
     """A batch (one warm chain, a board every `batch_spacing` moves) matches the exact uniform law;
     the insertion's boards alone, and chains of half a relaxation time, fail the same test."""

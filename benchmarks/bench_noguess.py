@@ -218,6 +218,7 @@ def verify(n: int, mines: int, with_ms_toollib: bool) -> None:
     mine total; a position it declines as too complex is decided by ms-toollib), or ms-toollib's
     `cal_probability_onboard` alone (with the mine total)."""
     import ms_toollib as mst
+
     from sweeplab.solver.complete import analyse_kernel
 
     w, h, x, y = 30, 16, 15, 8

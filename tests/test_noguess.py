@@ -16,13 +16,22 @@ from sweeplab.board import Board
 from sweeplab.errors import GenerationError, InvalidBoardError
 from sweeplab.game import Game
 from sweeplab.generators import lookup, make
-from sweeplab.generators.certify import (EVENTS, SOLVED, ST, certify, move_mine, new_play, new_scratch, play_fresh,
-                                        play_moved, set_mine)
+from sweeplab.generators.certify import (
+    EVENTS,
+    SOLVED,
+    ST,
+    certify,
+    move_mine,
+    new_play,
+    new_scratch,
+    play_fresh,
+    play_moved,
+    set_mine,
+)
 from sweeplab.generators.noguess import boards, chain_moves, generate, rejection_tries
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.rng import stream_key
 from sweeplab.view import View
-
 
 # --- independent oracles ---------------------------------------------------------------------
 

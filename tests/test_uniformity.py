@@ -15,8 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sweeplab import grid
-from sweeplab.lab.uniformity import (FIGURES, Sample, certified_boards, chi2_per_dof, compare, draw_sample,
-                                     exact_chi_square, layout_figures, rim)
+from sweeplab.lab.uniformity import (
+    FIGURES,
+    Sample,
+    certified_boards,
+    chi2_per_dof,
+    compare,
+    draw_sample,
+    exact_chi_square,
+    layout_figures,
+    rim,
+)
 
 
 def plain_figures(mines: np.ndarray, width: int, height: int) -> tuple[int, int, int]:
@@ -138,8 +147,9 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
     from make_reference import draw_chunk
-    from sweeplab.lab.uniformity import REFERENCE_OFFSET
+
     from sweeplab.lab.runner import fan_out
+    from sweeplab.lab.uniformity import REFERENCE_OFFSET
 
     work = functools.partial(draw_chunk, 9, 9, 10, 7, str(tmp_path))
     done = dict(fan_out(work, [(0, 3), (3, 5), (5, 8)], workers=2))
@@ -152,9 +162,10 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
 
 
 def test_the_list_of_certified_boards_is_every_layout_brute_force_certifies():
-    from tests.test_noguess import brute_force_no_guess
-    from sweeplab.board import Board
     import itertools
+
+    from sweeplab.board import Board
+    from tests.test_noguess import brute_force_no_guess
     w, h, m, x, y = 4, 4, 5, 0, 3
     free = np.flatnonzero(~grid.block_mask(w, h, x, y))
     want = []

@@ -34,21 +34,34 @@ seed, level and click give the same board.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
-from .._numba_cache import njit
 from .. import grid
+from .._numba_cache import njit
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick
 from ..kernels import lay_uniform
 from ..rng import below, seed_key, stream_key
 from . import GeneratorInfo, Limits, register
-from .certify import (BUDGET, DEFAULT_LEAF_BUDGET, SOLVED, hidden, keep, position, revealed, set_mine, settle, start,
-                      try_move, undo, workspace)
+from .certify import (
+    BUDGET,
+    DEFAULT_LEAF_BUDGET,
+    SOLVED,
+    hidden,
+    keep,
+    position,
+    revealed,
+    set_mine,
+    settle,
+    start,
+    try_move,
+    undo,
+    workspace,
+)
 
 METHODS = ("auto", "rejection", "chain")
 STARTS = ("insert", "repair")

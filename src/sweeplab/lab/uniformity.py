@@ -92,7 +92,7 @@ class Sample:
                             touching=self.touching.astype(np.int16))
 
     @classmethod
-    def join(cls, parts: list["Sample"]) -> "Sample":
+    def join(cls, parts: list[Sample]) -> Sample:
         """One sample from pieces of the same level (e.g. a reference drawn in chunks)."""
         first = parts[0]
         if any((p.width, p.height) != (first.width, first.height) for p in parts):
@@ -104,7 +104,7 @@ class Sample:
                    touching=np.concatenate([p.touching for p in parts]))
 
     @classmethod
-    def load(cls, path) -> "Sample":
+    def load(cls, path) -> Sample:
         try:
             d = np.load(path)
             return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
@@ -178,7 +178,8 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
     """K no-guess boards, each certified again from scratch. Board i (from `start`) is generate's
     for the seed stream_key(seed, i), so a sample can be drawn in pieces and put together
     (`Sample.join`); with `batch`, the boards of one warm chain instead (`noguess.boards`)."""
-    from ..generators.noguess import boards as batch_of, generate
+    from ..generators.noguess import boards as batch_of
+    from ..generators.noguess import generate
 
     nbr = grid.neighbour_table(width, height)
     counts = np.zeros(width * height, dtype=np.int64)

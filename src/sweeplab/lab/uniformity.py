@@ -137,14 +137,14 @@ def compare(gen: Sample, ref: Sample) -> dict:
     """Chi-square per dof of the heat maps, and each per-board figure's mean and standard error
     in both samples with their difference in standard errors (of the difference)."""
     c, dof = chi2_per_dof(gen, ref)
-    out = {"chi2_per_dof": c, "dof": dof, "boards": gen.boards, "reference_boards": ref.boards, "figures": {}}
+    figures: dict[str, dict[str, float]] = {}
     for name in FIGURES:
         gm, gse = gen.mean_se(gen.per_board(name))
         rm, rse = ref.mean_se(ref.per_board(name))
         se = math.hypot(gse, rse)
-        out["figures"][name] = {"gen": gm, "gen_se": gse, "ref": rm, "ref_se": rse,
-                                "diff_in_se": (gm - rm) / se if se > 0 else (0.0 if gm == rm else float("nan"))}
-    return out
+        figures[name] = {"gen": gm, "gen_se": gse, "ref": rm, "ref_se": rse,
+                         "diff_in_se": (gm - rm) / se if se > 0 else (0.0 if gm == rm else float("nan"))}
+    return {"chi2_per_dof": c, "dof": dof, "boards": gen.boards, "reference_boards": ref.boards, "figures": figures}
 
 
 def plot(gen: Sample, ref: Sample, path: str, title: str) -> None:

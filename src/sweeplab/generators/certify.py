@@ -24,9 +24,9 @@ rest on changed, re-checked against the new numbers where something did, and the
 finishes what is left (see play_moved). Every kept event is a sound deduction on the new board
 and complete deduction is monotone, so the verdict is a fresh play's, at a fraction of the
 cost. (The one exception is the leaf budget: a component past it counts as a guess, and
-whether a play meets such a component can depend on the order it went in. This is rare, and
-either way a board is accepted only on sound deductions: one order may give up where another
-solves the board.)
+whether a play meets such a component can depend on the order it went in, so a BUDGET verdict
+belongs to the play, not to the board. `settle` plays such a board afresh with no budget: its
+verdict, SOLVED or STUCK, is complete deduction's closure, the board's alone.)
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ BOOM = 3  # the click itself is a mine (only when a caller passes a bad click)
 PLAY_ON = 4  # (inside a play: the replay of an old log is done, the usual play goes on)
 
 DEFAULT_LEAF_BUDGET = 200_000
+NO_BUDGET = 1 << 62  # a leaf budget no enumeration reaches: `settle`'s
 SMALL_COMPONENT = 12  # frontier cells: components this small are always enumerated together
 WITNESS_BUDGET = 5_000  # search nodes for one witness search; past it, the component is enumerated instead
 QUICK_SEARCH = 256  # nodes for a witness search in the component's order, before one outwards from the held cell
@@ -1576,6 +1577,17 @@ def try_move(p, src, dst):
     si, sb, sm = p.scratch
     return play_moved(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, qi, qb, qmeta, si, sb, sm,
                       np.int32(src), np.int32(dst))
+
+
+@njit(inline='always')
+def settle(p):
+    """After `start` or `try_move` answered BUDGET: the board as it stands played afresh with no leaf
+    budget, into the spare log; the verdict, SOLVED or STUCK, is the board's own (no order of play
+    gets further than complete deduction's closure, and a play with no budget reaches it). Then
+    `keep(p)` makes that play the position's (or, after try_move, `undo`)."""
+    qi, qb, qmeta = p.spare
+    si, sb, sm = p.scratch
+    return play_fresh(p.mines, p.numbers, p.nbr, p.click, NO_BUDGET, qi, qb, qmeta, si, sb, sm)
 
 
 @njit(inline='always')

@@ -139,7 +139,7 @@ def readings(boards: int, seed: int) -> None:
 
 def patch_sample(w, h, m, x, y, boards, seed):
     """The patch's boards from `boards` time seeds, as a uniformity Sample (fallbacks counted apart)."""
-    from sweeplab.cli.uniformity import Sample
+    from sweeplab.lab.uniformity import Sample
     nbr = grid.neighbour_table(w, h)
     order = visit_order(w, h, "rows")
     kept, fell = [], 0
@@ -155,7 +155,7 @@ def patch_sample(w, h, m, x, y, boards, seed):
 def rules_reference(w, h, m, x, y, boards, seed):
     """Uniform boards with the click's 3x3 free, kept iff the patch's three rules open them: exactly
     uniform over the boards those rules finish."""
-    from sweeplab.cli.uniformity import Sample
+    from sweeplab.lab.uniformity import Sample
     n = w * h
     nbr = grid.neighbour_table(w, h)
     order = visit_order(w, h, "rows")
@@ -174,7 +174,7 @@ def rules_reference(w, h, m, x, y, boards, seed):
 
 
 def _sample(boards, w, h, x, y, label, seconds, Sample):
-    from sweeplab.cli.uniformity import layout_figures, rim
+    from sweeplab.lab.uniformity import layout_figures, rim
     from sweeplab.stats import bbbv_kernel, label_openings
     nbr = grid.neighbour_table(w, h)
     edge, corner = rim(w, h)
@@ -193,7 +193,7 @@ def _sample(boards, w, h, x, y, label, seconds, Sample):
 
 
 def uniformity(boards: int, seed: int) -> None:
-    from sweeplab.cli.uniformity import NAMES, compare, draw_sample
+    from sweeplab.lab.uniformity import NAMES, compare, draw_sample
     w, h, m, x, y = 30, 16, 99, 15, 8
     patch, fell = patch_sample(w, h, m, x, y, boards, seed)
     ref, laid = rules_reference(w, h, m, x, y, boards, seed)

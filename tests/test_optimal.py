@@ -272,8 +272,8 @@ def test_the_command_prints_the_fraction_and_the_best_first_click(capsys):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["--width", "4", "--height", "4", "--mines", "3", "--first-click", "shift"], "allowed: none, safe, opening"),
-    (["--width", "4", "--height", "4", "--mines", "3", "--first-click", "nope"], "unknown first-click rule"),
+    (["--width", "4", "--height", "4", "--mines", "3", "--first-click", "shift"], "not one of 'none', 'safe', 'opening'"),
+    (["--width", "4", "--height", "4", "--mines", "3", "--first-click", "nope"], "not one of 'none', 'safe', 'opening'"),
     (["--width", "9", "--height", "9", "--mines", "10"], "at most 64 cells"),
     (["--width", "8", "--height", "8", "--mines", "10"], "layouts for this first click"),
     (["--width", "4", "--height", "4", "--mines", "3", "--at", "4,0"], "off the 4x4 board"),

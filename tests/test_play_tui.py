@@ -251,3 +251,31 @@ def test_a_game_in_play_goes_on_at_the_next_start(store):
     before = asyncio.run(first())
     after, status = asyncio.run(second())
     assert after["id"] == before["id"] and after["cells"] == before["cells"] and "goes on" in status
+
+
+def test_a_first_click_while_the_kernels_compile_says_so_and_keeps_the_screen_alive(tmp_path):
+    from sweeplab.play import modes as M
+
+    store = Store(tmp_path / "tui.db")
+
+    async def run():
+        app = MinesweeperApp(store, mode="safe", seed=SEED)
+        async with app.run_test(size=(100, 40)) as pilot:
+            board = app.query_one(BoardView)
+            said = []
+            say = app.say
+            app.say = lambda text: (said.append(text), say(text))
+            M.WARMING.set()  # as `sweeplab play --tui` runs its first time after an install
+            try:
+                await pilot.press("space")
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            finally:
+                M.WARMING.clear()
+            x, y = board.cursor
+            assert board.state["status"] == "playing" and board.state["cells"][y * 9 + x] != "#"
+            assert said[0].startswith("Laying the board")  # said while the click waited in its thread
+            assert "Laying the board" not in str(app.query_one("#status", Static).render())
+
+    asyncio.run(run())
+    store.close()

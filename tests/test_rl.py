@@ -203,7 +203,8 @@ def test_info_has_3bv_and_optional_exact_probabilities_and_guesses():
     assert info["guesses"] == 0  # the first click is made safe by the rule
     from sweeplab.solver import analyse
     p = info["probabilities"]
-    assert np.array_equal(np.isnan(p), np.isnan(analyse(env.game.view()).probability))
+    exact = analyse(env.game.view()).probability
+    assert np.array_equal(p == -1, np.isnan(exact)) and np.allclose(p[p != -1], exact[~np.isnan(exact)])
     while not env.game.over:
         risky = np.where(env.action_masks().reshape(9, 9), p, np.inf)
         i = int(np.argmax(np.where(np.isfinite(risky), risky, -1)))  # the riskiest cell: a guess
@@ -214,6 +215,11 @@ def test_info_has_3bv_and_optional_exact_probabilities_and_guesses():
     assert info["guesses"] >= 1
     plain = MinesweeperEnv(level="beginner")
     assert "probabilities" not in plain.reset(seed=4)[1]
+
+
+def test_the_checker_passes_with_exact_probabilities_in_info():
+    env = gym.make("sweeplab/Minesweeper-v0", disable_env_checker=True, **SMALL, analysis=True).unwrapped
+    checked(env)  # (NaN in info never compared equal)
 
 
 def test_render_rgb_and_ansi():

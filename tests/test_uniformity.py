@@ -1,5 +1,6 @@
-"""`sweeplab uniformity`: its per-board figures and comparisons against plain recomputations,
-its JSON, and references drawn in pieces on the lab runner."""
+"""`sweeplab uniformity` and its library: per-board figures and comparisons against plain recomputations,
+the list of certified boards against brute force, the exact chi-square, the CLI's JSON, and references
+drawn in pieces on the lab runner."""
 
 from __future__ import annotations
 
@@ -14,8 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sweeplab import grid
-from sweeplab.cli.uniformity import FIGURES, Sample, chi2_per_dof, compare, draw_sample, layout_figures, rim
-from sweeplab.generators.noguess import INNER_WEIGHT, LADDER_SHAPES, ladder_shape
+from sweeplab.lab.uniformity import (
+    FIGURES,
+    Sample,
+    certified_boards,
+    chi2_per_dof,
+    compare,
+    draw_sample,
+    exact_chi_square,
+    layout_figures,
+    rim,
+)
 
 
 def plain_figures(mines: np.ndarray, width: int, height: int) -> tuple[int, int, int]:
@@ -107,74 +117,6 @@ def test_a_sample_keeps_its_figures_through_save_load_and_join(tmp_path):
     assert chi2_per_dof(back, a)[0] == 0
 
 
-def test_ladder_weights_follow_the_rings_from_the_edge():
-    (d0, rings0, corner0, clump0, _, near0, _), (d1, rings1, corner1, clump1, _, near1, _), \
-        (d2, rings2, corner2, clump2, _, near2, _) = LADDER_SHAPES
-    for w, h, topology, mines, rings, corner, clump, near in (
-            (30, 16, "bounded", 130, rings0, corner0, clump0, near0),
-            (30, 16, "bounded", 170, rings1, corner1, clump1, near1),
-            (30, 16, "bounded", 200, rings2, corner2, clump2, near2),
-            (30, 16, "bounded", 300, rings2, corner2, clump2, near2),
-            (30, 30, "bounded", 450, rings2, corner2, clump2, near2),
-            (5, 1, "bounded", 1, rings0, corner0, clump0, near0), (7, 2, "bounded", 6, rings2, corner2, clump2, near2),
-            (9, 8, "bounded", 10, rings0, corner0, clump0, near0), (4, 4, "bounded", 7, rings2, corner2, clump2, near2),
-            (6, 5, "torus", 3, rings0, corner0, clump0, near0)):
-        weights, got_clump = ladder_shape(grid.neighbour_table(w, h, topology), mines)
-        assert got_clump == clump
-        corners = [(cx, cy) for cx in (0, w - 1) for cy in (0, h - 1)] if topology == "bounded" and w > 1 and h > 1 \
-            else []
-        for y in range(h):
-            for x in range(w):
-                ring = min(x, w - 1 - x, y, h - 1 - y) if topology == "bounded" else None
-                if ring is None or ring >= len(rings):
-                    want = INNER_WEIGHT
-                elif (x, y) in corners:
-                    want = corner
-                else:
-                    want = rings[ring]
-                steps = min((max(abs(x - cx), abs(y - cy)) for cx, cy in corners), default=0)
-                if steps in (1, 2):  # one or two king steps from a corner
-                    want = (want * near[steps - 1] + INNER_WEIGHT // 2) // INNER_WEIGHT
-                assert weights[y * w + x] == want, (w, h, x, y)
-    # in between, each weight lies between those of the two measured densities around it, and
-    # moves with the density only one way there
-    nbr = grid.neighbour_table(30, 16)
-    for low, high in ((130, 170), (170, 200)):
-        lo, lo_clump = ladder_shape(nbr, low)
-        hi, hi_clump = ladder_shape(nbr, high)
-        last = lo
-        for mines in range(low + 1, high):
-            mid, mid_clump = ladder_shape(nbr, mines)
-            assert (np.minimum(lo, hi) <= mid).all() and (mid <= np.maximum(lo, hi)).all()
-            assert min(lo_clump, hi_clump) <= mid_clump <= max(lo_clump, hi_clump)
-            assert ((mid - last) * (hi - lo) >= 0).all()
-            last = mid
-
-
-def test_the_two_rings_around_the_click_scale_the_ladder_weights():
-    """Cells two and three steps (king moves) from the click, i.e. the two rings around its block,
-    get their ring-from-the-edge weight times the click ring's weight over INNER_WEIGHT, rounded."""
-    (_, _, _, _, click0, _, _), (_, _, _, _, click1, _, _), (_, _, _, _, click2, _, _) = LADDER_SHAPES
-    for w, h, topology, mines, (cx, cy), click in (
-            (30, 16, "bounded", 130, (15, 8), click0), (30, 16, "bounded", 170, (15, 8), click1),
-            (30, 16, "bounded", 200, (15, 8), click2), (30, 16, "bounded", 170, (28, 3), click1),
-            (30, 16, "bounded", 130, (0, 0), click0), (30, 16, "bounded", 400, (28, 3), click2),
-            (9, 8, "bounded", 10, (4, 4), click0), (11, 10, "torus", 20, (1, 9), click0)):
-        nbr = grid.neighbour_table(w, h, topology)
-        plain, clump = ladder_shape(nbr, mines)
-        weights, got_clump = ladder_shape(nbr, mines, grid.block_mask(w, h, cx, cy, topology))
-        assert got_clump == clump
-        for y in range(h):
-            for x in range(w):
-                dx, dy = abs(x - cx), abs(y - cy)
-                if topology == "torus":
-                    dx, dy = min(dx, w - dx), min(dy, h - dy)
-                steps = max(dx, dy)
-                base = int(plain[y * w + x])
-                want = (base * click[steps - 2] + INNER_WEIGHT // 2) // INNER_WEIGHT if steps in (2, 3) else base
-                assert weights[y * w + x] == want, (w, h, x, y)
-
-
 def test_cli_json_is_the_comparison_of_the_samples_it_drew(tmp_path):
     from sweeplab.cli import cli
     ref_path = tmp_path / "ref.npz"
@@ -204,9 +146,10 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
-    from make_reference import REFERENCE_OFFSET, draw_chunk
+    from make_reference import draw_chunk
 
     from sweeplab.lab.runner import fan_out
+    from sweeplab.lab.uniformity import REFERENCE_OFFSET
 
     work = functools.partial(draw_chunk, 9, 9, 10, 7, str(tmp_path))
     done = dict(fan_out(work, [(0, 3), (3, 5), (5, 8)], workers=2))
@@ -218,19 +161,28 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
         assert list(getattr(joined, name)) == list(getattr(whole, name))
 
 
-def test_the_ladders_draw_gives_each_free_cell_its_weight():
-    """Every value of the draw's range, walked: each free cell gets weight x (clump base + mine
-    neighbours) of them, a mine or an excluded cell none."""
-    from sweeplab.generators.noguess import _pick
-    w, h = 7, 5
-    nbr = grid.neighbour_table(w, h)
-    rng = np.random.default_rng(11)
-    mines = rng.random(w * h) < 0.3
-    excluded = grid.block_mask(w, h, 3, 2) & ~mines
-    weight, clump = ladder_shape(nbr, 11)
-    near = np.array([sum(bool(mines[j]) for j in nbr[i] if j >= 0) for i in range(w * h)], dtype=np.int64)
-    want = [0 if mines[i] or excluded[i] else int(weight[i]) * (clump + int(near[i])) for i in range(w * h)]
-    got = [0] * (w * h)
-    for r in range(sum(want)):
-        got[_pick(mines, excluded, weight, clump, near, r)] += 1
-    assert got == want
+def test_the_list_of_certified_boards_is_every_layout_brute_force_certifies():
+    import itertools
+
+    from sweeplab.board import Board
+    from tests.test_noguess import brute_force_no_guess
+    w, h, m, x, y = 4, 4, 5, 0, 3
+    free = np.flatnonzero(~grid.block_mask(w, h, x, y))
+    want = []
+    for cells in itertools.combinations(free.tolist(), m):
+        flat = np.zeros(w * h, dtype=bool)
+        flat[list(cells)] = True
+        if brute_force_no_guess(Board._from_flat(w, h, flat, "bounded"), x, y):
+            want.append(flat)
+    got = certified_boards(w, h, m, x, y)
+    assert 0 < len(want) < math.comb(free.size, m)
+    assert sorted(map(bytes, got)) == sorted(map(bytes, np.array(want)))
+
+
+def test_the_exact_chi_square_matches_a_plain_computation():
+    counts = np.array([3, 7, 5, 5, 10])
+    chi2 = sum((c - 6) ** 2 / 6 for c in counts)
+    per_dof, dof, z = exact_chi_square(counts)
+    assert dof == 4 and per_dof == pytest.approx(chi2 / 4)
+    assert z == pytest.approx(((chi2 / 4) ** (1 / 3) - (1 - 2 / 36)) / math.sqrt(2 / 36))
+    assert exact_chi_square(np.full(10, 8))[2] < -3  # exactly even counts: far below an exact sampler's spread

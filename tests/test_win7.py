@@ -96,7 +96,7 @@ def test_board_command():
     r = CliRunner().invoke(cli, ["board", "--generator", "win7", "--seed", "1262304000", "--preset", "intermediate",
                                  "--click", "15,15"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith(plain_win7(1262304000, 16, 16, 40, 15, 15))
+    assert r.output.startswith("click: 15,15\n" + plain_win7(1262304000, 16, 16, 40, 15, 15))
     r = CliRunner().invoke(cli, ["board", "--generator", "win7", "--seed", "1", "--preset", "beginner"])
     assert r.exit_code != 0
 

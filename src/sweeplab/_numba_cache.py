@@ -67,3 +67,49 @@ def njit(function=None, **options):
             numba.config.CACHE_DIR = saved
 
     return decorate if function is None else decorate(function)
+
+
+NOTICE = ("compiling kernels (once after an install or an update; a minute or two on a slow machine; "
+          "later runs start at once)...")
+_announcing = False
+
+
+def announce_compiles(say=None) -> None:
+    """From now on, the first time a sweeplab kernel compiles (rather than loading from the cache), say
+    so once: `say(NOTICE)`; by default one line on stderr when stderr is a terminal, where a person
+    waits (a log or a pipe gets no such line). Kernels compile on the first run after an install or an
+    update, and a command silent for a minute looks hung. Installed once per process; worker processes
+    forked later share the once, so a run of many processes says it a single time.
+    """
+    import multiprocessing
+    import sys
+
+    from numba.core import event
+
+    global _announcing
+    if _announcing:
+        return
+    if say is None:
+        if not sys.stderr.isatty():
+            return
+
+        def say(text):
+            print(f"sweeplab: {text}", file=sys.stderr, flush=True)
+    _announcing = True
+    said = multiprocessing.Value("b", 0)
+
+    class Notice(event.Listener):
+        def on_start(self, ev):
+            func = getattr(ev.data.get("dispatcher"), "py_func", None)
+            if not getattr(func, "__module__", "").startswith("sweeplab."):
+                return  # another package's kernel: not ours to announce
+            with said.get_lock():
+                if said.value:
+                    return
+                said.value = 1
+            say(NOTICE)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Notice())

@@ -9,7 +9,7 @@ board or several (`dump_boards` / `parse_boards`), their format told from the co
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +244,8 @@ class Board:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise FormatError(f"not valid JSON: {e}") from None
+        except (ValueError, RecursionError) as e:
+            raise _json_error(e) from None
         return cls.from_dict(data)
 
     # --- drawing ---------------------------------------------------------------------------
@@ -287,6 +289,7 @@ def _parse_text(text: str) -> np.ndarray:
 # line, which is how text carries a torus; MBF has no room for it (bounded boards only).
 FORMATS = ("text", "mbf", "json")
 TOPOLOGY_LINE = "topology:"
+CLICK_LINE = "click:"  # the first click a board was laid for (informative: the board is the same without it)
 
 
 def detect_format(data: bytes) -> str:
@@ -303,13 +306,18 @@ def detect_format(data: bytes) -> str:
     return "json" if text.lstrip()[:1] in ("{", "[") else "text"
 
 
-def dump_board(board: Board, fmt: str) -> bytes:
-    """One board as a record of a multi-board file (a whole file when it is alone)."""
+def dump_board(board: Board, fmt: str, *, click: tuple[int, int] | None = None) -> bytes:
+    """One board as a record of a multi-board file (a whole file when it is alone). `click`: the first
+    click the board was laid for (a no-guess board is solvable from there only), kept in text (a
+    `click: X,Y` line, 0-based) and JSON (`"click": [x, y]`); MBF has no room for it."""
     if fmt == "text":
         head = "" if board.topology == "bounded" else f"{TOPOLOGY_LINE} {board.topology}\n"
+        if click is not None:
+            head += f"{CLICK_LINE} {click[0]},{click[1]}\n"
         return (head + board.to_text()).encode()
     if fmt == "json":
-        return (board.to_json() + "\n").encode()
+        data = board.to_dict() if click is None else {**board.to_dict(), "click": list(click)}
+        return (json.dumps(data) + "\n").encode()
     if fmt == "mbf":
         return board.to_mbf()
     raise FormatError(f"unknown board format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -325,12 +333,64 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
     """Every board in a file of one or several boards, in any format (detected from the content).
     `topology` applies to text and MBF records that do not name theirs (default bounded); a record
     that names another is an error."""
+    return [Board._from_flat(*layout) for layout in iter_layouts(data, topology)]
+
+
+# (width, height, flat mines, topology): a board's layout without a Board made of it
+Layout = tuple[int, int, np.ndarray, str]
+
+
+def iter_layouts(data: bytes, topology: str | None = None) -> Iterator[Layout]:
+    """(width, height, flat mines, topology) of every board in a file, in order, one at a time: what
+    `parse_boards` makes its Boards of, for a reader of thousands of boards that needs none (stats).
+    The same checks and errors as `parse_boards`."""
     fmt = detect_format(data)
     if fmt == "json":
-        text = data.decode("utf-8")
+        items = _json_items(data.decode("utf-8"))
+        for i, d in enumerate(items):
+            yield _layout(_numbered(_json_record, i, len(items), d, topology))
+    elif fmt == "text":
+        chunks = [c for c in data.decode("utf-8").replace("\r\n", "\n").split("\n\n") if c.strip("\n")]
+        for i, c in enumerate(chunks):
+            quick = _plain_text_layout(c, topology)
+            yield quick if quick is not None else _layout(_numbered(_text_record, i, len(chunks), c, topology))
+    else:
+        records, at = [], 0
+        while at < len(data):  # each header says how long its record is; a short one is explained by from_mbf
+            end = at + 4 + 2 * int.from_bytes(data[at + 2:at + 4], "big") if len(data) - at >= 4 else len(data)
+            records.append((at, end))
+            at = end
+        for i, (a, b) in enumerate(records):
+            yield _layout(_numbered(_mbf_record, i, len(records), data[a:b], topology))
+
+
+def _layout(board: Board) -> Layout:
+    return board.width, board.height, board.flat_mines, board.topology
+
+
+def _plain_text_layout(chunk: str, topology: str | None) -> Layout | None:
+    """The layout of a text record without a topology line whose rows are all well formed, taken in a
+    few string operations (thousands of tiny boards a second); None for anything else, which the
+    full reader then reads or explains."""
+    lines = chunk.strip("\n").split("\n")
+    width, height = len(lines[0]), len(lines)
+    body = "".join(lines)
+    topo = topology or "bounded"
+    low = 3 if topo == "torus" else 1
+    if (body.count(MINE_CHAR) + body.count(SAFE_CHAR) != len(body) or len(set(map(len, lines))) != 1
+            or not (low <= width <= grid.MAX_SIDE and low <= height <= grid.MAX_SIDE)
+            or topo not in grid.TOPOLOGIES):
+        return None
+    return width, height, np.frombuffer(body.encode("ascii"), dtype=np.uint8) == ord(MINE_CHAR), topo
+
+
+def _json_items(text: str) -> list:
+    """The board objects of a JSON file: one object, one array of them, or JSON lines. A number too
+    long or nesting too deep for any board is a format error, not a crash."""
+    try:
         try:
             value = json.loads(text)
-            items = value if isinstance(value, list) else [value]
+            return value if isinstance(value, list) else [value]
         except json.JSONDecodeError:  # JSON lines: one board object per line
             items = []
             for n, line in enumerate(text.splitlines(), 1):
@@ -340,16 +400,19 @@ def parse_boards(data: bytes, topology: str | None = None) -> list[Board]:
                     except json.JSONDecodeError as e:
                         raise FormatError(f"JSON line {n}: not valid JSON ({e}); expected one board object "
                                           "per line, or one array of them") from None
-        return [_numbered(_json_record, i, len(items), d, topology) for i, d in enumerate(items)]
-    if fmt == "text":
-        chunks = [c for c in data.decode("utf-8").replace("\r\n", "\n").split("\n\n") if c.strip("\n")]
-        return [_numbered(_text_record, i, len(chunks), c, topology) for i, c in enumerate(chunks)]
-    records, at = [], 0
-    while at < len(data):  # each header says how long its record is; a short one is explained by from_mbf
-        end = at + 4 + 2 * int.from_bytes(data[at + 2:at + 4], "big") if len(data) - at >= 4 else len(data)
-        records.append(data[at:end])
-        at = end
-    return [_numbered(_mbf_record, i, len(records), r, topology) for i, r in enumerate(records)]
+            return items
+    except FormatError:
+        raise
+    except (RecursionError, ValueError) as e:
+        raise _json_error(e) from None
+
+
+def _json_error(e: Exception) -> FormatError:
+    """What JSON that parses as no board says: nesting too deep, or a number too long (Python's limit
+    on the digits of an integer), both far past any board."""
+    what = "is nested too deeply" if isinstance(e, RecursionError) else f"holds a number too long ({e})"
+    return FormatError(f"the JSON {what} to be a board; a board is an object with width, height and mines "
+                       "([[x, y], ...])")
 
 
 def _json_record(data: dict, topology: str | None) -> Board:
@@ -386,9 +449,22 @@ def _text_record(chunk: str, topology: str | None) -> Board:
             if topology is not None and named != topology:
                 raise FormatError(f"the text board says '{TOPOLOGY_LINE} {named}' but topology {topology} "
                                   "was asked for")
-        return Board("\n".join(lines), named or topology or "bounded")
+        click = lines.pop(0)[len(CLICK_LINE):].strip() if lines and lines[0].startswith(CLICK_LINE) else None
+        board = Board("\n".join(lines), named or topology or "bounded")
+        if click is not None:
+            _check_click(click, board)
+        return board
     except InvalidBoardError as e:
         raise FormatError(str(e)) from None
+
+
+def _check_click(text: str, board: Board) -> None:
+    try:
+        x, y = (int(v) for v in text.split(","))
+    except ValueError:
+        raise FormatError(f"'{CLICK_LINE} {text}' is not a cell; write X,Y, 0-based") from None
+    if not (0 <= x < board.width and 0 <= y < board.height):
+        raise FormatError(f"'{CLICK_LINE} {text}' is off the {board.width}x{board.height} board")
 
 
 def load_boards(path: str | Path, topology: str | None = None) -> list[Board]:

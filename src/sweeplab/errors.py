@@ -10,7 +10,7 @@ from __future__ import annotations
 __all__ = [
     "AnalysisError", "AutomatonError", "BadRequest", "BodyTooLarge", "ChildBusy", "ChildError", "EvfWriteError",
     "FormatError", "GameBusyError", "GameGoneError", "GameOverError", "GenerationError", "IllegalMoveError",
-    "InconsistentPositionError", "InvalidBoardError", "NotFoundError", "NotYoursError", "PositionError",
+    "InconsistentPositionError", "InvalidBoardError", "NotFoundError", "NotYoursError", "PolicyFileError", "PositionError",
     "RLConfigError", "ReplayBusy", "ReplayError", "SearchTooLargeError", "StoreBusyError", "StoreError",
     "StoreFullError", "SweeplabError", "TooComplexError", "TooManyGamesError", "UnknownGameError",
 ]
@@ -144,3 +144,7 @@ class StoreFullError(StoreError):
 
 class TooManyGamesError(SweeplabError):
     """A client with as many games in play as one client may have, none of them free to drop."""
+
+
+class PolicyFileError(SweeplabError):
+    """A weights file that is not a policy network this version can run (solver/policy_net.py)."""

@@ -46,6 +46,11 @@ def cli():
 
 
 def main(argv=None):
+    from .._numba_cache import announce_compiles
+    announce_compiles()  # a first run that compiles for a minute says so, rather than looking hung
+    if argv is None:  # the program itself (a caller passing arguments keeps its own Ctrl-C)
+        from .stop import arm
+        arm()  # one Ctrl-C stops a command at once, even inside a long kernel
     try:
         cli.main(args=argv, prog_name="sweeplab", standalone_mode=False)
     except SweeplabError as e:

@@ -7,6 +7,7 @@ import csv
 import json
 import os
 import socket
+import sys
 import time
 from urllib.parse import urlsplit
 
@@ -18,7 +19,7 @@ from .options import CELL, OutputPath, level_options, positive, resolve_level
 
 
 @click.command()
-@click.option("--player", default="strong", show_default=True, help="Player: rules, safest, strong (or random).")
+@click.option("--player", default="strong", show_default=True, help="Player: rules, safest, strong, learned (or random).")
 @level_options
 @click.option("--first-click", "first_click", default="opening", show_default=True,
               help="First-click rule: none (a fixed board; the first click can lose), safe (the clicked cell), "
@@ -73,15 +74,21 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
             append_row(out, spec, a, b, c)
         state["wins"] += c.wins
         state["games"] += c.games
-        progress.update(bar, advance=c.games, won=state["wins"] / max(1, state["games"]))
+        progress.update(bar, won=state["wins"] / max(1, state["games"]))
+
+    def on_progress(played):  # per game (per task on Dask); the win rate moves as tasks finish
+        progress.update(bar, completed=already + played)
 
     t0 = time.perf_counter()
-    with progress:
-        bar = progress.add_task(spec.player, total=games, completed=already,
-                                won=state["wins"] / max(1, state["games"]))
-        with _scheduler_errors(scheduler):
-            total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler,
-                        cluster=cluster, done=done, on_task=on_task)
+    try:
+        with progress:
+            bar = progress.add_task(spec.player, total=games, completed=already,
+                                    won=state["wins"] / max(1, state["games"]))
+            with _scheduler_errors(scheduler):
+                total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler,
+                            cluster=cluster, done=done, on_task=on_task, on_progress=on_progress)
+    except KeyboardInterrupt:
+        interrupted(state, already, games, out)
     wall = time.perf_counter() - t0
     played = total.games - already
     res = summary(total, wall=wall)
@@ -100,7 +107,8 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     if total.wins:
         click.echo(f"  3BV        {res['bbbv_won_mean']:.1f} on average in won games")
     speed = f"{res['games_per_second']:.1f} games/s" if played else "nothing left to play"
-    click.echo(f"  speed      {speed} ({played} games in {wall:.1f} s, {res['workers']} workers, {backend})")
+    click.echo(f"  speed      {speed} ({plural(played, 'game')} in {wall:.1f} s, {plural(res['workers'], 'worker')}, "
+               f"{backend})")
     if res["games_per_cpu_second"]:
         click.echo(f"             {res['games_per_cpu_second']:.1f} games per CPU-second of the workers "
                    "(what one free core gives; the machine may be shared)")
@@ -108,6 +116,25 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     if total.beyond_exact:
         click.echo(f"  note       {total.beyond_exact} guesses were made by a local estimate: the exact analysis "
                    "declined those positions as too complex")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def interrupted(state: dict, already: int, games: int, out) -> None:
+    """Ctrl-C: the workers are stopped already; one line on what was kept, exit status 130."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while this line is written changes nothing
+    done = state["games"]
+    rate = f", won {state['wins'] / done:.2%} so far" if done else ""
+    if out:
+        kept = (f"; the finished tasks are in {out}, and the same command goes on from there" if done > already
+                else f"; no task finished in this run, {out} holds what it held")
+    else:
+        kept = " (finished tasks are kept only with --out FILE)"
+    click.echo(f"sweeplab bench: interrupted with {done:,} of {games:,} games in finished tasks{rate}{kept}", err=True)
+    sys.exit(130)
 
 
 CONNECT_SECONDS = 5.0  # how long to wait for a scheduler to answer before saying it cannot be reached

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import io
+import itertools
 import json
 import sys
 
 import click
 
 from .. import generators
-from ..board import dump_board, load_boards
-from ..errors import InvalidBoardError
-from ..stats import board_stats
+from ..board import dump_board, iter_layouts
+from ..errors import FormatError, InvalidBoardError, SweeplabError
+from ..stats import BOARD_FIGURES, figure_rows, stats_of_layouts
 from .options import CELL, OutputPath, check_level_options, conflict, level_options, positive, resolve_level
 
 FORMATS = ("text", "mbf", "json", "svg")  # svg draws; the others read back (see board.py)
@@ -39,50 +38,61 @@ def lay_board(generator, width, height, mines, seed, first_click, click_at, topo
 
 
 class BoardWriter:
-    """Writes boards to a file or stdout as they are made, so a long --count loses nothing already made.
-    Text, JSON and MBF are multi-board formats (see board.py); SVG boards are drawn into one document,
-    written at the end."""
+    """Writes boards to a file or stdout as they are made, so a long --count loses nothing already made
+    and holds nothing in memory. Text, JSON and MBF are multi-board formats (see board.py); SVG boards
+    are drawn one under another in one document, whose size is known from the first drawing and the
+    count (every board of a run has the same size)."""
 
-    def __init__(self, fmt, out):
-        self.fmt, self.out, self.written, self.svgs = fmt, out, 0, []
+    GAP = 10  # pixels between SVG drawings
 
-    def add(self, board):
+    def __init__(self, fmt, out, count=1):
+        self.fmt, self.out, self.count, self.written, self.file = fmt, out, count, 0, None
+
+    def add(self, board, click=None):
         if self.fmt == "svg":
-            self.svgs.append(board.to_svg())
-            return
-        data = dump_board(board, self.fmt)
-        if self.written and self.fmt == "text":
-            data = b"\n" + data  # a blank line between text boards
-        self._write(data)
+            svg = board.to_svg()
+            if self.count > 1:
+                if not self.written:
+                    self._write(_svg_head(svg, self.count, self.GAP).encode())
+                height = float(_svg_size(svg)[1])
+                svg = f'<g transform="translate(0,{self.written * (height + self.GAP):g})">{svg}</g>'
+            self._write(svg.encode())
+        else:
+            data = dump_board(board, self.fmt, click=click)
+            if self.written and self.fmt == "text":
+                data = b"\n" + data  # a blank line between text boards
+            self._write(data)
         self.written += 1
 
     def close(self):
-        if self.svgs:
-            self._write((stack_svgs(self.svgs) + "\n").encode())
+        if self.fmt == "svg" and self.written:
+            self._write(b"</svg>\n" if self.count > 1 else b"\n")
+        if self.file is not None:
+            self.file.close()
 
     def _write(self, data):
         if self.out is None or self.out == "-":
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
-        else:
-            with open(self.out, "ab" if self.written else "wb") as f:
-                f.write(data)
+            return
+        if self.file is None:
+            self.file = open(self.out, "wb")
+        self.file.write(data)
+        self.file.flush()
 
 
-def stack_svgs(svgs: list[str], gap: int = 10) -> str:
-    """One SVG document of several board drawings, one under another (a lone drawing as it is)."""
-    if len(svgs) == 1:
-        return svgs[0]
+def _svg_size(svg: str) -> tuple[str, str]:
     import xml.etree.ElementTree as ET
-    sizes = [(float(r.get("width")), float(r.get("height"))) for r in (ET.fromstring(s) for s in svgs)]
-    width = max(w for w, _ in sizes)
-    height = sum(h for _, h in sizes) + gap * (len(svgs) - 1)
-    parts, y = [], 0.0
-    for s, (_, h) in zip(svgs, sizes):
-        parts.append(f'<g transform="translate(0,{y:g})">{s}</g>')
-        y += h + gap
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}">{"".join(parts)}</svg>')
+    root = ET.fromstring(svg)
+    return root.get("width"), root.get("height")
+
+
+def _svg_head(first: str, count: int, gap: int) -> str:
+    """The opening tag of a document of `count` drawings the size of `first`, one under another."""
+    w, h = (float(v) for v in _svg_size(first))
+    total = count * h + gap * (count - 1)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}" height="{total:g}" '
+            f'viewBox="0 0 {w:g} {total:g}">')
 
 
 @click.command()
@@ -103,7 +113,8 @@ def stack_svgs(svgs: list[str], gap: int = 10) -> str:
                    "between boards; JSON: one object a line; MBF: records in a row; SVG: one drawing).")
 def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None,
           count=1):
-    """Make a board and print or write it, with its 3BV.
+    """Make a board and print or write it, with its 3BV, openings and islands (`sweeplab stats` measures
+    more). A board laid at a first click (--click) keeps it in text and JSON files.
 
     WinMine generators (winxp, win98, ...) take their version's levels (8x8 beginner up to
     win98) and the 16-bit start-up --seed or a --state; --count N then writes the session's next
@@ -128,21 +139,33 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
     if fmt == "mbf" and topology != "bounded":
         raise InvalidBoardError("MBF has no topology field, so a torus board cannot be written as MBF; use "
                                 "--format text or json (both carry the torus)")
+    if fmt == "mbf" and (out is None or out == "-") and sys.stdout.isatty():
+        raise SweeplabError("MBF is binary and would garble the terminal; write it to a file with --out "
+                            "FILE.mbf, or redirect it: sweeplab board ... --format mbf > board.mbf")
     if first_click is None and click_at is None and info.name == "uniform":
         first_click = "none"
     options = {} if state is None else {"state": state}
-    writer = BoardWriter(fmt, out)
-    for i in range(count):
-        if winmine_version is not None:
-            b = lay_board(generator, w, h, m, seed, first_click, click_at, topology, game=i, **options)
-        else:
-            b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology, **options)
-        writer.add(b)
-        st = board_stats(b)
-        msg = f"{b.width}x{b.height}, {b.mine_count} mines, 3BV {st.bbbv}, openings {st.openings}, islands {st.islands}"
-        # The summary goes to stderr when stdout carries the board itself, so pipes stay clean.
-        click.echo(msg, err=out is None or out == "-")
-    writer.close()
+    writer = BoardWriter(fmt, out, count)
+    try:
+        for i in range(count):
+            if winmine_version is not None:
+                b = lay_board(generator, w, h, m, seed, first_click, click_at, topology, game=i, **options)
+            else:
+                b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology, **options)
+            writer.add(b, click=click_at)
+            # only what is printed: ZiNi takes far longer and `sweeplab stats` is where it is shown
+            st = next(stats_of_layouts([(b.width, b.height, b.flat_mines, b.topology)], with_zini=False))
+            at = f", first click {click_at[0]},{click_at[1]}" if click_at is not None else ""
+            msg = (f"{b.width}x{b.height}, {plural(b.mine_count, 'mine')}, 3BV {st.bbbv}, openings {st.openings}, "
+                   f"islands {st.islands}{at}")
+            # The summary goes to stderr when stdout carries the board itself, so pipes stay clean.
+            click.echo(msg, err=out is None or out == "-")
+    finally:
+        writer.close()
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _winmine_version(name):
@@ -173,28 +196,77 @@ def stats(path, topology, table, as_json):
         if table not in (None, "json"):
             raise click.UsageError(f"--json and --format {table} cannot be given together")
         table = "json"
-    boards = load_boards(path, topology)
-    rows = [board_stats(b).as_dict() for b in boards]
+    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    rows = figure_rows(_layouts(data, path, topology))  # tuples in BOARD_FIGURES order
+    first = next(rows)  # (a file holds at least one board: an empty one is an error)
+    second = next(rows, None)
+    if second is None:  # one board: an object, or "name: value" lines
+        if table == "json":
+            click.echo(json.dumps(dict(zip(BOARD_FIGURES, first))))
+        elif table == "csv":
+            _write(_csv_lines([first]))
+        else:
+            for key, value in zip(BOARD_FIGURES, first):
+                click.echo(f"{_label(key):>10}: {_cell(value)}")
+        return
+    rows = itertools.chain([first, second], rows)  # several: one row each, written as they are measured
     if table == "json":
-        click.echo(json.dumps(rows[0] if len(rows) == 1 else rows))
+        _write(itertools.chain(["["], (("" if i == 1 else ", ") + json.dumps(dict(zip(BOARD_FIGURES, row)))
+                                       for i, row in enumerate(rows, 1)), ["]\n"]))
     elif table == "csv":
-        out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=["board", *rows[0]], lineterminator="\n")
-        w.writeheader()
-        for i, row in enumerate(rows, 1):
-            w.writerow({"board": i, **row})
-        click.echo(out.getvalue(), nl=False)
-    elif len(rows) == 1:
-        for key, value in rows[0].items():
-            click.echo(f"{_label(key):>10}: {value:.4f}" if isinstance(value, float) else f"{_label(key):>10}: {value}")
+        _write(_csv_lines(rows))
     else:
-        keys = ["board", *rows[0]]
-        cells = [[str(i), *(f"{v:.4f}" if isinstance(v, float) else str(v) for v in row.values())]
-                 for i, row in enumerate(rows, 1)]
-        widths = [max(len(_label(k)), *(len(c[j]) for c in cells)) for j, k in enumerate(keys)]
+        keys = ["board", *BOARD_FIGURES]
+        widths = [max(len(_label(k)), TABLE_WIDTH) for k in keys]
         click.echo("  ".join(_label(k).rjust(wd) for k, wd in zip(keys, widths)))
-        for c in cells:
-            click.echo("  ".join(v.rjust(wd) for v, wd in zip(c, widths)))
+        _write("  ".join(v.rjust(wd) for v, wd in zip([str(i), *map(_cell, row)], widths)) + "\n"
+               for i, row in enumerate(rows, 1))
+
+
+TABLE_WIDTH = 7  # columns of a table of many boards: as wide as "bounded", fixed, so rows go out as measured
+REPLAY_SUFFIXES = (".avf", ".rmv", ".mvf", ".evf")
+
+
+def _layouts(data: bytes, path: str, topology):
+    """The boards of a file, one at a time; a replay or a position (a game in play) read as a board is
+    refused with the command that reads it."""
+    if path.lower().endswith(REPLAY_SUFFIXES):
+        raise FormatError(f"{path} is a replay file, not a board; read it with: sweeplab replay {path}")
+    try:
+        yield from iter_layouts(data, topology)
+    except FormatError as e:
+        if _is_position(data):
+            raise FormatError(f"{path} holds a position (a game in play: 'mines: N' and rows of '#', 'F' and "
+                              f"numbers), not a board; analyse it with: sweeplab solve {path}") from None
+        raise FormatError(f"{path}: {e}") from None
+
+
+def _is_position(data: bytes) -> bool:
+    """A position's text: a 'mines:' header, or rows of hidden cells ('#'), flags and numbers only."""
+    lines = [ln.strip().lower() for ln in data[:4096].decode("utf-8", "replace").splitlines() if ln.strip()]
+    if any(ln.split(":")[0].strip() == "mines" for ln in lines if ":" in ln):
+        return True
+    return bool(lines) and all(set(ln) <= set("#f012345678") for ln in lines) and any("#" in ln for ln in lines)
+
+
+def _cell(value) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _csv_lines(rows):
+    """The CSV of `rows` (a header, then `board` and the figures), a line at a time. The values hold
+    no commas or quotes (numbers and a topology's name), so each line is joined as it is."""
+    yield ",".join(["board", *BOARD_FIGURES]) + "\n"
+    for i, row in enumerate(rows, 1):
+        yield f"{i},{','.join(map(str, row))}\n"
+
+
+def _write(pieces, chunk: int = 4096) -> None:
+    """Write text pieces to stdout in chunks (thousands of rows a second; nothing held whole)."""
+    out, pieces = sys.stdout, iter(pieces)
+    for part in iter(lambda: list(itertools.islice(pieces, chunk)), []):
+        out.write("".join(part))
+    out.flush()
 
 
 def _label(key):

@@ -10,6 +10,7 @@ factory of the generator that defines it, so each factory is registered once.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,28 +23,46 @@ from ..rng import Seed
 
 @dataclass(frozen=True)
 class Limits:
-    """What a generator's Custom dialog allows: sides and mines (at most (width-1)*(height-1), and
-    at most `mines_cap` where the game capped it)."""
+    """What a generator's Custom dialog allows: sides and mines (at most (width-1)*(height-1), at most
+    `mines_cap` where the game capped it, and at most `mines_limit(width, height)` for a generator that
+    cannot make every count up to that: the no-guess generator past the densities it can certify)."""
 
     min_side: int
     max_width: int
     max_height: int
     min_mines: int
     mines_cap: int | None = None
+    mines_limit: Callable[[int, int], int] | None = None
+    why: str = "at most (width−1)×(height−1), as in the classic Custom dialog"  # the top's reason, in plain words
 
     def max_mines(self, width: int, height: int) -> int:
-        room = (width - 1) * (height - 1)
-        return room if self.mines_cap is None else min(self.mines_cap, room)
+        top = (width - 1) * (height - 1)
+        if self.mines_cap is not None:
+            top = min(top, self.mines_cap)
+        if self.mines_limit is not None:
+            top = min(top, int(self.mines_limit(width, height)))
+        return top
 
     def text(self) -> str:
-        room = "(width−1)×(height−1)"
-        top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
+        if self.mines_limit is not None:
+            top = f"up to {self.max_mines(self.max_width, self.max_height)} on {self.max_width}×{self.max_height}"
+        else:
+            room = "(width−1)×(height−1)"
+            top = room if self.mines_cap is None else f"min({self.mines_cap}, {room})"
         return (f"Width {self.min_side}–{self.max_width}, height {self.min_side}–{self.max_height}, "
                 f"mines {self.min_mines}–{top}.")
 
+    def table(self) -> list[list[int]]:
+        """The most mines of every size the dialog allows: row `height - min_side`, column `width - min_side`
+        (what a page needs to show the real limit as the player types, whatever rule gives it)."""
+        return [[self.max_mines(w, h) for w in range(self.min_side, self.max_width + 1)]
+                for h in range(self.min_side, self.max_height + 1)]
+
     def as_dict(self) -> dict:
+        table = self.table()
         return {"width": [self.min_side, self.max_width], "height": [self.min_side, self.max_height],
-                "mines": [self.min_mines, "(width-1)*(height-1)"], "mines_cap": self.mines_cap, "text": self.text()}
+                "mines": [self.min_mines, max(map(max, table))], "mines_cap": self.mines_cap,
+                "max_mines": table, "why": self.why, "text": self.text()}
 
 
 CLASSIC = Limits(9, 30, 24, 1)  # the classic Custom dialog's sizes, for generators of no game of their own
@@ -136,15 +155,25 @@ register(GeneratorInfo("uniform", "every layout equally likely; mines laid after
 _LOADED = False
 
 
+_LOADING = threading.RLock()  # (re-entrant: a plugin may look a generator up while it loads)
+
+
 def _load_all() -> None:
-    """Import the modules that register further generators (kept lazy: they compile kernels)."""
+    """Import the modules that register further generators (kept lazy: they compile kernels). Once,
+    and whole before any lookup answers: `sweeplab play` warms up in a thread while it serves, and a
+    lookup meanwhile must wait for the plugins, not find them missing."""
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
-    import importlib
-    for mod in _PLUGINS:
-        importlib.import_module(mod)
+    with _LOADING:
+        if _LOADED:
+            return
+        import importlib
+        try:
+            for mod in _PLUGINS:
+                importlib.import_module(mod)
+        finally:  # a plugin that fails to load fails that lookup, and leaves the others to answer
+            _LOADED = True
 
 
 # Modules that call register() when imported.

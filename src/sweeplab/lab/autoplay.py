@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, SweeplabError
-from ..game import LOST, WON, Game
+from ..firstclick import Fixed
+from ..game import LOST, READY, WON, Game
 from ..solver.players import BEYOND_EXACT, Move, Player
 
 
@@ -27,7 +28,7 @@ class GameResult:
     """The outcome of one autoplayed game."""
 
     won: bool
-    guesses: int  # moves the player did not call certain (the rule's first click excluded)
+    guesses: int  # moves the player did not call certain (a first click the rule keeps safe excluded)
     certain: int  # moves the player called certain
     unsound: int  # certain opens that hit a mine: must always be 0
     lost_on_guess: bool
@@ -41,9 +42,12 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
 
     The player sees only `game.view()`; it never touches the game. Raises if the player
     returns no move, or moves that change nothing (a player bug that would loop forever).
+    A first click the first-click rule keeps safe (every rule but a fixed board's) is no guess,
+    whoever chooses the cell: on no-guess boards a game needs no guess at all.
     """
     guesses = certain = unsound = beyond = 0
     lost_on_guess = False
+    first_is_safe = not isinstance(game.rule, Fixed)
     played: list[Played] = []
     if first is not None and not game.over:
         game.open(*first)
@@ -61,10 +65,10 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
         for mv in moves:
             if game.over:
                 break
+            before = game.status
             if mv.kind == "open":
                 if mv.certain and game.cell_state(mv.x, mv.y) == "open":
                     continue  # already opened by an earlier cascade of this round
-                before = game.status
                 opened = game.act("open", mv.x, mv.y)
                 exploded = game.status == LOST
                 changed |= opened > 0 or exploded or before != game.status
@@ -73,7 +77,9 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
                 opened, exploded, changed = 0, False, True
             else:
                 raise IllegalMoveError(f"player {player.name!r} made a {mv.kind!r} move; allowed: open, flag")
-            if mv.certain:
+            if mv.kind == "open" and before == READY and first_is_safe:
+                pass  # the rule's first click: safe by the rule, neither a guess nor a deduction
+            elif mv.certain:
                 certain += 1
                 unsound += exploded
             else:

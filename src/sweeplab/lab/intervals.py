@@ -51,3 +51,40 @@ def quantile_ci(values: np.ndarray, q: float) -> tuple[float, float, float]:
     lo = int(max(0, np.floor(n * q - half)))
     hi = int(min(n - 1, np.ceil(n * q + half)))
     return float(np.quantile(v, q)), float(v[lo]), float(v[hi])
+
+
+def normal_tail(z: float) -> float:
+    """P(|Z| >= z) for a standard normal Z (two-sided)."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def chi2_tail(chi2_per_dof: float, dof: int) -> float:
+    """P(X >= chi2) for X chi-square with `dof` degrees, by the Wilson-Hilferty cube-root normal
+    approximation (within a few percent of the tail for the hundreds of degrees a heat map has)."""
+    if dof < 1:
+        return 1.0
+    k = 2 / (9 * dof)
+    z = (chi2_per_dof ** (1 / 3) - (1 - k)) / math.sqrt(k)
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def uniformity_verdict(result: dict, level: float = 0.01) -> tuple[bool, str]:
+    """(consistent, one sentence) for a generator-against-reference comparison (`uniformity`'s
+    result: the heat map's chi-square per dof and each figure's difference in standard errors):
+    the tests together at `level`, each at level / (number of tests) (Bonferroni)."""
+    figures = result["figures"]
+    tests = 1 + len(figures)
+    each = level / tests
+    failed = []
+    p = chi2_tail(result["chi2_per_dof"], result["dof"])
+    if p < each:
+        failed.append(f"the mine frequencies (chi-square p = {p:.2g})")
+    for name, f in figures.items():
+        z = f["diff_in_se"]
+        if z != z or normal_tail(z) < each:  # NaN: a figure constant in one sample only
+            failed.append(f"{name} ({z:+.1f} standard errors)")
+    if failed:
+        return False, (f"departs from uniform at the {level:.0%} level (each of {tests} tests at {each:.2g}): "
+                       + ", ".join(failed))
+    return True, (f"no departure from uniform found at the {level:.0%} level ({tests} tests, each at {each:.2g}); "
+                  "a larger sample would see smaller ones")

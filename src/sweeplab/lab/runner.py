@@ -12,10 +12,11 @@ from __future__ import annotations
 import csv
 import functools
 import math
+import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -114,6 +115,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
         if r.won:
             c.wins += 1
             c.bbbv_won += bbbv(game.board)
+        tick()
     c.seconds = time.perf_counter() - t0
     c.cpu_seconds = time.process_time() - cpu0
     return c
@@ -144,18 +146,39 @@ def missing(games: int, done: Iterable[tuple[int, int]]) -> list[tuple[int, int]
 
 
 OnTask = Callable[[int, int, Counts], None]
+OnProgress = Callable[[int], None]
+
+# Where `tick` counts finished units of work (games) while a task runs: a counter shared with the
+# parent in a pool's worker, a callable in the parent itself, nothing elsewhere (Dask workers).
+_ticks = None
+
+
+def tick(n: int = 1) -> None:
+    """One more unit of a task's work done (a game played): the progress bar moves per game, not per task."""
+    t = _ticks
+    if t is None:
+        return
+    if callable(t):
+        t(n)
+    else:
+        with t.get_lock():
+            t.value += n
 
 
 def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: int = TASK_GAMES,
         scheduler: str | None = None, cluster: str | None = None, done: dict | None = None,
-        on_task: OnTask | None = None, client=None) -> Counts:
+        on_task: OnTask | None = None, on_progress: OnProgress | None = None, client=None) -> Counts:
     """Play games 0..games-1 of `spec` and return the totals.
 
     Backends: local processes (default; `workers` of them, 1 runs in this process), or Dask
     (`scheduler="tcp://host:port"`, or `cluster="local"` to start a LocalCluster of `workers`).
     `done` maps finished (start, stop) ranges to their counts (from a resumed CSV); only the rest
-    is played. `on_task(start, stop, counts)` is called as each task finishes. `client`: an
-    existing dask.distributed Client to use (it is left open).
+    is played. `on_task(start, stop, counts)` is called as each task finishes, `on_progress(games)`
+    with the games played so far in this call, as they are played (local processes) or as tasks finish
+    (Dask). `client`: an existing dask.distributed Client to use (it is left open).
+
+    Ctrl-C (KeyboardInterrupt) stops the worker processes at once and propagates; the tasks finished
+    before it have been passed to `on_task`.
     """
     spec.check()
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
@@ -172,7 +195,7 @@ def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: 
     if not todo:
         return total
     finished = fan_out(functools.partial(play_games, spec), todo, workers=workers, scheduler=scheduler,
-                       cluster=cluster, client=client)
+                       cluster=cluster, client=client, on_progress=on_progress)
     for (a, b), c in finished:
         total = total + c
         if on_task is not None:
@@ -181,27 +204,76 @@ def run(spec: BenchSpec, games: int, *, workers: int | None = None, task_games: 
 
 
 def fan_out(work: Callable, todo: list[tuple[int, int]], *, workers: int | None = None, scheduler: str | None = None,
-            cluster: str | None = None, client=None):
+            cluster: str | None = None, client=None, on_progress: OnProgress | None = None):
     """Run `work(start, stop)` for each range of `todo` on the backends of `run`, yielding
     ((start, stop), result) as each finishes. `work` must pickle (a module-level function or a
-    functools.partial of one)."""
+    functools.partial of one); it may call `tick()` per unit of work for `on_progress` (see `run`).
+    Interrupted (Ctrl-C) or closed early, it stops its worker processes at once."""
     if scheduler or cluster or client:
-        return _dask(work, todo, workers, scheduler, cluster, client)
-    return _local(work, todo, workers or os.cpu_count() or 1)
+        return _dask(work, todo, workers, scheduler, cluster, client, on_progress)
+    return _local(work, todo, workers or os.cpu_count() or 1, on_progress)
 
 
-def _local(work, todo, workers):
+POLL_SECONDS = 0.1  # how often the parent looks at the workers' game counter while it waits
+
+
+def _local(work, todo, workers, on_progress):
+    global _ticks
     if workers == 1:
-        for a, b in todo:
-            yield (a, b), work(a, b)
+        played = 0
+
+        def count(n):
+            nonlocal played
+            played += n
+            if on_progress is not None:
+                on_progress(played)
+
+        saved, _ticks = _ticks, count
+        try:
+            for a, b in todo:
+                yield (a, b), work(a, b)
+        finally:
+            _ticks = saved
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
-        futures = {pool.submit(work, a, b): (a, b) for a, b in todo}
-        for f in as_completed(futures):
-            yield futures[f], f.result()
+    counter = multiprocessing.Value("q", 0)
+    pool = multiprocessing.Pool(min(workers, len(todo)), initializer=_worker_start, initargs=(counter,))
+    try:
+        results = pool.imap_unordered(functools.partial(_task, work), todo)
+        seen = 0
+        for _ in todo:
+            while True:
+                try:
+                    item = results.next(timeout=POLL_SECONDS)
+                    break
+                except multiprocessing.TimeoutError:
+                    seen = _progress(counter, seen, on_progress)
+            seen = _progress(counter, seen, on_progress)
+            yield item
+        pool.close()
+    finally:
+        pool.terminate()  # at once: on Ctrl-C the workers stop mid-task (their finished tasks were yielded)
+        pool.join()
 
 
-def _dask(work, todo, workers, scheduler, cluster, client):
+def _progress(counter, seen: int, on_progress) -> int:
+    now = counter.value
+    if on_progress is not None and now != seen:
+        on_progress(now)
+    return now
+
+
+def _worker_start(counter) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle (it stops the workers), and `tick` counts in `counter`."""
+    global _ticks
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _ticks = counter
+
+
+def _task(work, rng):
+    return rng, work(*rng)
+
+
+def _dask(work, todo, workers, scheduler, cluster, client, on_progress):
     try:
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
@@ -219,8 +291,14 @@ def _dask(work, todo, workers, scheduler, cluster, client):
         futures = {}
         for a, b in todo:
             futures[client.submit(work, a, b, pure=False)] = (a, b)
+        played = 0
         for f in dask_completed(list(futures)):
-            yield futures[f], f.result()
+            a, b = futures[f]
+            result = f.result()
+            played += b - a
+            if on_progress is not None:
+                on_progress(played)
+            yield (a, b), result
     finally:
         if own:
             client.close()

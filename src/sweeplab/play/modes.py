@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 
 from .. import generators
-from ..errors import InvalidBoardError, SweeplabError
+from ..errors import GenerationError, InvalidBoardError, SweeplabError
 from ..firstclick import FirstClick
 from ..generators import Limits
 from ..presets import PRESETS
@@ -107,10 +107,16 @@ def default_mode() -> tuple[str, str | None]:
                     "first click: its boards may need guessing.")
 
 
+# Set while `sweeplab play` compiles the game's kernels in the background (its first run after an
+# install): a first click then waits for them, off the server's event loop.
+WARMING = threading.Event()
+
+
 def slow_first_click(mode_name: str, width: int, height: int, mines: int) -> bool:
     """Whether laying this board at the first click may take long (a no-guess board denser or larger
-    than expert: up to seconds), so that it is better done off the server's event loop."""
-    return mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height)
+    than expert: up to seconds; any board while the kernels still compile), so that it is better done
+    off the server's event loop."""
+    return WARMING.is_set() or (mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height))
 
 
 def check_mode(name) -> Mode:
@@ -149,9 +155,39 @@ def check_level(mode: Mode, level, width=None, height=None, mines=None) -> tuple
     if isinstance(mines, bool) or not isinstance(mines, int):
         raise InvalidBoardError(f"a custom level needs an integer mine count, got {mines!r}; allowed {low}..{room}")
     if not low <= mines <= room:
-        raise InvalidBoardError(f"{mines} mines on {width}x{height}: allowed {low}..{room} ((width-1)*(height-1),"
-                                " as in the classic Custom dialog)")
+        raise InvalidBoardError(f"{mines} mines on {width}x{height}: {mode.label} allows {low} to {room} mines on "
+                                f"this size ({lim.why})")
     return "custom", width, height, mines
+
+
+class PlayersWords(FirstClick):
+    """A mode's rule, as it is, but for a generator that gives up at the first click (rare within the
+    Custom limits): that is told in a player's words, the cell counted from 1, not in the generator's."""
+
+    def __init__(self, rule: FirstClick, label: str):  # (the rule checked its size already)
+        self.rule, self.label = rule, label
+        self.width, self.height, self.mines, self.topology = rule.width, rule.height, rule.mines, rule.topology
+        self.name, self.check_win_on_first = rule.name, rule.check_win_on_first
+
+    def __getattr__(self, name):  # what else the rule offers (its seed, its last generation)
+        return getattr(self.__dict__["rule"], name)
+
+    def board_before(self):
+        return self.rule.board_before()
+
+    def board_for(self, x, y):
+        try:
+            return self.rule.board_for(x, y)
+        except GenerationError:
+            raise GenerationError(f"no {self.label} board with {self.mines} mines on {self.width}x{self.height} "
+                                  f"could be made around column {x + 1}, row {y + 1}; click another cell, or "
+                                  "start a game with fewer mines") from None
+
+    def spec(self):
+        return self.rule.spec()
+
+    def board_note(self):  # (each method of FirstClick is passed on here: __getattr__ never sees them)
+        return self.rule.board_note()
 
 
 class Sessions:
@@ -223,7 +259,8 @@ def mode_rule(mode: Mode, width: int, height: int, mines: int, seed: int | None 
         seed = secrets.randbits(mode.seed_bits) if seed is None else check_seed(mode, seed)
         if mode.session:  # a WinMine seed is the rand() state before the board
             return generators.make(mode.generator, width, height, mines, 0, state=seed), seed
-        return generators.make(mode.generator, width, height, mines, seed, first_click=mode.first_click), seed
+        rule = generators.make(mode.generator, width, height, mines, seed, first_click=mode.first_click)
+        return PlayersWords(rule, mode.label), seed
     except SweeplabError:
         raise
     except Exception as e:  # a generator's own failure is reported, never replaced by another board

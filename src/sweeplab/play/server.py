@@ -409,6 +409,21 @@ def warm_up() -> None:
             game_stats(game)
 
 
+def _no_wait_while_warming(server) -> None:
+    """Ctrl-C or SIGTERM while `sweeplab play` still compiles its kernels (its first run) stops without
+    waiting for the answers in flight: a first click waiting for the compile would hold the stop for
+    minutes. (The click's request is cancelled as the loop closes: expected, so not logged.)"""
+    import logging
+    handle_exit = server.handle_exit
+
+    def stop(sig, frame):
+        if M.WARMING.is_set():
+            server.force_exit = True
+            logging.getLogger("uvicorn.error").disabled = True
+        handle_exit(sig, frame)
+    server.handle_exit = stop
+
+
 def _stop(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the server as Ctrl-C does: gracefully
 
@@ -440,6 +455,7 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
                 on_started(url)
 
         threading.Thread(target=watch, daemon=True).start()
+        _no_wait_while_warming(server)
         server.run(sockets=[sock])  # uvicorn re-raises the signal it caught once it has shut down
     except KeyboardInterrupt:
         pass

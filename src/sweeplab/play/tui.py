@@ -247,6 +247,7 @@ class MinesweeperApp(App):
         self.pg = None
         self.session = "tui"
         self.custom = None  # (width, height, mines) while the level is custom
+        self.working = False  # a slow first click is being played in a thread
 
     def compose(self) -> ComposeResult:
         self.timer_lcd = Static("000", id="timer", classes="lcd")
@@ -332,7 +333,14 @@ class MinesweeperApp(App):
                          answered)
 
     def act(self, kind: str, x: int, y: int) -> None:
-        if self.pg is None or self.pg.game.over:
+        if self.pg is None or self.pg.game.over or self.working:
+            return
+        g = self.pg.game
+        if g.board is None and kind == "open" and M.slow_first_click(self.pg.mode, g.width, g.height, g.mine_count):
+            # a dense no-guess board, or kernels still compiling: in a thread, the screen saying so
+            self.working = True
+            self.say("Laying the board… (a dense no-guess board, or the first game after an install, takes a while)")
+            self.run_worker(lambda: self._act_in_thread(self.pg, kind, x, y), thread=True)
             return
         try:
             state = self.hub.act(self.pg, kind, x, y)
@@ -340,6 +348,22 @@ class MinesweeperApp(App):
             self.say(str(e))
             return
         self.show(state)
+
+    def _act_in_thread(self, pg, kind: str, x: int, y: int) -> None:
+        try:
+            state = self.hub.act(pg, kind, x, y)
+        except SweeplabError as e:
+            self.call_from_thread(self.say, str(e))
+            return
+        finally:
+            self.working = False
+        self.call_from_thread(self._shown_after_work, pg, state)
+
+    def _shown_after_work(self, pg, state: dict) -> None:
+        if pg is self.pg:  # (unless another game started meanwhile)
+            self.show(state)
+            if state["status"] not in ("won", "lost"):
+                self.say(self.status_line())
 
     def show(self, state: dict) -> None:
         board = self.query_one(BoardView)

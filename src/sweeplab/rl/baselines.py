@@ -1,4 +1,4 @@
-"""Baseline agents on the environment: sweeplab's players (random, rules, safest, strong) as policies.
+"""Baseline agents on the environment: sweeplab's players (random, rules, safest, strong, learned) as policies.
 
 A `PlayerPolicy` asks its player for moves on the view the observation shows and plays them one
 step at a time, skipping a certain move whose cell an earlier cascade opened, exactly as the
@@ -19,7 +19,7 @@ from ..lab.runner import game_seeds
 from ..view import View
 from .config import CODES, Config
 
-BASELINES = ("random", "rules", "safest", "strong")
+BASELINES = ("random", "rules", "safest", "strong", "learned")
 
 
 def view_cells(config: Config, obs: np.ndarray) -> np.ndarray:

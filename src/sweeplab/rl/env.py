@@ -20,6 +20,8 @@ from ..stats import bbbv
 from ..view import FLAG, HIDDEN
 from .config import Config
 
+NO_PROBABILITY = -1.0  # info["probabilities"] where a cell has none: open, or the exact analysis is not there
+
 
 class MinesweeperEnv(gym.Env):
     """Minesweeper as a Gymnasium environment. See docs/rl.md for the spaces, rewards and info.
@@ -143,7 +145,10 @@ class MinesweeperEnv(gym.Env):
         info = {"action_mask": self.action_masks(), "board_seed": self.board_seed, "bbbv": self._bbbv,
                 "status": g.status, "steps": self._steps}
         if self.analysis:
-            info["probabilities"] = self._analyse()
+            # NO_PROBABILITY, not NaN, where there is none: NaN never equals itself, so two equal infos
+            # (the same seed twice, as Gymnasium's check_env compares them) would differ
+            p = self._analyse()
+            info["probabilities"] = np.where(np.isnan(p), NO_PROBABILITY, p)
             info["guesses"] = self._guesses
         return info
 

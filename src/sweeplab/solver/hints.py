@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import SweeplabError
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse
 from .deduction import WHY_COMPONENT, WHY_NUMBER, WHY_PAIR
 from .lookahead import flagged, outcomes
-from .players import ENDGAME, FIFTY
+from .players import ENDGAME, FIFTY, PLAYERS
 
 KINDS = ("safe", "mine", "guess")
 
@@ -136,14 +137,17 @@ def _untrusted_flags_hidden(view: View, trust_flags: bool) -> View:
     return View(cells, view.mine_count, view.topology)
 
 
-def hint(view: View, *, trust_flags: bool = False, name=coordinates) -> Hint:
+def hint(view: View, *, trust_flags: bool = False, name=coordinates, player: str = "strong") -> Hint:
     """The certain safe cells; else the certain mines not yet flagged; else the best guess.
 
     A guess is the `strong` player's (the default player): a forced 50/50 at once, the best cell
     by an exhaustive search when few layouts are left, else among the safest cells the one most
-    likely to lead on (looking one move ahead at every number it could show). `name(x, y)` words a
-    cell in the reason (default: `(x, y)` from 0).
+    likely to lead on (looking one move ahead at every number it could show). `player` names
+    another player (`solver.players.PLAYERS`, e.g. "learned") to give the guess instead. `name(x, y)`
+    words a cell in the reason (default: `(x, y)` from 0).
     """
+    if player not in PLAYERS:
+        raise SweeplabError(f"unknown player {player!r} for the hint's guess; allowed: {', '.join(sorted(PLAYERS))}")
     a = analyse(view, trust_flags=trust_flags)
     w = view.width
     cell = _Namer(w, name)
@@ -170,7 +174,7 @@ def hint(view: View, *, trust_flags: bool = False, name=coordinates) -> Hint:
     p = prob[open_to]
     best = p.min()
     ties = open_to[p <= best + 1e-9]
-    i, how = _strong_guess(view, a, trust_flags)
+    i, how = _strong_guess(view, a, trust_flags) if player == "strong" else _player_guess(view, player, trust_flags)
     prog, zero = guess_progress(view, a, i, trust_flags=trust_flags)
     safe_p = 1.0 - float(prob[i])
     if how == FIFTY:
@@ -181,6 +185,10 @@ def hint(view: View, *, trust_flags: bool = False, name=coordinates) -> Hint:
         reason = (f"No cell is certain, and only {a.layouts} layouts of mines are left: searching every order "
                   f"of reveals over them, opening {cell(i)} first gives the best chance of winning. "
                   f"It is safe with probability {safe_p:.1%}.")
+    elif how == player:
+        safest = "the safest cell" if i in ties else f"the safest cell is {cell(int(ties[0]))} ({1.0 - float(best):.1%})"
+        reason = (f"No cell is certain. The {player} player opens {cell(i)}: safe with probability {safe_p:.1%} "
+                  f"({safest}).")
     else:
         tie = f", tied with {len(ties) - 1} other cell{'s' * (len(ties) != 2)}" if len(ties) > 1 else ""
         if i in ties:
@@ -200,3 +208,10 @@ def _strong_guess(view: View, a: Analysis, trust_flags: bool) -> tuple[int, str]
     from .players import StrongPlayer
     move = StrongPlayer(0).guess(_untrusted_flags_hidden(view, trust_flags), a)
     return move.y * view.width + move.x, move.note
+
+
+def _player_guess(view: View, player: str, trust_flags: bool) -> tuple[int, str]:
+    """The cell the player of that name opens here (seed 0), and its name as how it chose."""
+    from .players import make_player
+    move = make_player(player, 0).moves(_untrusted_flags_hidden(view, trust_flags))[0]
+    return move.y * view.width + move.x, player

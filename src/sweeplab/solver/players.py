@@ -382,6 +382,15 @@ PLAYERS: dict[str, PlayerFactory] = {
 }
 
 
+def _learned(seed) -> Player:
+    """The learned player (solver/learned.py), imported when first asked for: it loads its weights."""
+    from .learned import LearnedPlayer
+    return LearnedPlayer(seed)
+
+
+PLAYERS["learned"] = _learned
+
+
 def make_player(name: str, seed) -> Player:
     """A player by name, seeded for its random choices."""
     try:

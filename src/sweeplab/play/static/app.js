@@ -90,6 +90,8 @@ function fmtDate(t) { return new Date(t * 1000).toLocaleString(); }
 function esc(text) {
   return String(text).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
+// A small touch screen: the window zooms to fit it, and a tap/long-press toggle shows.
+const PHONE = matchMedia("(pointer: coarse) and (max-width: 700px)").matches;
 const TABLES = { best: "Best times", session: "Windows XP and 98 sessions (boards predictable as in Windows: kept apart)" };
 
 async function drawBest(el, modeLabels) {
@@ -143,14 +145,15 @@ class PlayPage {
     makeLcd(this.counter); makeLcd(this.timer);
     const saved = JSON.parse(localStorage.getItem("sweeplab.settings") || "{}");
     this.settings = Object.assign({ level: "beginner", custom: { width: 30, height: 24, mines: 200 }, marks: true,
-                                    mode: null, hints: false, zoom: 1.5 }, saved);
+                                    mode: null, hints: false, zoom: PHONE ? "fit" : 1.5 }, saved);
     this.session = sessionStorage.getItem("sweeplab.session") ||
       (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
     sessionStorage.setItem("sweeplab.session", this.session);
     this.state = null; this.press = null; this.cursor = null; this.queue = Promise.resolve();
     this.received = 0; this.modes = null; this.modeLabels = {}; this.offline = false;
-    this.bindMenu(); this.bindMouse(); this.bindKeys();
+    this.bindMenu(); this.bindMouse(); this.bindKeys(); this.bindTouch();
     setInterval(() => this.tick(), 100);
+    addEventListener("resize", () => this.fitZoom());
   }
 
   async start() {
@@ -161,6 +164,7 @@ class PlayPage {
     this.drawModes();
     this.applySettings();
     this.drawHelp();
+    this.drawLast();
     // "play this seed again": ?seed=N&mode=M&level=L[&width&height&mines]; "play this board again": ?again=ID
     const q = new URLSearchParams(location.search);
     const extra = {};
@@ -194,6 +198,12 @@ class PlayPage {
     }
   }
 
+  drawLast() {
+    // The "Last game" panel as the last finished game left it (kept in this browser), after a reload too.
+    const html = localStorage.getItem("sweeplab.last");
+    if (html) this.$("last-game").innerHTML = html;
+  }
+
   drawHelp() {
     this.$("help-modes").innerHTML = this.modes.modes.map(m => `<li><b>${esc(m.label)}</b>: ${esc(m.about)}` +
       (m.available ? "" : ` <i>(${esc(m.why)})</i>`) + "</li>").join("");
@@ -225,13 +235,15 @@ class PlayPage {
   }
 
   applySettings() {
-    document.documentElement.style.setProperty("--zoom", this.settings.zoom);
+    if (this.settings.zoom === "fit") this.fitZoom();
+    else document.documentElement.style.setProperty("--zoom", this.settings.zoom);
     const menu = this.$("game-menu");
     for (const b of menu.querySelectorAll("[data-level]")) b.classList.toggle("checked", b.dataset.level === this.settings.level);
     for (const b of menu.querySelectorAll("[data-mode]")) b.classList.toggle("checked", b.dataset.mode === this.settings.mode);
     menu.querySelector('[data-cmd="marks"]').classList.toggle("checked", this.settings.marks);
     menu.querySelector('[data-cmd="hints"]').classList.toggle("checked", this.settings.hints);
-    menu.querySelector('[data-cmd="zoom"]').textContent = `Zoom: ${this.settings.zoom}x`;
+    menu.querySelector('[data-cmd="zoom"]').textContent = this.settings.zoom === "fit" ? "Zoom: fit the screen"
+      : `Zoom: ${this.settings.zoom}x`;
     this.$("hint-button").hidden = !this.settings.hints;
   }
 
@@ -246,14 +258,20 @@ class PlayPage {
       try {
         const s = await api("POST", "/api/games", body);
         this.show(s);
-        const label = `${this.modeLabels[s.mode] || s.mode || ""}, ${s.level}`;
-        const dflt = this.modes && this.modes.default_note && s.mode === this.modes.default && !s.practice;
-        if (s.again) this.note(`Practice: the board of game ${s.again} again; not eligible for best times`, true);
-        else if (s.practice) this.note(`Practice: ${label}, seed chosen, not eligible for best times`, true);
-        else this.note(dflt ? this.modes.default_note : label, !!dflt);
+        this.noteGame(s);
       } catch (e) { this.note(e.message, true); }
     });
     return this.queue;
+  }
+
+  noteGame(s) {
+    // What the status bar says of a game just started: its mode and level (custom with its size).
+    const size = s.level === "custom" ? ` ${s.width}x${s.height}/${s.mines}` : "";
+    const label = `${this.modeLabels[s.mode] || s.mode || ""}, ${s.level}${size}`;
+    const dflt = this.modes && this.modes.default_note && s.mode === this.modes.default && !s.practice;
+    if (s.again) this.note(`Practice: the board of game ${s.again} again; not eligible for best times`, true);
+    else if (s.practice) this.note(`Practice: ${label}, seed chosen, not eligible for best times`, true);
+    else this.note(dflt ? this.modes.default_note : label, !!dflt);
   }
 
   show(state) {
@@ -261,7 +279,7 @@ class PlayPage {
     this.state = state; this.received = performance.now(); this.offline = false;
     sessionStorage.setItem("sweeplab.game", state.id);
     this.board.resize(state.width, state.height);
-    if (fresh) { this.board.cells = ""; this.clearHint(); }
+    if (fresh) { this.board.cells = ""; this.clearHint(); this.fitZoom(); }
     this.board.draw(state.cells);
     setLcd(this.counter, state.mines_left);
     this.tick();
@@ -306,6 +324,7 @@ class PlayPage {
       "</div>" +
       (s.board_note ? `<div id="board-note">${esc(s.board_note)}</div>` : "");
     this.$("last-game").innerHTML = html;
+    localStorage.setItem("sweeplab.last", html);  // the panel shows it again after a reload
     this.note(`${what}: time ${fmtTime(st.time)}, 3BV ${st.bbbv}, 3BV/s ${st.bbbv_per_second.toFixed(2)}, IOE ${st.ioe.toFixed(2)}`);
     drawBest(this.$("best-times"), this.modeLabels).catch(() => {});
     if (s.status === "won" && s.eligible && !localStorage.getItem("sweeplab.player")) this.askName(s);
@@ -355,10 +374,30 @@ class PlayPage {
     this.clearHint();
     this.queue = this.queue.then(async () => {
       if (!this.state || this.state.id !== id) return;  // a new game started meanwhile
-      try { this.show(await api("POST", `/api/games/${id}/actions`, { kind, x, y })); }
+      const done = this.working(kind === "open" && this.state.status === "ready");
+      try { this.show(await api("POST", `/api/games/${id}/actions`, { kind, x, y }).finally(done)); }
       catch (e) { await this.failed(e, id); }
     });
     return this.queue;
+  }
+
+  working(firstClick) {
+    // An answer that takes longer than a blink gets a sign of work: the board's cursor and a line in
+    // the status bar (a first click may lay a dense no-guess board, or wait for the first run's compile).
+    const board = this.$("board"), status = this.$("status");
+    let shown = null;
+    const timer = setTimeout(() => {
+      shown = status.innerHTML;
+      board.classList.add("busy");
+      this.note(firstClick ? "Laying the board… (a dense no-guess board, or the first game after an install, " +
+                             "takes a while)" : "Working…");
+      status.firstChild.classList.add("busy-note");
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      board.classList.remove("busy");
+      if (shown !== null && status.querySelector(".busy-note")) status.innerHTML = shown;
+    };
   }
 
   async failed(e, id) {
@@ -453,6 +492,72 @@ class PlayPage {
     this.$("hint-button").addEventListener("click", () => this.hint());
   }
 
+  // --- touch: a tap opens (or chords an open number), a long press flags; the toggle swaps tap and press --
+  bindTouch() {
+    const boardEl = this.$("board"), toggle = this.$("touch-mode");
+    const LONG_PRESS_MS = 400, SLOP_PX = 10;  // as long a press as Android's own; a move further is a scroll
+    this.tapFlags = false;
+    let touch = null;
+    const cellOf = t => {
+      const el = document.elementFromPoint(t.clientX, t.clientY);
+      const c = el && el.closest(".cell");
+      return c && boardEl.contains(c) ? { x: Number(c.dataset.x), y: Number(c.dataset.y) } : null;
+    };
+    const end = () => { if (touch) clearTimeout(touch.timer); touch = null; this.press = null; this.drawPress(); };
+    const playing = () => this.state && this.state.status !== "won" && this.state.status !== "lost";
+    const act = (x, y, longPress) => {
+      const ch = this.board.ch(x, y);
+      if (ch >= "1" && ch <= "8") return this.act("chord", x, y);
+      if (ch !== "#" && ch !== "F" && ch !== "?") return;
+      this.act(longPress !== this.tapFlags ? "flag" : "open", x, y);
+    };
+    if (matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0) toggle.hidden = false;
+    toggle.addEventListener("click", () => {
+      this.tapFlags = !this.tapFlags;
+      toggle.classList.toggle("on", this.tapFlags);
+      toggle.innerHTML = this.tapFlags ? "Tap: <u>f</u>lag" : "Tap: open";
+      toggle.setAttribute("aria-pressed", String(this.tapFlags));
+    });
+    boardEl.addEventListener("touchstart", e => {
+      if (e.touches.length !== 1 || !playing()) { end(); return; }
+      const t = e.touches[0], c = cellOf(t);
+      if (!c) return;
+      this.setCursor(c.x, c.y, false);
+      touch = { ...c, x0: t.clientX, y0: t.clientY, fired: false };
+      this.press = { ...c, chord: false }; this.drawPress();
+      touch.timer = setTimeout(() => {
+        if (!touch) return;
+        touch.fired = true; this.press = null; this.drawPress();
+        if (navigator.vibrate) navigator.vibrate(30);
+        act(touch.x, touch.y, true);
+      }, LONG_PRESS_MS);
+    }, { passive: true });
+    boardEl.addEventListener("touchmove", e => {
+      if (!touch) return;
+      const t = e.touches[0];
+      if (Math.hypot(t.clientX - touch.x0, t.clientY - touch.y0) > SLOP_PX) end();  // a scroll, not a press
+    }, { passive: true });
+    boardEl.addEventListener("touchend", e => {
+      if (!touch) return;
+      e.preventDefault();  // no mouse events after it: the tap is handled here, once
+      const { x, y, fired } = touch;
+      end();
+      if (!fired) act(x, y, false);
+    });
+    boardEl.addEventListener("touchcancel", end);
+  }
+
+  fitZoom() {
+    // Zoom "fit" (the first choice on a phone): the window fills the screen's width, so that cells are
+    // big enough to touch, between 1x and 3x.
+    if (this.settings.zoom !== "fit") return;
+    const win = this.$("window"), now = Number(getComputedStyle(win).zoom) || 1;
+    const base = win.getBoundingClientRect().width / now;
+    const room = document.documentElement.clientWidth - 16;
+    const zoom = Math.max(1, Math.min(3, Math.floor(room / base * 10) / 10));
+    document.documentElement.style.setProperty("--zoom", zoom);
+  }
+
   // --- keyboard: arrows move, space/enter open, f flag, c chord, F2 new, h hint ------------------
   setCursor(x, y, show = true) {
     const old = this.cursor && this.board.node(this.cursor.x, this.cursor.y);
@@ -532,7 +637,7 @@ class PlayPage {
       if (cmd === "stats") return this.statsDialog();
       if (cmd === "analyse" && this.state) return window.open(`/analyse#game=${encodeURIComponent(this.state.id)}`, "_blank");
       if (cmd === "zoom") {
-        const zooms = [1, 1.5, 2, 2.5];
+        const zooms = ["fit", 1, 1.5, 2, 2.5];
         this.settings.zoom = zooms[(zooms.indexOf(this.settings.zoom) + 1) % zooms.length];
         this.save(); this.applySettings();
       }
@@ -546,6 +651,8 @@ class PlayPage {
     this.$("custom-limits").textContent = mode && mode.limits ? `${mode.label}: ${mode.limits.text}` : "";
     this.$("custom-error").textContent = "";
     for (const k of ["width", "height", "mines"]) form.elements[k].value = this.settings.custom[k];
+    this.customLimit(mode);
+    form.oninput = () => this.customLimit(mode);
     dlg.showModal();
     dlg.onclose = null;
     this.$("custom-ok").onclick = async e => {
@@ -557,9 +664,24 @@ class PlayPage {
       try {
         const state = await api("POST", "/api/games", body);  // the server checks the limits and explains them
         this.settings.level = "custom"; this.settings.custom = custom; this.save(); this.applySettings();
-        this.show(state); dlg.close();
+        this.show(state); this.noteGame(state); dlg.close();
       } catch (err) { this.$("custom-error").textContent = err.message; }
     };
+  }
+
+  customLimit(mode) {
+    // The most mines this mode allows on the size typed, from the generator's own table, as the player types.
+    const form = this.$("custom-form"), lim = mode && mode.limits;
+    let line = "";
+    if (lim && lim.max_mines) {
+      const w = Number(form.elements.width.value), h = Number(form.elements.height.value);
+      const row = lim.max_mines[h - lim.height[0]], top = row && row[w - lim.width[0]];
+      if (Number.isInteger(w) && Number.isInteger(h) && top !== undefined) {
+        line = `On ${w}×${h}: ${lim.mines[0]} to ${top} mines (${lim.why}).`;
+        form.elements.mines.max = top;
+      } else form.elements.mines.removeAttribute("max");
+    }
+    this.$("custom-limits").textContent = (mode && lim ? `${mode.label}: ${lim.text}` : "") + (line ? " " + line : "");
   }
 
   // --- hints ------------------------------------------------------------------------------------
@@ -633,12 +755,15 @@ class RecordsPage {
     this.board.resize(rp.width, rp.height);
     this.board.cells = "";
     this.$("r-slider").max = this.frames.length - 1;
-    this.$("replay-title").textContent = `Replay of game ${id} · ${this.labels[rec.mode] || rec.mode} · ${rec.level}`;
+    // the title bar holds what fits a beginner board; the mode and level go under the board
+    this.$("replay-title").textContent = `Game ${id}`;
+    this.$("replay-title").title = `Replay of game ${id} · ${this.labels[rec.mode] || rec.mode} · ${rec.level}`;
     const q = new URLSearchParams({ seed: rec.seed, mode: rec.mode, level: rec.level });  // rec.seed: a string
     if (rec.level === "custom") { q.set("width", rec.width); q.set("height", rec.height); q.set("mines", rec.mines); }
     const again = rec.status === "won" || rec.status === "lost"
       ? ` · <a href="/?again=${rec.id}" id="r-again">play this board again</a> (practice)` : "";
-    this.$("r-seed").innerHTML = (rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
+    this.$("r-seed").innerHTML = `${esc(this.labels[rec.mode] || rec.mode)}, ${rec.level} ${rec.width}x${rec.height}/${rec.mines} · ` +
+      (rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
       : `Seed ${esc(rec.seed)} · <a href="/?${q}" id="r-seed-link">play this seed again</a>`) + again;
     this.go(0);
   }
@@ -651,8 +776,13 @@ class RecordsPage {
     setLcd(this.$("timer"), f.timer || 0);
     this.$("face").dataset.face = f.status === "won" ? "cool" : f.status === "lost" ? "dead" : "smile";
     this.$("r-slider").value = this.i;
-    const a = f.action ? `${f.action[0]} (${f.action[1]}, ${f.action[2]}) at ${f.t.toFixed(3)} s` : "start";
+    const a = f.action ? `${f.action[0]} column ${f.action[1] + 1}, row ${f.action[2] + 1} at ${fmtTime(this.since(f))}` : "start";
     this.$("r-info").textContent = `move ${this.i} of ${this.frames.length - 1}: ${a}`;
+  }
+  since(f) {
+    // A move's time on the game's clock, which starts at the first click (as the timer shows it).
+    const first = this.frames.length > 1 ? this.frames[1].t : 0;
+    return Math.max(0, f.t - first);
   }
   play() {
     if (this.playing) { clearTimeout(this.playing); this.playing = null; this.$("r-play").textContent = "Play"; return; }

@@ -32,7 +32,8 @@
         : (c.fifty_fifty ? "forced 50/50" : c.forced ? "forced guess (no certain safe cell anywhere)"
           : `needless guess (${c.safe_elsewhere} certain safe cell${c.safe_elsewhere === 1 ? "" : "s"} elsewhere)`);
     const p = c.first ? "" : ` P(mine) = ${c.risk_exact} = ${(100 * c.risk).toFixed(1)}%;`;
-    return `action ${i}: ${c.kind} ${c.x},${c.y} at ${c.t.toFixed(3)} s;${p} ${what}${c.hit ? "; hit a mine" : ""}`;
+    return `action ${i}: ${c.kind} column ${c.x + 1}, row ${c.y + 1} at ${c.t.toFixed(3)} s;${p} ${what}` +
+      (c.hit ? "; hit a mine" : "");
   }
 
   function mark() {
@@ -62,8 +63,9 @@
     page.board.cells = "";
     $("r-slider").max = v.frames.length - 1;
     const s = v.stats, j = v.judgement;
-    $("replay-title").textContent = `Replay of ${v.name} · ${s.program} · ${s.level} ${s.width}x${s.height}/${s.mines}`;
-    $("r-seed").textContent = `${s.player || "unknown player"} · ${s.won ? "won" : "lost"} in ${s.time.toFixed(3)} s · ` +
+    $("replay-title").textContent = v.name;  // what fits the title bar; the rest under the board
+    $("replay-title").title = `Replay of ${v.name} · ${s.program} · ${s.level} ${s.width}x${s.height}/${s.mines}`;
+    $("r-seed").textContent = `${s.program} · ${s.level} ${s.width}x${s.height}/${s.mines} · ${s.player || "unknown player"} · ${s.won ? "won" : "lost"} in ${s.time.toFixed(3)} s · ` +
       `3BV ${s.bbbv} · ${s.bbbv_per_second.toFixed(3)} 3BV/s · clicks ${s.left}/${s.right}/${s.chords} · IOE ${s.ioe.toFixed(3)}` +
       (v.check.length ? ` · differs from ms-toollib: ${v.check.join("; ")}` : "");
     summary.textContent = `judged ${j.judged} clicks: ${j.guesses} guesses (${j.forced} forced, ${j.needless} needless, ` +

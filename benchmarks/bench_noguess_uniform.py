@@ -1,0 +1,116 @@
+"""No-guess boards against exact and long-chain references at levels and clicks nobody tuned on.
+
+    python benchmarks/bench_noguess_uniform.py --dir uniform            # the table (hours; resumable)
+    python benchmarks/bench_noguess_uniform.py --dir uniform --workers 2
+    python benchmarks/bench_noguess_uniform.py --dir uniform --points 0 --boards 4000   # one point, smaller
+
+At each point (size, mines, first click; off-centre and corner clicks, sizes other than the
+mixing study's, 25% to 40% mines, none of them used to choose anything) three samples:
+
+- `default`: 10,000 boards from `generate` as a game gets them (seed stream_key(1, i): each its
+  own chain, or rejection where `auto` finds it cheap);
+- two references of 10,000 boards each: by rejection (seeds 2 and 3; exact by construction)
+  where rejection is feasible, else one warm chain from the insertion and one from the repair
+  (`noguess.boards`, 20 chains of 500 boards each, seeded 2 and 3), each board a chain's length
+  (`batch_spacing`) after the last.
+
+Compared (`sweeplab.lab.uniformity.compare`): the chi-square per degree of freedom of the per-cell
+mine frequencies (two-sample, one degree per cell that can hold a mine; an exact sampler scores 1
+with a standard deviation of sqrt(2 / dof), printed as `sd`), and 3BV, openings, the edge share,
+the corner rate and the share needing the mine total as the difference of the means in standard
+errors (an exact sampler: standard normal). Rows: the default against both references joined, and
+the two references against each other (what two exact samples of the same law score).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import math
+import os
+import time
+
+from sweeplab.generators import noguess as G
+from sweeplab.lab.runner import fan_out
+from sweeplab.lab.uniformity import Sample, compare, draw_sample
+from sweeplab.rng import stream_key
+
+# (width, height, mines, click x, click y, reference): "rejection" or "chains"
+POINTS = ((9, 9, 26, 2, 6, "rejection"), (12, 12, 40, 3, 3, "rejection"), (16, 16, 64, 3, 3, "rejection"),
+          (20, 12, 70, 17, 2, "rejection"), (24, 20, 150, 0, 19, "chains"), (30, 16, 170, 6, 11, "chains"),
+          (16, 30, 190, 8, 3, "chains"))
+BOARDS = 10_000
+CHUNK = 500
+FIGURES = ("bbbv", "openings", "edge", "corner", "needs_total")
+
+
+def draw_chunk(point, what, folder, start, stop) -> str:
+    """Boards start..stop-1 of one sample of `point`, saved as a chunk; its path."""
+    w, h, m, x, y, reference = point
+    path = os.path.join(folder, f"{w}x{h}_{m}_{x}_{y}_{what}_{start:06d}.npz")
+    if os.path.exists(path):
+        return path
+    if what == "default":
+        part = draw_sample(w, h, m, x, y, stop - start, 1, start=start, label="default")
+    elif reference == "rejection":
+        part = draw_sample(w, h, m, x, y, stop - start, {"a": 2, "b": 3}[what[-1]], method="rejection",
+                           tries=1 << 40, start=start, label="rejection")
+    else:  # one warm chain a chunk, from the insertion (a) or the repair (b)
+        how = {"a": "insert", "b": "repair"}[what[-1]]
+        part = draw_sample(w, h, m, x, y, stop - start, stream_key({"a": 2, "b": 3}[what[-1]], start),
+                           method="chain", chain_start=how, batch=True, label=f"chains from the {how} start")
+    part.save(path + ".tmp.npz", what)
+    os.replace(path + ".tmp.npz", path)
+    return path
+
+
+def sample(point, what, folder, boards) -> Sample:
+    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, s + CHUNK)) for s in range(0, boards, CHUNK)])
+
+
+def row(name: str, c: dict) -> str:
+    sd = math.sqrt(2 / c["dof"])
+    zs = " ".join(f"{c['figures'][f]['diff_in_se']:>+8.2f}" for f in FIGURES)
+    return f"  {name:<30} {c['chi2_per_dof']:>8.3f} {sd:>6.3f} {zs}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", required=True, help="folder for the samples' chunks (a rerun reads them back)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--boards", type=int, default=BOARDS, help=f"boards a sample (a multiple of {CHUNK})")
+    ap.add_argument("--points", default=",".join(str(i) for i in range(len(POINTS))),
+                    help="the points to measure, by their index in POINTS (comma-separated)")
+    a = ap.parse_args()
+    os.makedirs(a.dir, exist_ok=True)
+    chosen = [POINTS[int(i)] for i in a.points.split(",")]
+    todo = [(point, what, s) for point in chosen for what in ("ref a", "ref b", "default")
+            for s in range(0, a.boards, CHUNK)]
+    work = [(i, i + 1) for i, (point, what, s) in enumerate(todo)
+            if not os.path.exists(os.path.join(a.dir, f"{point[0]}x{point[1]}_{point[2]}_{point[3]}_{point[4]}_{what}_"
+                                               f"{s:06d}.npz"))]
+    t = time.time()
+    for _ in fan_out(functools.partial(_chunk, todo, a.dir), work, workers=a.workers):
+        pass
+    print(f"machine: shared 2-core x86_64; {a.boards} boards a sample ({time.time() - t:.0f} s drawing here)")
+    print(f"  {'':<30} {'chi2/dof':>8} {'sd':>6} " + " ".join(f"{f:>8}" for f in
+                                                               ("3BV", "openings", "edge", "corner", "total")))
+    for point in chosen:
+        w, h, m, x, y, reference = point
+        free = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET).free
+        default, ref_a, ref_b = (sample(point, what, a.dir, a.boards) for what in ("default", "ref a", "ref b"))
+        both = Sample.join([ref_a, ref_b])
+        share = f"{m / free:.0%} of the free cells"
+        print(f"{w}x{h}/{m} from ({x}, {y}) ({share}); reference: {reference}; the rule: "
+              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}")
+        print(row("default against both refs", compare(default, both)))
+        print(row("ref a against ref b", compare(ref_a, ref_b)))
+
+
+def _chunk(todo, folder, i, _):
+    point, what, s = todo[i]
+    return draw_chunk(point, what, folder, s, s + CHUNK)
+
+
+if __name__ == "__main__":
+    main()

@@ -5,7 +5,7 @@
 
 Game i is game i of `bench_winrate.py` seeded --seed (the same board and player seed). Perfect play
 opens every certain cell before it guesses, so it reaches the same first position needing a guess
-as `strong` (whose deduction is complete). There `solver.ceiling` gives perfect play's chance: exact
+as `strong` (whose deduction is complete). There `ceiling.py` (beside this script) gives perfect play's chance: exact
 by the end game when at most --exact layouts remain (and the search fits --budget states), else an
 upper bound. `strong` then plays the game on, as `sweeplab bench` does. Per case:
 
@@ -53,12 +53,13 @@ MEMO: dict = {}  # a worker's ceilings by position, kept across its chunks (the 
 def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int) -> dict:
     """Per game: the kind of its first guess, perfect play's chance there (exact or a ceiling; 1 with
     no guess), and whether `strong` won."""
+    from ceiling import ceiling  # (research/ceiling.py, beside this script)
+
     from sweeplab.errors import TooComplexError
     from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import WON, Game
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds
-    from sweeplab.solver.ceiling import ceiling
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.players import make_player
 

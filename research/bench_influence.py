@@ -4,7 +4,7 @@
 
 On small boards (a safe first click in the corner) `strong` plays with its end game off, so that
 its look-ahead makes every guess; at each guess the look-ahead chooses with the influence
-(`StrongPlayer.fifty_influence` = --weight, JSMinesweeper's 0.9 by default) and without it (0),
+(`InfluencePlayer.fifty_influence` in research/influence.py = --weight, JSMinesweeper's 0.9 by default) and without it (0),
 and where the two differ the exact optimum (`solver.optimal.OptimalPlay.moves`) gives each
 choice's worth: the chance perfect play wins after it. Printed per board: the guesses, those the
 influence changes, how many of those it makes better, worse or no different, and the mean gain
@@ -22,9 +22,10 @@ import time
 
 
 def measure(w: int, h: int, m: int, games: int, seed: int, weight: float) -> dict:
+    from influence import InfluencePlayer  # (research/influence.py, beside this script)
+
     from sweeplab import Game, make_rule
     from sweeplab.solver.optimal import OptimalPlay
-    from sweeplab.solver.players import StrongPlayer
 
     opt = OptimalPlay(w, h, m)
     guesses = 0
@@ -36,7 +37,7 @@ def measure(w: int, h: int, m: int, games: int, seed: int, weight: float) -> dic
             view = game.view()
             picks = []
             for wgt in (0.0, weight):
-                player = StrongPlayer(i)
+                player = InfluencePlayer(i)
                 player.endgame_layouts = 0  # the look-ahead makes every guess
                 player.fifty_influence = wgt
                 picks.append(player.moves(view))
@@ -58,7 +59,7 @@ def main(argv=None):
     ap.add_argument("--boards", default="6x5/6,7x4/6,8x4/7", help="WxH/M,... (at most 64 cells: the exact search)")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--weight", type=float, default=0.9, help="the influence weight tried (StrongPlayer.fifty_influence)")
+    ap.add_argument("--weight", type=float, default=0.9, help="the influence weight tried (InfluencePlayer.fifty_influence)")
     args = ap.parse_args(argv)
     weight = args.weight
     print(f"# {platform.machine()}, Python {platform.python_version()}; seed {args.seed}, {args.games} games a board, "

@@ -1,5 +1,7 @@
-"""The rooms of docs/architecture.md: no import runs back up the floors, solver/ reads only the
-ground floor and itself, and nothing outside the certifier reaches into its play logs."""
+"""The rooms of docs/architecture.md: no import runs back up the floors and none goes round in a
+circle, solver/ reads only the ground floor and itself, nothing outside the certifier reaches into
+its play logs, each rule of the engine is defined in exactly one place (found by reading every
+function's definition), and no module or engine function grows past what one reader can hold."""
 
 from __future__ import annotations
 
@@ -29,15 +31,18 @@ CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Positi
                      "settle", "NO_BUDGET"}
 
 
-def imports():
-    """(importing module, imported module, names) for every sweeplab import in the package."""
-    for path in sorted(PACKAGE.rglob("*.py")):
-        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+def imports(root=PACKAGE):
+    """(importing module, imported module, names) for every sweeplab import in the package, those
+    inside functions too."""
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root.parent).with_suffix("")
         parts = list(rel.parts)
         package = parts if path.name == "__init__.py" else parts[:-1]
         if path.name == "__init__.py":
             parts = parts[:-1]
         for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                yield from ((".".join(parts), a.name, []) for a in node.names if a.name.startswith("sweeplab"))
             if isinstance(node, ast.ImportFrom):
                 base = package[:len(package) - node.level + 1] if node.level else []
                 target = ".".join(base + ([node.module] if node.module else []))
@@ -102,21 +107,267 @@ def test_one_vocabulary_of_cell_codes():
 def _backtracking_functions():
     """(module, function) for every function that takes a cell's value back with the engine's
     count check (`place(..., -1)`): the walks over layouts."""
+    for module, node in definitions():
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "place" and call.args \
+                    and isinstance(call.args[-1], ast.UnaryOp) and isinstance(call.args[-1].op, ast.USub):
+                yield module, node.name
+                break
+
+
+def test_the_layout_walk_is_written_once():
+    """One walk over layouts one at a time (deduction.next_layout), which lists the end game's
+    layouts; deciding and counting are the sweep's."""
+    assert sorted(set(_backtracking_functions())) == [("sweeplab.solver.deduction", "next_layout")]
+
+
+# --- each rule of the engine defined once, found by what its definition does ------------------
+
+def definitions(source=None):
+    """(module, function node) for every function defined in the package (or in `source`)."""
+    if source is not None:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef):
+                yield "planted", node
+        return
     for path in sorted(PACKAGE.rglob("*.py")):
         module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef):
-                for call in ast.walk(node):
-                    if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "place" and call.args \
-                            and isinstance(call.args[-1], ast.UnaryOp) and isinstance(call.args[-1].op, ast.USub):
-                        yield module, node.name
-                        break
+                yield module, node
 
 
-@pytest.mark.slow
-def test_the_layout_walk_is_written_once():
-    """One walk over a component's layouts (deduction.next_layout) decides, counts and lists; the
-    certifier's witness search (one layout with a cell held, values in a preferred order) is the
-    only other backtracking on the count check."""
-    assert sorted(set(_backtracking_functions())) == [("sweeplab.generators.certify", "_search"),
-                                                      ("sweeplab.solver.deduction", "next_layout")]
+def _called(node) -> set:
+    return {getattr(c.func, "id", getattr(c.func, "attr", None)) for c in ast.walk(node) if isinstance(c, ast.Call)}
+
+
+def _called_in_loops(fn) -> set:
+    return set().union(*(_called(s) for loop in ast.walk(fn) if isinstance(loop, (ast.For, ast.While))
+                         for s in loop.body))
+
+
+def _is_index_sum(node) -> bool:
+    """An index i + k of two names (the last one of a tuple index): a convolution's."""
+    last = node.elts[-1] if isinstance(node, ast.Tuple) else node
+    return isinstance(last, ast.BinOp) and isinstance(last.op, ast.Add) and isinstance(last.left, ast.Name) \
+        and isinstance(last.right, ast.Name)
+
+
+def constraint_builders(fns):
+    """Functions that build constraints: each number's hidden neighbours collected as its
+    constraint (stored under a counter stepped in a loop over the 8 neighbour slots) and its mines
+    still needed (the number less the mines around it known)."""
+    out = []
+    for module, fn in fns:
+        collects = False
+        for loop in ast.walk(fn):
+            if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and getattr(loop.iter.func, "id", "") == \
+                    "range" and loop.iter.args and getattr(loop.iter.args[0], "value", None) == 8:
+                counters = {n.target.id for n in ast.walk(loop) if isinstance(n, ast.AugAssign)
+                            and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name)}
+                collects |= any(isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript)
+                                and {x.id for x in ast.walk(n.targets[0].slice) if isinstance(x, ast.Name)} & counters
+                                for n in ast.walk(loop))
+        needs = any((isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript) and isinstance(n.value, ast.BinOp)
+                     and isinstance(n.value.op, ast.Sub))
+                    or (isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub) and isinstance(n.target, ast.Name))
+                    for n in ast.walk(fn))
+        if collects and needs:
+            out.append((module, fn.name))
+    return out
+
+
+def component_splits(fns):
+    """Functions that split the frontier into components: a union-find merge (a root made the
+    child of another, parent[x] = y)."""
+    return [(module, fn.name) for module, fn in fns
+            if any(isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript)
+                   and getattr(n.targets[0].value, "id", "") == "parent" and isinstance(n.value, ast.Name)
+                   for n in ast.walk(fn))]
+
+
+def component_sweeps(fns):
+    """Functions that sweep a component: a number's partial sum read out of a packed state key
+    ((key >> shift) & mask) plus the cell's value, checked against what the number needs."""
+    def read_out(n):
+        return isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitAnd) and isinstance(n.left, ast.BinOp) \
+            and isinstance(n.left.op, ast.RShift)
+    out = []
+    for module, fn in fns:
+        summed = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and (read_out(n.left) or read_out(n.right))
+                     for n in ast.walk(fn))
+        checked = any(isinstance(n, ast.BoolOp) and all(isinstance(v, ast.Compare) for v in n.values)
+                      for n in ast.walk(fn))
+        if summed and checked:
+            out.append((module, fn.name))
+    return out
+
+
+def total_combinations(fns):
+    """Functions that combine components under the mine total: a convolution of mine-count
+    polynomials or their supports (out[i + k] gets a[i] * b[k], or a bitset shifted by a count)."""
+    out = []
+    for module, fn in fns:
+        for n in ast.walk(fn):
+            target, value = None, None
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript):
+                target, value = n.target, n.value
+                product = (isinstance(n.op, ast.Add) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)) \
+                    or (isinstance(n.op, ast.BitOr) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.LShift))
+            elif isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript):
+                target, value = n.targets[0], n.value
+                product = any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mult) for m in ast.walk(value)) or \
+                    any(isinstance(c, ast.Call) and getattr(c.func, "id", "").endswith("times") for c in ast.walk(value))
+            if target is not None and product and _is_index_sum(target.slice):
+                out.append((module, fn.name))
+                break
+    return out
+
+
+def pair_searches(fns):
+    """Functions that search for pairs of numbers: the subset rule (deduction.subset_rule, or a
+    function that applies it once) asked in a loop."""
+    fns = list(fns)
+    once = {"subset_rule"}
+    grown = True
+    while grown:
+        grown = False
+        for _, fn in fns:
+            if fn.name not in once and _called(fn) & once and not _called_in_loops(fn) & once:
+                once.add(fn.name)
+                grown = True
+    return [(module, fn.name) for module, fn in fns if _called_in_loops(fn) & once]
+
+
+def perfect_play_searches(fns):
+    """Functions that search perfect play: the value of a state, the best over its guesses of the
+    sum of its parts' values (a sum S[d] += ... compared S[d] > best[d], which then takes it)."""
+    out = []
+    for module, fn in fns:
+        sums = {n.target.value.id for n in ast.walk(fn) if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
+                and isinstance(n.target, ast.Subscript) and isinstance(n.target.value, ast.Name)}
+        for n in ast.walk(fn):
+            tests = [n.test] if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) else \
+                [v for v in n.test.values if isinstance(v, ast.Compare)] if isinstance(n, ast.If) and \
+                isinstance(n.test, ast.BoolOp) else []
+            for t in tests:
+                if isinstance(t.ops[0], ast.Gt) and isinstance(t.left, ast.Subscript) and \
+                        getattr(t.left.value, "id", "") in sums and isinstance(t.comparators[0], ast.Subscript):
+                    best = getattr(t.comparators[0].value, "id", "")
+                    if any(isinstance(b, ast.Assign) and isinstance(b.targets[0], ast.Subscript)
+                           and getattr(b.targets[0].value, "id", "") == best for b in n.body):
+                        out.append((module, fn.name))
+    return sorted(set(out))
+
+
+ONCE = [(constraint_builders, ("sweeplab.solver.frontier", "build")),
+        (component_splits, ("sweeplab.solver.frontier", "build")),
+        (component_sweeps, ("sweeplab.solver.sweep", "_next_key")),
+        (total_combinations, ("sweeplab.solver.total", "_convolve")),
+        (pair_searches, ("sweeplab.solver.rules", "next_pair")),
+        (perfect_play_searches, ("sweeplab.solver.perfect", "search"))]
+
+
+@pytest.mark.parametrize("find,where", ONCE, ids=[f.__name__ for f, _ in ONCE])
+def test_each_rule_of_the_engine_is_defined_once(find, where):
+    assert find(definitions()) == [where]
+
+
+# A second copy of each rule, written as they were written before the engine was one: each finder
+# must see it, so the test above can fail.
+PLANTED = {
+    constraint_builders: """
+def build_again(cells, nbr, unknown, var_of):
+    m = 0
+    for i in range(cells.shape[0]):
+        t = cells[i]
+        s = 0
+        for k in range(8):
+            j = nbr[i, k]
+            if j >= 0 and unknown[j]:
+                con_vars[m, s] = var_of[j]
+                s += 1
+            elif j >= 0 and cells[j] == -2:
+                t -= 1
+        m += 1
+""",
+    component_splits: """
+def split_again(parent, a, b):
+    ra = find_root(parent, a)
+    rb = find_root(parent, b)
+    if ra != rb:
+        parent[rb] = ra
+""",
+    component_sweeps: """
+def sweep_step_again(key, q, v, cell_cons, cell_ncons, need, shift, rest, last):
+    for t in range(cell_ncons[q]):
+        c = cell_cons[q, t]
+        s = ((key >> shift[q, t]) & 15) + v
+        if s > need[c] or need[c] - s > rest[q, t]:
+            return -1
+    return key
+""",
+    total_combinations: """
+def others_again(pre, kslab, ncomp, maxm):
+    for c in range(ncomp):
+        for i in range(maxm):
+            for k in range(maxm):
+                pre[c + 1, i + k] += pre[c, i] * kslab[c, k]
+""",
+    pair_searches: """
+def pairs_again(con_target, con_vars, touch, deg, m):
+    for c in range(m):
+        for e in range(deg[c]):
+            d = touch[c, e]
+            if subset_rule(con_target[c], con_target[d], own_cells(con_vars, c, d)):
+                mark(c, d)
+""",
+    perfect_play_searches: """
+def search_again(n, groups, ret):
+    total = np.zeros(n)
+    best = np.zeros(n)
+    d = 0
+    total[d] += ret
+    if total[d] > best[d]:
+        best[d] = total[d]
+""",
+}
+
+
+@pytest.mark.parametrize("find", list(PLANTED), ids=[f.__name__ for f in PLANTED])
+def test_each_finder_sees_a_second_copy(find):
+    assert find(definitions(PLANTED[find])) != []
+
+
+# --- no circle, and sizes a reader can hold ----------------------------------------------------
+
+def test_no_import_goes_round_in_a_circle():
+    modules = set()
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        modules.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    edges = {m: set() for m in modules}
+    for m, t, _ in imports():
+        if t in modules and t != m:
+            edges[m].add(t)
+    circles = []
+    for start in sorted(modules):  # a circle through `start`: a path from it back to it
+        seen, todo = set(), list(edges[start])
+        while todo:
+            m = todo.pop()
+            if m == start:
+                circles.append(start)
+                break
+            if m not in seen:
+                seen.add(m)
+                todo.extend(edges[m])
+    assert circles == []
+
+
+def test_no_module_over_900_lines_and_no_engine_function_over_120():
+    long_modules = [(str(p.relative_to(PACKAGE)), n) for p in PACKAGE.rglob("*.py")
+                    if (n := len(p.read_text().splitlines())) > 900]
+    assert long_modules == []
+    long_functions = [(module, fn.name, fn.end_lineno - fn.lineno + 1) for module, fn in definitions()
+                      if module.split(".")[1] in ("solver", "generators") and fn.end_lineno - fn.lineno + 1 > 120]
+    assert long_functions == []

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from sweeplab import Game, View, make_rule
 from sweeplab.solver import analyse
-from sweeplab.solver.endgame import endgame_move, endgame_search
+from sweeplab.solver.endgame import endgame_search
 from sweeplab.solver.layouts import enumerate_layouts
 from sweeplab.solver.optimal import OptimalPlay
-from sweeplab.solver.players import make_player
+from sweeplab.solver.players import endgame_move, make_player
 from sweeplab.view import FLAG
 
 from .test_players import small_views

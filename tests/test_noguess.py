@@ -291,50 +291,6 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
     return True
 
 
-@pytest.mark.slow
-@given(m=st.integers(13, 16), width=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=60, deadline=None)
-def test_a_long_components_sweep_matches_brute_force(m, width, seed):
-    """The sweep that decides long components (and the witness searches it falls back to) must
-    find, for every cell, exactly the values some layout meeting every constraint gives it:
-    checked against all 2^m layouts, on strips of cells where each constraint covers up to
-    `width` consecutive ones (as numbers along a frontier do)."""
-    from sweeplab.generators.certify import _backbone, _sweep
-    rng = np.random.default_rng(seed)
-    truth = rng.random(m) < 0.4
-    cons = []
-    for lo in range(m):  # one or two constraints start at each cell
-        for _ in range(int(rng.integers(1, 3))):
-            hi = min(m, lo + int(rng.integers(1, width + 1)))
-            cells = sorted(set(int(c) for c in rng.integers(lo, hi, size=hi - lo)) | {lo})
-            cons.append(cells)
-    cell_cons = np.zeros((m, 8), dtype=np.int32)
-    cell_ncons = np.zeros(m, dtype=np.int32)
-    kept = []
-    for cells in cons:  # a cell takes part in at most 8 constraints, as on a grid
-        if all(cell_ncons[c] < 8 for c in cells):
-            for c in cells:
-                cell_cons[c, cell_ncons[c]] = len(kept)
-                cell_ncons[c] += 1
-            kept.append(cells)
-    need = np.array([int(truth[c].sum()) for c in kept], dtype=np.int32)
-    every = ((np.arange(2**m)[:, None] >> np.arange(m)) & 1).astype(bool)
-    ok = np.ones(len(every), dtype=bool)
-    for cells, k in zip(kept, need):
-        ok &= every[:, cells].sum(axis=1) == k
-    can_mine, can_safe = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
-    assert _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, 4096) == 1
-    assert (can_mine == every[ok].any(axis=0)).all()
-    assert (can_safe == (~every[ok]).any(axis=0)).all()
-    # past its state limit it says so, and the witness searches that take over agree
-    assert _sweep(m, cell_cons, cell_ncons, need, can_mine, can_safe, 1) == -1
-    nfree = np.array([len(cells) for cells in kept], dtype=np.int32)
-    assert _backbone(m, cell_cons, cell_ncons, need.copy(), nfree, can_mine, can_safe, 5_000) == 1
-    assert (can_mine == every[ok].any(axis=0)).all()
-    assert (can_safe == (~every[ok]).any(axis=0)).all()
-
-
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus"), (9, 9, "torus")]),
        density=st.floats(0.15, 0.35), seed=st.integers(0, 2**32 - 1))

@@ -60,7 +60,7 @@ def test_player_sees_only_the_view():
         for name in PLAYED:
             a, b = make_player(name, 5), make_player(name, 5)
             assert a.moves(view) == b.moves(View.from_text(view.to_text()))
-            assert set(vars(a)) - {"lookahead"} == {"rng"}  # its seed, and strong's look-ahead chosen when made
+            assert set(vars(a)) == {"rng"}  # its seed: a player keeps no state from move to move
         move = make_player("strong", 5).moves(view)[0]
         if not game.board.mines[move.y, move.x]:
             game.open(move.x, move.y)
@@ -276,23 +276,15 @@ def _stuck_views(count, seed, rule="opening", at=(3, 3), per_game=None):
     return out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("mode", ["fast", "progress", "two"])
-def test_strong_guesses_a_near_safest_undecided_cell(mode):
+def test_strong_guesses_a_near_safest_undecided_cell():
     for view, a in _stuck_views(12, 500):
-        player = StrongPlayer(1, lookahead=mode)
+        player = StrongPlayer(1)
         player.endgame_layouts, player.fifty_first = 0, False
         (move,) = player.moves(view)
         assert not move.certain
         assert view.hidden[move.y, move.x] and not a.mines[move.y, move.x]
         p = np.where(view.hidden & ~a.mines, a.probability, np.inf)
         assert 1 - p[move.y, move.x] >= (1 - p.min()) * (1 - player.wide_near) - 1e-12
-
-
-def test_strong_look_ahead_is_chosen_when_made():
-    with pytest.raises(SweeplabError, match="allowed: progress, two, fast"):
-        StrongPlayer(0, lookahead="deep")
-    assert StrongPlayer(0, lookahead="fast").lookahead == "fast" and StrongPlayer(0).lookahead == "progress"
 
 
 def test_local_guess_when_the_exact_analysis_declines():
@@ -349,10 +341,7 @@ def test_progress_score_matches_brute_force(view, blend, progress_cells):
     player.blend = blend
     player.progress_cells = progress_cells
     for c in np.flatnonzero((cells == HIDDEN) & ~mines):
-        ns = nbr[c][nbr[c] >= 0]
-        known = int(np.count_nonzero(mines[ns]))
-        unknown = int(np.count_nonzero((cells[ns] == HIDDEN) & ~mines[ns]))
-        got = player._score_progress(view, a, base, int(c), known, unknown)
+        got = player._score_progress(view, a, base, int(c))
         others = [int(j) for j in np.flatnonzero(cells == HIDDEN) if not mines[j]]
         want = _brute_progress(layouts, int(c), others, nbr, blend)
         progress = sum(len(g) for g in _groups(layouts, int(c), nbr).values()
@@ -385,33 +374,6 @@ def test_progress_and_expected_clears_match_brute_force(view):
         assert d.clears == pytest.approx(want_clears, abs=1e-9)
 
 
-@pytest.mark.slow
-@settings(max_examples=40, suppress_health_check=list(HealthCheck))
-@given(small_views())
-def test_two_move_score_matches_brute_force(view):
-    """The two-move score (every next guess considered) recomputed from brute-force layouts: each
-    number c can show weighted by its share; 1 when some cell is then safe in every layout, else the
-    best one-move score of a next guess d among the cells not a mine in every layout left."""
-    from sweeplab.solver.lookahead import flagged, two_move_score
-    a, layouts, cells, nbr, mines = _guess_position(view)
-    base = flagged(view, a)
-    for c in np.flatnonzero((cells == HIDDEN) & ~mines):
-        got, shown = two_move_score(view, a, base, int(c), count=10**3, near=0.0)
-        parts = _groups(layouts, int(c), nbr)
-        want = 0.0
-        for group in parts.values():
-            share = len(group) / len(layouts)
-            live = [int(j) for j in np.flatnonzero(cells == HIDDEN)
-                    if j != c and not all(j in lay for lay in group)]
-            if not live or any(not any(j in lay for lay in group) for j in live):
-                want += share  # a certain cell follows (or nothing is left to open)
-            else:
-                want += share * max(_brute_progress(group, d, live, nbr) for d in live)
-        assert shown == len(parts)
-        assert got == pytest.approx(want, abs=1e-9)
-
-
-@pytest.mark.slow
 @settings(max_examples=80, suppress_health_check=list(HealthCheck))
 @given(small_views())
 @example(View.from_text("mines: 3\n###\n#3#\n###\n"))

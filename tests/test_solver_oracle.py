@@ -11,11 +11,9 @@ import numpy as np
 import pytest
 
 from sweeplab import Board, Game, View, make_rule
-from sweeplab.errors import TooComplexError
-from sweeplab.solver import analyse, deduce_rules, hint
-from sweeplab.solver.complete import analyse_frontier
-from sweeplab.solver.frontier import frontier
+from sweeplab.solver import TooComplexError, analyse, deduce_rules, hint
 
+from .counting_oracle import exact_analysis
 from .solver_positions import play_positions, toollib_board
 
 N_POSITIONS = 300  # the benchmark checks 1,000
@@ -67,16 +65,20 @@ def test_rules_never_contradict_complete_deduction(positions):
         assert not (safe & ~a.safe).any() and not (mines & ~a.mines).any()
 
 
-@pytest.mark.slow
-def test_numba_and_python_counts_agree_on_expert(positions):
+def agrees_with_the_oracle(v, a):
+    """The analysis `a` of v against the tests' Python-integer count: the same layouts, every cell
+    decided exactly where its count is 0 or all, probabilities to 1e-12 (relative)."""
+    layouts, mines, _ = exact_analysis(v)
+    assert a.layouts == layouts
+    for c, k in mines.items():
+        y, x = divmod(c, v.width)
+        assert a.safe[y, x] == (k == 0) and a.mines[y, x] == (k == layouts)
+        assert a.probability[y, x] == pytest.approx(k / layouts, rel=1e-12, abs=1e-300)
+
+
+def test_engine_and_python_integer_counts_agree_on_expert(positions):
     for v in positions[:40]:
-        fr = frontier(v)
-        a = analyse_frontier(fr, v.width, v.height)
-        b = analyse_frontier(fr, v.width, v.height, force_exact=True)
-        assert a.layouts == b.layouts
-        assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
-        u = v.cells < 0
-        assert np.abs(a.probability[u] - b.probability[u]).max() < 1e-12
+        agrees_with_the_oracle(v, analyse(v))
 
 
 def ring_view(width=30, height=16, mines=99, margin=2, seed=0) -> View:
@@ -145,13 +147,9 @@ def test_huge_counts_are_exact():
     v = lattice_view(80, 3, 48)
     a = analyse(v)
     assert max(max(p) for p in a._polys) > 2 ** 53  # the fast path's floats are not exact here
-    fr = frontier(v)
-    assert fr.components == 1
-    b = analyse_frontier(fr, v.width, v.height, force_exact=True)  # Python integers throughout
-    assert a.layouts == b.layouts and max(b._polys[0]) > 2 ** 64
-    assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
-    u = v.cells < 0
-    assert np.abs(a.probability[u] - b.probability[u]).max() < 1e-12
+    layouts, _, parts = exact_analysis(v)  # Python integers throughout
+    assert parts == 1 and layouts > 2 ** 64
+    agrees_with_the_oracle(v, a)
 
 
 def test_two_dimensional_tangle_reports_its_bound_quickly():

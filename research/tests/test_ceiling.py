@@ -1,4 +1,4 @@
-"""The ceiling on perfect play (solver/ceiling.py) against the exact optimum (solver/optimal.py): never
+"""The ceiling on perfect play (research/ceiling.py) against the exact optimum (solver/optimal.py): never
 below it on any position, equal to it where the end game solves the position, and over a whole board
 the average of first-guess ceilings is perfect play's win rate. research/bench_ceiling.py plays the
 games `sweeplab bench` plays for the same seed."""
@@ -11,6 +11,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 from bench_ceiling import EXACT, NONE, needs, pass_chance, play
+from ceiling import ceiling
 from hypothesis import HealthCheck, assume, given, settings
 from tests.test_players import small_views
 
@@ -18,7 +19,6 @@ from sweeplab import Board, Game
 from sweeplab.firstclick import kept_free
 from sweeplab.lab import BenchSpec, run
 from sweeplab.solver import analyse
-from sweeplab.solver.ceiling import ceiling
 from sweeplab.solver.fifty import forced_pairs
 from sweeplab.solver.optimal import OptimalPlay
 

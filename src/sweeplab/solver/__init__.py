@@ -9,6 +9,6 @@
 from ..errors import InconsistentPositionError, TooComplexError
 from .complete import Analysis, analyse
 from .hints import Hint, hint
-from .local import deduce_rules
+from .rules import deduce_rules
 
 __all__ = ["Analysis", "Hint", "InconsistentPositionError", "TooComplexError", "analyse", "deduce_rules", "hint"]

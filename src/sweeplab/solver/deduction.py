@@ -1,19 +1,17 @@
-"""The deduction rules, each written once: every solver, hint, player and the no-guess certifier uses these.
+"""The deduction rules as scalar kernels, each written once, and the reasons the engine gives.
 
 - the single-number rule (`number_rule`): a number whose unknown mines are 0 has only safe
   hidden neighbours; one whose unknown mines equal its hidden neighbours has only mines;
 - the subset rule (`subset_rule`): for two numbers a and b, if b's mines beyond a's must fill
   b's hidden cells outside a, those are mines and a's own are safe (a subset a of b is the case
   "a's own cells: none");
-- the count check behind every enumeration (`fits`, `place`): can a cell take a value with each
-  of its numbers still satisfiable, and the bookkeeping when it does;
-- the walk over a component's layouts (`next_layout`): backtracking on that check, one layout
-  at a time, so that a caller can decide (which values each cell takes), count or list them;
+- the walk over layouts one at a time (`next_layout`, on the count check `fits` / `place`):
+  backtracking, safe before mine, so that the end game can list the layouts themselves
+  (solver.layouts); deciding and counting are the sweep's (solver.sweep);
 - union-find (`find_root`), which splits a frontier into independent components.
 
-They are scalar kernels over counts, so each caller keeps its own representation of a position
-(constraint rows in `frontier`, neighbour bit masks in the certifier) and the rule itself lives
-here. All are inlined into their callers by numba.
+Their callers (solver.rules, solver.frontier, solver.layouts) apply them to a position; numba
+inlines them there.
 """
 
 from __future__ import annotations
@@ -22,9 +20,9 @@ import numpy as np
 
 from .._numba_cache import njit
 
-# Why a cell was decided: the reasons the engine gives, from the play of the certifier to the
-# hints (the click itself; one number; the subset rule on two; counting the layouts of the
-# cell's frontier component; counting them under the mine total).
+# Why a cell was decided: the reasons the engine gives, from a play's log to the hints (the click
+# itself; one number; the subset rule on two; counting the layouts of the cell's frontier
+# component; counting them under the mine total).
 WHY_CLICK = np.int8(0)
 WHY_NUMBER = np.int8(1)
 WHY_PAIR = np.int8(2)
@@ -131,7 +129,7 @@ def start_layouts(m, nxt, assigned, bits):
 @njit(inline='always')
 def find_root(parent, a):
     """Union-find with path halving: the root of a's set in `parent`. Inlined: a call would cost
-    the certifier's reference-counted round two atomic operations per lookup."""
+    a reference-counted caller two atomic operations per lookup."""
     while parent[a] != a:
         parent[a] = parent[parent[a]]
         a = parent[a]

@@ -1,7 +1,7 @@
-"""Every mine layout of a View's undecided cells, listed by the engine's walk (`deduction.next_layout`).
+"""Every mine layout of a View's undecided cells, listed by the engine's walk (`deduction.next_layout`)
+over the engine's constraints (solver.frontier).
 
-The end game's search needs the layouts themselves, not only their counts; the certifier walks
-the same way to decide its components (generators/certify.py).
+The end game's search needs the layouts themselves, not only their counts.
 """
 
 from __future__ import annotations
@@ -9,8 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba_cache import njit
-from ..view import FLAG, HIDDEN, View
+from ..kernels import HIDDEN_STATE
+from ..view import FLAG, View
 from .deduction import next_layout, start_layouts
+from .frontier import build, view_position
+from .position import HID, HMASK, KNO, ST, new_play
 
 
 @njit
@@ -46,42 +49,59 @@ def _list_layouts(order, cell_cons, cell_ncons, need, nfree, limit):
     return out[:count]
 
 
+@njit
+def _constraints(cells, nbr, told, mine_count):
+    """The walk's constraints over the undecided cells (told -1; in cell order): each cell's numbers
+    and, last, the mine total over them all. Returns (ok, the walk's order: frontier cells first,
+    most numbers first, off-frontier cells last; cell_cons, cell_ncons, need, nfree)."""
+    n = cells.shape[0]
+    pi, pb, _ = new_play(n)
+    status, _, known = view_position(cells, nbr, True, pi, pb, told)
+    st = pb[ST]
+    fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
+        build(st, cells, nbr, pi[HID], pi[KNO], pi[HMASK])
+    var = np.empty(nf + off, dtype=np.int64)
+    nv = 0
+    for i in range(n):
+        if st[i] == HIDDEN_STATE:
+            var[nv] = i
+            nv += 1
+    total = mine_count - known
+    cell_cons = np.full((nv, 9), -1, dtype=np.int64)
+    cell_ncons = np.zeros(nv, dtype=np.int64)
+    for v in range(nv):
+        f = fidx[var[v]]
+        if f >= 0:
+            for e in range(fdeg[f]):
+                cell_cons[v, e] = fcons[f, e]
+            cell_ncons[v] = fdeg[f]
+    # frontier cells first (constrained), the most constrained first; off-frontier last (only the
+    # total binds them); a stable order, so ties stay in cell order
+    order = np.argsort(-cell_ncons, kind="mergesort")
+    need = np.empty(nc + 1, dtype=np.int64)
+    nfree = np.empty(nc + 1, dtype=np.int64)
+    need[:nc] = need0
+    nfree[:nc] = nfree0
+    need[nc] = total
+    nfree[nc] = nv
+    for v in range(nv):
+        cell_cons[v, cell_ncons[v]] = nc
+        cell_ncons[v] += 1
+    ok = status == 0 and 0 <= total <= nv
+    return ok, order, cell_cons, cell_ncons, need, nfree
+
+
 def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limit: int) -> np.ndarray | None:
     """Every assignment of mines to the undecided cells consistent with the view and the mine
     total, as a bool (layouts, cells) array in the order of np.flatnonzero(undecided); None
-    when there are more than `limit`. Known mines (`mines`) are taken as mines.
+    when there are more than `limit`. Known mines (`mines`) and the view's flags are taken as
+    mines; hidden cells neither undecided nor known mines as safe.
 
     The mine total is one more constraint, over every undecided cell."""
     cells = view.cells.reshape(-1)
-    nbr = view.neighbours
-    var = np.flatnonzero(undecided.reshape(-1))
-    nv = len(var)
-    known = mines.reshape(-1) | (cells == FLAG)  # flags count as mines in the numbers
-    index = np.full(len(cells), -1, dtype=np.int64)
-    index[var] = np.arange(nv)
-    total = view.mines_left - int(np.count_nonzero(known & (cells == HIDDEN)))
-    if total < 0 or total > nv:
-        return np.zeros((0, nv), dtype=np.bool_)
-    cell_cons = np.full((nv, 9), -1, dtype=np.int64)
-    cell_ncons = np.zeros(nv, dtype=np.int64)
-    need: list[int] = []
-    nfree: list[int] = []
-    numbers = np.flatnonzero(cells >= 0)
-    around = nbr[numbers]
-    touching = (np.where(around >= 0, index[around], -1) >= 0).any(axis=1)
-    for i in numbers[touching]:  # only the numbers next to an undecided cell constrain the layouts
-        ns = nbr[i][nbr[i] >= 0]
-        vs = index[ns][index[ns] >= 0]
-        cell_cons[vs, cell_ncons[vs]] = len(need)
-        cell_ncons[vs] += 1
-        need.append(int(cells[i]) - int(np.count_nonzero(known[ns])))
-        nfree.append(len(vs))
-    # frontier cells first (constrained), off-frontier last (only the total binds them)
-    order = sorted(range(nv), key=lambda v: (not cell_ncons[v], -int(cell_ncons[v])))
-    cell_cons[np.arange(nv), cell_ncons] = len(need)  # the mine total
-    cell_ncons += 1
-    need.append(total)
-    nfree.append(nv)
-    L = _list_layouts(np.array(order, dtype=np.int64), cell_cons, cell_ncons, np.array(need, dtype=np.int64),
-                      np.array(nfree, dtype=np.int64), limit)
+    told = np.where(mines.reshape(-1) | (cells == FLAG), 1, np.where(undecided.reshape(-1), -1, 0)).astype(np.int8)
+    ok, order, cell_cons, cell_ncons, need, nfree = _constraints(cells, view.neighbours, told, view.mine_count)
+    if not ok:
+        return np.zeros((0, len(order)), dtype=np.bool_)
+    L = _list_layouts(order, cell_cons, cell_ncons, need, nfree, limit)
     return None if len(L) > limit else L

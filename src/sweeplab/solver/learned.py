@@ -25,7 +25,7 @@ from ..errors import SweeplabError
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
 from .frontier import TooComplexError
-from .players import BEYOND_EXACT, Move, Player, rules_until_safe
+from .player import BEYOND_EXACT, Move, Player, rules_until_safe
 from .policy_net import PolicyNet
 
 # The input planes, in order: hidden (a flag counts as hidden: a player's flags may be wrong), the

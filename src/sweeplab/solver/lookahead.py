@@ -1,10 +1,6 @@
-"""Two moves of look-ahead: a guess scored by the best guess that can follow each number it shows.
-
-For a candidate c and each number v it can show (weighted by its exact share of the layouts),
-the position after v is worth 1 when it has a certain cell (progress), else the one-move score
-of the best next guess there: for that guess d and each number w it can show, its share of the
-layouts after v, times 1 when w leads to a certain cell, else the best safety then. Every count
-comes from the exact analysis (`analyse`) of the view with the numbers put in.
+"""Looking one move ahead at a guess: each number it can show, with its exact share of the layouts
+and the exact analysis of the view with that number put in (`outcomes`); what `strong` scores a
+guess by (`progress_detail`), and which cells are safe whenever a guess is (`safe_whenever`).
 """
 
 from __future__ import annotations
@@ -63,7 +59,11 @@ class Progress(NamedTuple):
 
 
 def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> Progress:
-    """The one-move look at c (see `progress_score`), with its progress and expected clears."""
+    """The one-move look at c: each number it can show, weighted by its exact share of the layouts,
+    times the safety of the best next move then (1 for a certain cell), blended with the second
+    best: (1 - blend) x best + blend x second (two next moves that are both good are worth more
+    than one good move beside poor ones); how many numbers it can show; its progress and expected
+    clears."""
     hidden = base == HIDDEN
     hidden[c] = False
     score, shown, progress, clears = 0.0, 0, 0.0, 0.0
@@ -85,15 +85,6 @@ def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: fl
     return Progress(score, shown, progress, clears)
 
 
-def progress_score(view: View, a: Analysis, base: np.ndarray, c: int, blend: float = 0.0) -> tuple[float, int]:
-    """(one-move score of guessing c, how many numbers it can show): each number's share x the
-    safety of the best next move then (1 for a certain cell), blended with the second best:
-    (1 - blend) x best + blend x second (two next moves that are both good are worth more than one
-    good move beside poor ones)."""
-    d = progress_detail(view, a, base, c, blend)
-    return d.score, d.shown
-
-
 def safe_whenever(view: View, a: Analysis, base: np.ndarray, c: int) -> np.ndarray:
     """Flat bool: the hidden cells other than c that are safe in every layout where c is safe. Such a
     cell d dominates c: it is at least as safe, and opening d first loses nothing, since c can
@@ -103,36 +94,3 @@ def safe_whenever(view: View, a: Analysis, base: np.ndarray, c: int) -> np.ndarr
     for _, _, b in outcomes(view, a, base, c):
         common &= b.safe.reshape(-1)
     return common
-
-
-def next_guesses(b: Analysis, base: np.ndarray, c: int, count: int, near: float) -> np.ndarray:
-    """The `count` safest hidden cells after c is opened (those within `near` of the best safety)."""
-    p = np.where(base == HIDDEN, b.probability.reshape(-1), np.inf)
-    p[c] = np.inf
-    order = np.argsort(p, kind="stable")[:count]
-    order = order[np.isfinite(p[order])]
-    if order.size == 0:
-        return order
-    best = 1.0 - p[order[0]]
-    return order[1.0 - p[order] >= best * near]
-
-
-def two_move_score(view: View, a: Analysis, base: np.ndarray, c: int, count: int = 3,
-                   near: float = 0.9) -> tuple[float, int]:
-    """(two-move score of guessing c, how many numbers it can show): each number's share x (1 when
-    a certain cell follows, else the best one-move score among the `count` safest next guesses)."""
-    score, shown = 0.0, 0
-    for weight, tv, b in outcomes(view, a, base, c):
-        shown += 1
-        if b.safe.any():
-            score += weight
-            continue
-        nb = flagged(tv, b)
-        cands = next_guesses(b, nb, c, count, near)
-        if cands.size == 0:
-            score += weight
-            continue
-        best = max(progress_score(tv, b, nb, int(d))[0] for d in cands)
-        score += weight * best
-    return score, shown
-

@@ -7,78 +7,24 @@ replays exactly. Players never flag: a mine they know is simply never opened.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import InconsistentPositionError, SweeplabError, TooComplexError
 from ..grid import DOWN, LEFT, RIGHT, UP, around
-from ..rng import seed_key
 from ..view import FLAG, HIDDEN, View
 from .complete import analyse
-from .endgame import endgame_move
+from .endgame import endgame_search
 from .fifty import unavoidable_sets
-from .influence import Influence
 from .layouts import enumerate_layouts  # noqa: F401  (kept importable from here, as before)
-from .local import deduce_rules
-from .lookahead import progress_detail, safe_whenever, trial_view, two_move_score
+from .lookahead import progress_detail, safe_whenever, trial_view
+from .player import BEYOND_EXACT, Move, Player, rules_until_safe  # noqa: F401  (importable from here too)
+from .rules import deduce_rules
 
-# Positions whose exact count the core declines (a bound it reports) are played by a local estimate.
-BEYOND_EXACT = "beyond-exact"
 # How `strong` chose a guess (a Move's note): an unavoidable guess (a forced 50/50 or a larger set
 # no reveal can tell apart), the end-game search, the look-ahead.
 FIFTY, ENDGAME, LOOKAHEAD = "unavoidable", "end game", "look-ahead"
-
-
-class Move(NamedTuple):
-    kind: str      # "open" (the players here only open)
-    x: int
-    y: int
-    certain: bool  # True when the player's deduction proved the cell safe
-    note: str = ""  # BEYOND_EXACT when the exact analysis declined the position; how strong chose a guess
-
-
-def rules_until_safe(view: View) -> tuple[np.ndarray, np.ndarray]:
-    """(safe, mines) by the rules, applied again with the mines they found as trusted flags until
-    they free a cell or find nothing new (the rules are one level; a solver repeats them)."""
-    safe, mines = deduce_rules(view)
-    hidden = view.hidden
-    while not safe.any() and mines.any():
-        cells = view.cells.copy()
-        cells[cells == FLAG] = HIDDEN  # the view's own flags stay unknown: only proven mines are trusted
-        cells[mines & hidden] = FLAG
-        safe, more = deduce_rules(View(cells, view.mine_count, view.topology), trust_flags=True)
-        more &= hidden & ~mines
-        if not more.any():
-            break
-        mines = mines | more
-    return safe, mines
-
-
-class Player(ABC):
-    """Base of every player: a name, and a seeded source for its random choices."""
-
-    name = "?"
-    summary = ""
-
-    def __init__(self, seed):
-        self.rng = np.random.default_rng(seed_key(seed))
-
-    @abstractmethod
-    def moves(self, view: View) -> list[Move]:
-        """The moves to make on this view (certain ones first)."""
-
-    # --- shared helpers --------------------------------------------------------------
-    @staticmethod
-    def _certain(safe: np.ndarray) -> list[Move]:
-        ys, xs = np.nonzero(safe)
-        return [Move("open", int(x), int(y), True) for y, x in zip(ys, xs)]
-
-    def _pick(self, flat_cells: np.ndarray, width: int) -> Move:
-        i = int(flat_cells[self.rng.integers(len(flat_cells))]) if len(flat_cells) > 1 else int(flat_cells[0])
-        return Move("open", i % width, i // width, False)
 
 
 class RandomPlayer(Player):
@@ -197,40 +143,23 @@ class StrongPlayer(SafestPlayer):
     endgame_layouts = 3000
     endgame_budget = 200_000
     fifty_first = True
-    # "progress", "two": score cut for a cell that can show only one number. 1: such a dead cell
-    # is never chosen while a live candidate is left (opening it later is never worse)
+    # score cut for a cell that can show only one number. 1: such a dead cell is never chosen
+    # while a live candidate is left (opening it later is never worse)
     dead_penalty = 1.0
     dominance = True         # a guess that another cell dominates is replaced by that cell
-    # "progress": the next move's safety blended with the second best's by this (JSMinesweeper's 4:1;
-    # +94 net in 80,000 paired expert games, z +3.4, docs/benchmarks.md)
+    # the next move's safety blended with the second best's by this (JSMinesweeper's 4:1; +94 net
+    # in 80,000 paired expert games, z +3.4, docs/benchmarks.md)
     blend = 0.2
-    next_guesses = 3         # "two": the safest next guesses scored after each number
-    next_near = 0.9          # ... within 10% (relative) of the best safety then
-    # "progress": score x (1 + this x the chance that the guess leaves a certain cell): the score
-    # alone counts a reveal that leaves a safer next guess almost as much as one that frees a cell
+    # score x (1 + this x the chance that the guess leaves a certain cell): the score alone
+    # counts a reveal that leaves a safer next guess almost as much as one that frees a cell
     progress_weight = 0.2
     progress_cells = 40      # ... only while more undecided cells than this are left (on 4x4/5 it loses)
-    # a look-ahead guess's score x (1 + this x the share of its safe layouts that its 50/50
-    # influence adds: the layouts where it is a mine that a 50/50 would cost later anyway). Off:
-    # JSMinesweeper's 0.9 measured no better on expert (paired, docs/benchmarks.md)
-    fifty_influence = 0.0
-    influence_cells = 0      # ... and up to this many cells outside the candidates that it lifts near them
     # the look-ahead's candidates are JSMinesweeper's (`_wide_candidates`): +117 in 40,000 held-out
     # paired expert safe-corner games (z +2.40) against the eight safest within 20%, level on the
     # opening (docs/benchmarks.md)
     wide_near = 0.10         # frontier cells within this (relative) of the best safety
     off_near = 0.05          # ... off-frontier cells too when within this of the best frontier cell
     few_off = 30             # ... all of them when fewer than this lie off the frontier
-    LOOKAHEADS = ("progress", "two", "fast")
-
-    def __init__(self, seed, *, lookahead: str = "progress"):
-        """`lookahead`: "progress" (exact odds of each number and complete deduction after it),
-        "two" (the same, then the best next guess after each number: `solver.lookahead`) or
-        "fast" (the odds as if independent and the rules only)."""
-        super().__init__(seed)
-        if lookahead not in self.LOOKAHEADS:
-            raise SweeplabError(f"unknown look-ahead {lookahead!r}; allowed: {', '.join(self.LOOKAHEADS)}")
-        self.lookahead = lookahead
 
     def moves(self, view):
         certain, a = self._certain_or_analysis(view)
@@ -249,7 +178,7 @@ class StrongPlayer(SafestPlayer):
             move = endgame_move(view, a.mines, undecided, a.layouts, self.endgame_budget)
             if move is not None:
                 return move._replace(note=ENDGAME)
-        return self._lookahead(view, a, undecided, analyse)._replace(note=LOOKAHEAD)
+        return self._lookahead(view, a, undecided)._replace(note=LOOKAHEAD)
 
     # --- forced 50/50 ------------------------------------------------------------------------
     def _forced_fifty(self, view, mines, undecided, probability) -> Move | None:
@@ -266,40 +195,38 @@ class StrongPlayer(SafestPlayer):
         return self._pick(np.array(t)[p <= p.min() + 1e-12], view.width)
 
     # --- look-ahead -----------------------------------------------------------------------------
-    def _lookahead(self, view, a, undecided, analyse) -> Move:
+    def _lookahead(self, view, a, undecided) -> Move:
         w = view.width
         p = np.where(undecided, a.probability, np.inf).reshape(-1)
-        cands = self._wide_candidates(view, p, undecided)
-        nbr = view.neighbours
-        mines = a.mines.reshape(-1)
-        und = undecided.reshape(-1)
         # known mines become trusted flags: the same layouts, a smaller system to count
         base = view.cells.reshape(-1).copy()
-        base[mines & (base == HIDDEN)] = FLAG
-        shapes = Influence(view, a, base) if self.fifty_influence else None  # 50/50 shapes counted once
-        if self.influence_cells and shapes is not None:
-            cands += self._influenced(a, shapes, cands, p, (1.0 - p.min()) * (1.0 - self.wide_near))
+        base[a.mines.reshape(-1) & (base == HIDDEN)] = FLAG
+        cands = self._candidates(view, a, base, p, undecided)
         if len(cands) == 1:
             best = self._undominated(view, a, base, cands[0], undecided)
             return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
         for c in cands:
-            ns = nbr[c][nbr[c] >= 0]
-            known = int(np.count_nonzero(mines[ns] | (base[ns] == FLAG)))
-            unknown = ns[und[ns]]
-            if self.lookahead in ("progress", "two"):
-                try:
-                    score = self._score_progress(view, a, base, c, known, len(unknown))
-                except TooComplexError:
-                    score = self._score_fast(view, a, base, c, known, unknown, p)
-            else:
-                score = self._score_fast(view, a, base, c, known, unknown, p)
-            if self.fifty_influence and score > 0:
-                score *= self._influence_factor(a, shapes, c)
+            score = self._score(view, a, base, c, p, undecided)
             if score > best_score + 1e-12:
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided)
         return Move("open", best % w, best // w, False)
+
+    def _candidates(self, view, a, base, p, undecided) -> list[int]:
+        """The cells to look ahead on, safest first."""
+        return self._wide_candidates(view, p, undecided)
+
+    def _score(self, view, a, base, c, p, undecided) -> float:
+        """Guess c's look-ahead score: exact (`_score_progress`), or by the neighbours' own odds
+        where the exact analysis declines a position after it."""
+        nbr = view.neighbours
+        ns = nbr[c][nbr[c] >= 0]
+        known = int(np.count_nonzero(base[ns] == FLAG))
+        try:
+            return self._score_progress(view, a, base, c)
+        except TooComplexError:
+            return self._score_fast(view, a, base, c, known, ns[undecided.reshape(-1)[ns]], p)
 
     def _wide_candidates(self, view, p, undecided) -> list[int]:
         """The cells to look ahead on, safest first (`p`: flat P(mine), inf where not undecided):
@@ -332,33 +259,6 @@ class StrongPlayer(SafestPlayer):
             out = np.array([int(np.argmin(p))])
         return out[np.argsort(p[out], kind="stable")].tolist()
 
-    def _influenced(self, a, shapes, cands, p, floor) -> list[int]:
-        """Cells outside `cands` whose safety with their 50/50 influence counted (as in the score)
-        reaches `floor`, the safest first, at most `influence_cells` of them."""
-        more = np.flatnonzero(shapes.reach())
-        more = more[np.argsort(p[more], kind="stable")]
-        out = []
-        for c in more.tolist():
-            if c in cands or 1.0 - p[c] >= floor:
-                continue  # (a cell as safe as that, left out, was left out as one of a kind)
-            if (1.0 - p[c]) * self._influence_factor(a, shapes, c) >= floor:
-                out.append(c)
-                if len(out) == self.influence_cells:
-                    break
-        return out
-
-    def _influence_factor(self, a, shapes, c) -> float:
-        """1 + `fifty_influence` x (c's 50/50 influence / the layouts where c is safe): the
-        layouts where c is a mine that a 50/50 would cost anyway, counted as partly safe."""
-        try:
-            i = shapes.of(c)
-        except TooComplexError:
-            return 1.0
-        if not i:
-            return 1.0
-        p = float(a.probability.reshape(-1)[c])  # a ratio of counts: a float is exact enough for a score
-        return 1.0 + self.fifty_influence * (i / a.layouts) / (1.0 - p)
-
     def _undominated(self, view, a, base, c, undecided) -> int:
         """c, or a cell that dominates it (safe in every layout where c is safe, and in more), the
         safest such, then the likeliest to open; again for that one, a few times."""
@@ -376,17 +276,14 @@ class StrongPlayer(SafestPlayer):
             c = int(better[np.lexsort((odds[better], p[better]))[0]])
         return c
 
-    def _score_progress(self, view, a, base, c, known, unknown) -> float:
+    def _score_progress(self, view, a, base, c) -> float:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
-        certain cell (progress), else the best safety then ("two": the best next guess's score);
-        "progress": times 1 + `progress_weight` x the chance of progress."""
-        if self.lookahead == "two":
-            score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
-        else:
-            d = progress_detail(view, a, base, c, self.blend)
-            weight = self.progress_weight if np.count_nonzero(base == HIDDEN) > self.progress_cells else 0.0
-            score, shown = d.score * (1.0 + weight * d.progress), d.shown
-        if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
+        certain cell (progress), else the best safety then (blended with the second best), times
+        1 + `progress_weight` x the chance of progress."""
+        d = progress_detail(view, a, base, c, self.blend)
+        weight = self.progress_weight if np.count_nonzero(base == HIDDEN) > self.progress_cells else 0.0
+        score = d.score * (1.0 + weight * d.progress)
+        if d.shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty
         return score
 
@@ -414,6 +311,16 @@ class StrongPlayer(SafestPlayer):
             mass += pt
             got += pt * (1.0 if progress else fallback)
         return (1.0 - p[c]) * (got / mass if mass > 0 else fallback)
+
+
+def endgame_move(view: View, mines: np.ndarray, undecided: np.ndarray, layouts: int, budget: int) -> Move | None:
+    """The guess with the highest chance of winning the whole game, by searching every sequence
+    of reveals over the remaining layouts (all equally likely): a `Move`, or None when the search
+    goes over `budget` states. `layouts`: how many the analysis counted (checked)."""
+    e = endgame_search(view, mines, undecided, layouts, budget)
+    if e is None or e.cell < 0:
+        return None
+    return Move("open", e.cell % view.width, e.cell // view.width, False)
 
 
 PlayerFactory = Callable[..., Player]

@@ -1,23 +1,22 @@
-"""The 50/50 influence of a guess (solver/influence.py): its counts against brute force over the
+"""The 50/50 influence of a guess (research/influence.py): its counts against brute force over the
 layouts, and the look-ahead's choice it changes against the exact optimum."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+import influence as influence_module
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
+from influence import Influence, InfluencePlayer
+from tests.test_players import _brute_layouts, small_views
 
 from sweeplab import View
 from sweeplab.solver import analyse
-from sweeplab.solver import influence as influence_module
-from sweeplab.solver.influence import Influence
 from sweeplab.solver.lookahead import flagged
 from sweeplab.solver.players import StrongPlayer
 from sweeplab.view import HIDDEN
-
-from .test_players import _brute_layouts, small_views
 
 
 def _fifty_layouts(layouts, known, near, hidden, a, mirror):
@@ -141,7 +140,7 @@ def test_the_influence_changes_the_guess_to_the_optimal_one():
     picks = {}
     for weight in (0.0, WEIGHT):
         for seed in range(4):
-            player = StrongPlayer(seed)
+            player = InfluencePlayer(seed)
             player.endgame_layouts = 0  # the look-ahead plays (the end game would solve it exactly)
             player.blend = 0.0  # the look-ahead without the blend, which finds the optimum here alone (below)
             player.fifty_influence = weight

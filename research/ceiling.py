@@ -24,11 +24,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..view import HIDDEN, View
-from .complete import Analysis
-from .endgame import endgame_search
-from .fifty import forced_pairs
-from .lookahead import flagged, outcomes
+from sweeplab.solver.complete import Analysis
+from sweeplab.solver.endgame import endgame_search
+from sweeplab.solver.fifty import forced_pairs
+from sweeplab.solver.lookahead import flagged, outcomes
+from sweeplab.view import HIDDEN, View
 
 
 class Ceiling(NamedTuple):

@@ -1,0 +1,279 @@
+"""The local rules on a position: the single-number rule and the pair search, each written once.
+
+- `single_rule` applies the single-number rule (deduction.number_rule) to the numbers waiting on
+  the work list, and to those its decisions touch, until it stalls (a 0 opens its neighbours the
+  same way: the cascade);
+- `next_pair` is the pair search: for a number a, its next partner b within two steps (a number
+  that shares a hidden cell with it) on which the subset rule (deduction.subset_rule) decides
+  something. Both neighbourhoods are compared as bit frames (solver.position), a few word
+  operations a pair. Every user of the rule asks it: a pass over the numbers whose surroundings
+  changed (`pair_pass`), the replay of a changed board (solver.replay), and the rules one level
+  (`deduce_rules`);
+- `settle` runs both to a fixed point: sound, so it only shrinks what counting must do.
+
+Decided cells are revealed on the position (solver.position.reveal): a play's board shows a
+safe cell's number; an analysis, which cannot open cells, knows them safe.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba_cache import njit
+from ..errors import InconsistentPositionError
+from ..kernels import HIDDEN_STATE, OPEN_STATE
+from ..view import View
+from .deduction import ALL_MINES, ALL_SAFE, UNDECIDED, WHY_NUMBER, WHY_PAIR, number_rule, subset_rule
+from .frontier import view_position
+from .position import (
+    DIRTY,
+    FRAMES,
+    HID,
+    HMASK,
+    INWORK,
+    KNO,
+    MINE_OUT,
+    NEAR,
+    OPENED,
+    RA,
+    RB,
+    REST_A,
+    REST_B,
+    SAFE_OUT,
+    SHARED,
+    SLOTS,
+    ST,
+    WORK,
+    grid_tables,
+    new_play,
+    popcount,
+    push_around,
+    reveal,
+    shown,
+    sync,
+)
+
+NOTHING_TOLD = np.empty(0, dtype=np.int8)  # (view_position: no hidden cell known beforehand)
+
+# How `settle` ends: the rules stall, the play has opened every safe cell, or a number is broken
+# (more mines known around it than it shows, or fewer hidden cells than it still needs).
+STALLED, DONE, BROKEN = 0, 1, 2
+
+
+@njit(inline='always')
+def pair_rule(numbers, pi, sm, a, b, s):
+    """The subset rule on numbers a and b (b at NEAR offset s of a): (mine bits, safe bits) in a's
+    frame, both 0 when it decides nothing, and whether b is the number whose own cells are the
+    mines (else a is)."""
+    fa = sm[FRAMES + 24 * 256 + pi[HMASK, a]]
+    fb = sm[FRAMES + s * 256 + pi[HMASK, b]]
+    if fa & fb == 0:  # nothing shared: only the single-number rule could decide them
+        return np.int64(0), np.int64(0), False
+    a_only = fa & ~fb
+    b_only = fb & ~fa
+    rest_a = numbers[a] - pi[KNO, a]
+    rest_b = numbers[b] - pi[KNO, b]
+    if subset_rule(rest_a, rest_b, popcount(b_only)):
+        return b_only, a_only, True
+    if subset_rule(rest_b, rest_a, popcount(a_only)):
+        return a_only, b_only, False
+    return np.int64(0), np.int64(0), False
+
+
+@njit(inline='always')
+def next_pair(st, numbers, nbr, pi, si, sm, a, s, fresh):
+    """The pair search: from NEAR offset s on, the first partner b of the open number a on which
+    the subset rule decides something, as (s, b, mine bits, safe bits, b's own cells are the
+    mines); s = 24 when there is none. With `fresh`, b's counts are brought up to date first
+    (a replay keeps them only where it looks)."""
+    ha = pi[HMASK, a]
+    while s < 24:
+        if ha & SHARED[s] != 0:
+            b = si[NEAR + s, a]
+            if b >= 0 and st[b] == OPEN_STATE:
+                if fresh:
+                    sync(pi, st, nbr, b)
+                if pi[HMASK, b] != 0:
+                    mines_bits, safe_bits, b_fills = pair_rule(numbers, pi, sm, a, b, s)
+                    if mines_bits != 0 or safe_bits != 0:
+                        return s, b, mines_bits, safe_bits, b_fills
+        s += 1
+    return 24, -1, np.int64(0), np.int64(0), False
+
+
+@njit(inline='always')
+def slot_bit(sm, s, k):
+    """Neighbour slot k of the number at NEAR offset s (24: a itself) as a bit of a's frame."""
+    return sm[SLOTS + s * 8 + k]
+
+
+@njit(_nrt=False)
+def single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
+    """The single-number rule on the `wtop` numbers waiting, and on those their deductions touch,
+    until it stalls. False when a number is broken (no layout fits it)."""
+    st = pb[ST]
+    hid = pi[HID]
+    kno = pi[KNO]
+    while wtop > 0:
+        wtop -= 1
+        i = si[WORK, wtop]
+        sb[INWORK, i] = False
+        sb[DIRTY, i] = True
+        h = hid[i]
+        rest = numbers[i] - kno[i]
+        if rest < 0 or rest > h:
+            return False
+        if h == 0:
+            continue
+        rule = number_rule(rest, h)
+        if rule == UNDECIDED:
+            continue
+        mine = rule == ALL_MINES
+        for k in range(8):
+            j = nbr[i, k]
+            if j >= 0 and st[j] == HIDDEN_STATE:
+                si[REST_A, j] = rest
+                reveal(pi, pb, meta, nbr, j, shown(numbers, j, mine), WHY_NUMBER, i, -1)
+                wtop = push_around(pb, si, sb, nbr, j, wtop)
+    return True
+
+
+@njit(_nrt=False)
+def pair_pass(st, numbers, nbr, pi, si, sb, sm):
+    """The subset rule on every pair within two steps of a number whose surroundings changed
+    since the last pass. Decisions go to SAFE_OUT / MINE_OUT, each with its pair (RA: the number
+    whose own cells were safe, RB: the one whose own cells were mines) and their mines still
+    needed (REST_A, REST_B). Returns how many cells it decided."""
+    n = st.shape[0]
+    hm = pi[HMASK]
+    dirty = sb[DIRTY]
+    safe_out = sb[SAFE_OUT]
+    mine_out = sb[MINE_OUT]
+    decided = 0
+    for a in range(n):
+        if not dirty[a]:
+            continue
+        dirty[a] = False
+        if st[a] != OPEN_STATE or hm[a] == 0:
+            continue
+        s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
+        while s < 24:
+            lo, hi = (a, b) if b_fills else (b, a)
+            for side in range(2):
+                c, sc = (a, 24) if side == 0 else (b, s)
+                for k in range(8):
+                    if not hm[c] >> k & 1:
+                        continue
+                    q = nbr[c, k]
+                    bit = slot_bit(sm, sc, k)
+                    if mines_bits & bit and not mine_out[q]:
+                        mine_out[q] = True
+                    elif safe_bits & bit and not safe_out[q]:
+                        safe_out[q] = True
+                    else:
+                        continue
+                    si[RA, q] = lo
+                    si[RB, q] = hi
+                    si[REST_A, q] = numbers[lo] - pi[KNO, lo]
+                    si[REST_B, q] = numbers[hi] - pi[KNO, hi]
+                    decided += 1
+            s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+    return decided
+
+
+@njit(_nrt=False)
+def reveal_found(numbers, nbr, pi, pb, meta, si, sb, why):
+    """Reveal the cells a round of deduction found (SAFE_OUT / MINE_OUT), clearing those marks.
+    Returns the work list: the numbers around them."""
+    st = pb[ST]
+    wtop = 0
+    for i in range(st.shape[0]):
+        mine = sb[MINE_OUT, i]
+        if not (mine or sb[SAFE_OUT, i]):
+            continue
+        sb[MINE_OUT, i] = False
+        sb[SAFE_OUT, i] = False
+        if st[i] == HIDDEN_STATE:
+            a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
+            reveal(pi, pb, meta, nbr, i, shown(numbers, i, mine), why, a, b)
+            wtop = push_around(pb, si, sb, nbr, i, wtop)
+    return wtop
+
+
+@njit
+def settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop, goal):
+    """The single-number rule, then the pair rule, again until neither decides anything (STALLED)
+    or `goal` cells are open (DONE; goal -1: never); BROKEN when a number can no longer be met."""
+    st = pb[ST]
+    while True:
+        if not single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
+            return BROKEN
+        if meta[OPENED] == goal:
+            return DONE
+        if pair_pass(st, numbers, nbr, pi, si, sb, sm) == 0:
+            return STALLED
+        wtop = reveal_found(numbers, nbr, pi, pb, meta, si, sb, WHY_PAIR)
+
+
+@njit
+def one_level(numbers, nbr, pi, pb, si, sm, safe, mines):
+    """The rules one level, on the position as it stands (the Windows 7 patch's solver): each
+    number alone, then each pair of numbers; nothing found feeds back."""
+    st = pb[ST]
+    n = st.shape[0]
+    for a in range(n):
+        h = pi[HID, a]
+        if st[a] != OPEN_STATE or h == 0:
+            continue
+        rule = number_rule(numbers[a] - pi[KNO, a], h)
+        if rule == UNDECIDED:
+            continue
+        for k in range(8):
+            j = nbr[a, k]
+            if j >= 0 and st[j] == HIDDEN_STATE:
+                safe[j] = rule == ALL_SAFE
+                mines[j] = rule == ALL_MINES
+    for a in range(n):
+        if st[a] != OPEN_STATE or pi[HMASK, a] == 0:
+            continue
+        s, b, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
+        while s < 24:
+            for side in range(2):
+                c, sc = (a, 24) if side == 0 else (b, s)
+                for k in range(8):
+                    if pi[HMASK, c] >> k & 1:
+                        q = nbr[c, k]
+                        bit = slot_bit(sm, sc, k)
+                        if mines_bits & bit:
+                            mines[q] = True
+                            safe[q] = False
+                        elif safe_bits & bit:
+                            safe[q] = True
+                            mines[q] = False
+            s, b, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+
+
+def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(safe, mines): bool (h, w) arrays of what the single-number and pair rules decide now, one
+    level (call it again after acting on what it found). The pair rule works on any two numbers
+    whose hidden neighbours overlap: stronger than the subset rule alone of the Windows 7 "no
+    guess" patch, whose solver generators/win7_noguess.py emulates. It sees no mine total.
+
+    Like `analyse`, flags are unknown hidden cells unless `trust_flags`.
+    """
+    if not isinstance(view, View):
+        raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
+    cells = view.cells.reshape(-1)
+    n = cells.shape[0]
+    pi, pb, _ = new_play(n)
+    status, bad, _ = view_position(cells, view.neighbours, bool(trust_flags), pi, pb, NOTHING_TOLD)
+    if status:
+        x, y = bad % view.width, bad // view.width
+        raise InconsistentPositionError(f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden "
+                                        "neighbours; every number must equal the mines around it")
+    si, _, sm = grid_tables(view.width, view.height, view.topology)
+    safe = np.zeros(n, dtype=np.bool_)
+    mines = np.zeros(n, dtype=np.bool_)
+    one_level(cells, view.neighbours, pi, pb, si, sm, safe, mines)
+    shape = (view.height, view.width)
+    return safe.reshape(shape), mines.reshape(shape)

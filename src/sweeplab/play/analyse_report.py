@@ -224,13 +224,20 @@ def explain_conflict(pos: Position, trust_flags: bool) -> dict:
 
 
 def _smallest_conflict(cells2d: np.ndarray, topology: str, trust_flags: bool, nbr) -> list[int]:
-    """Deletion: each open cell that touches an unopened one is made unopened in turn, and stays so
-    when the rest still cannot hold; those left are each needed."""
+    """Deletion over every open cell: each is made unopened in turn, and stays so when the rest still
+    cannot hold; those left are each needed, and they alone, every other open cell unopened, cannot
+    hold. An open cell away from the unopened ones counts too: once a neighbour is unopened, its
+    number and its being no mine can be what the conflict rests on. Those cells are first tried
+    unopened all at once, which usually settles them in one step."""
     cells = cells2d.reshape(-1).copy()
     shape = cells2d.shape
-    candidates = np.flatnonzero((cells >= 0) & grid.around(cells < 0, nbr).any(axis=1))
+    inner = np.flatnonzero((cells >= 0) & ~grid.around(cells < 0, nbr).any(axis=1))
+    trial = cells.copy()
+    trial[inner] = HIDDEN
+    if inner.size and not numbers_hold(trial.reshape(shape), topology, trust_flags):
+        cells = trial
     needed = []
-    for i in candidates:
+    for i in np.flatnonzero(cells >= 0):
         trial = cells.copy()
         trial[i] = HIDDEN
         if numbers_hold(trial.reshape(shape), topology, trust_flags):

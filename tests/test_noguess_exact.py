@@ -13,8 +13,9 @@ from sweeplab.generators import noguess as G
 from sweeplab.generators.certify import BUDGET, SOLVED, position, settle, start, try_move, undo, workspace
 from sweeplab.lab.uniformity import certified_boards, exact_chi_square
 
-# (width, height, mines, click): rejection keeps 2.2%, 4.7%, 0.28% and 0.07% of their layouts
-LEVELS = [(5, 4, 9, (0, 0)), (6, 6, 22, (2, 2)), (5, 5, 13, (0, 0)), (6, 6, 28, (0, 0))]
+# (width, height, mines, click): rejection keeps 2.2%, 4.7% and 0.07% of their layouts. (5x5 with 13
+# mines from the corner holds as well, but listing its 203,490 layouts takes minutes: too long for the suite.)
+LEVELS = [(5, 4, 9, (0, 0)), (6, 6, 22, (2, 2)), (6, 6, 28, (0, 0))]
 _LISTS: dict = {}
 
 
@@ -140,7 +141,7 @@ def moves_of(level, budget):
 @pytest.mark.slow  # (every certified board of the level, played)
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_move_graph_on_the_certified_boards_is_connected(level):
-    """Single moves join the certified boards of three of the levels; on 5x4 with 9 mines from the
+    """Single moves join the certified boards of the levels but one; on 5x4 with 9 mines from the
     corner two boards reach only each other by them, and the moves of two mines at once join them
     to the rest."""
     w, h, m, (x, y) = level

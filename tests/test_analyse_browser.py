@@ -70,7 +70,7 @@ def analysed(page, after: int) -> int:
 
 def settled(page) -> int:
     """Wait until the page's position and its last analysis agree (no analysis in flight)."""
-    page.wait_for_function("(() => { const s = window.sweeplabAnalyse.state; return s.report && "
+    page.wait_for_function("(() => { const s = window.sweeplabAnalyse && window.sweeplabAnalyse.state; return s && s.report && "
                            "s.report.position.cells === s.cells && s.report.position.mines === s.mines && "
                            "s.report.trust_flags === s.trust; })()",
                            timeout=120_000)

@@ -14,8 +14,10 @@ from pathlib import Path
 import sweeplab
 from sweeplab import errors
 
-# run as programs (they answer on stdin, or are the CLI), never imported for their classes
-PROGRAMS = {"sweeplab.__main__", "sweeplab.play._replay_child", "sweeplab.replays._toollib_worker"}
+# run as programs (they answer on stdin, or are the CLI), never imported for their classes; the trainer
+# also needs torch, which only the rl-train extra installs
+PROGRAMS = {"sweeplab.__main__", "sweeplab.play._replay_child", "sweeplab.replays._toollib_worker",
+            "sweeplab.rl.train"}
 
 
 def every_module() -> list:

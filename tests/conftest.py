@@ -35,3 +35,31 @@ def chromium() -> dict:
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(NO_CHROMIUM, pytrace=False)
     return {"executable_path": CHROMIUM, "args": ARGS}
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """One browser for a module's tests."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(**chromium)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def viewport() -> dict:
+    """The page's size; a module whose pages need another size defines its own `viewport`."""
+    return {"width": 1200, "height": 900}
+
+
+@pytest.fixture()
+def page(browser, viewport):
+    """A fresh page of the module's browser; the test fails if the page's script threw."""
+    ctx = browser.new_context(viewport=viewport)
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert errors == []

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from sweeplab.board import Board
 from sweeplab.game import Game, replay_steps
@@ -43,22 +43,8 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(chromium):
-    with sync_playwright() as p:
-        b = p.chromium.launch(**chromium)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def page(browser):
-    ctx = browser.new_context(viewport={"width": 1500, "height": 1000})
-    pg = ctx.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert errors == []
+def viewport():
+    return {"width": 1500, "height": 1000}
 
 
 def analysed(page, after: int) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from sweeplab import generators
 from sweeplab.board import Board
@@ -34,23 +34,6 @@ def board_for(seed, x, y, w=9, h=9, m=10):
     return generators.make("uniform", w, h, m, seed, first_click="safe").board_for(x, y)[0]
 
 
-@pytest.fixture(scope="module")
-def browser(chromium):
-    with sync_playwright() as p:
-        b = p.chromium.launch(**chromium)
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def page(browser):
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    pg = ctx.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert errors == []
 
 
 @pytest.fixture()

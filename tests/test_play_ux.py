@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from starlette.testclient import TestClient
 
 from sweeplab import generators
@@ -76,22 +76,8 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(chromium):
-    with sync_playwright() as p:
-        b = p.chromium.launch(**chromium)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert errors == []
+def viewport():
+    return {"width": 1200, "height": 800}
 
 
 def lose(page, url, seed=5):

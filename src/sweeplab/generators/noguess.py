@@ -291,6 +291,19 @@ def _fresh(p, excluded, state):
     return state, False, p
 
 
+@njit(inline='always')
+def _mines_and_free(mines, excluded, mpos, fpos):
+    """List the board's mines in `mpos` and its free cells (outside `excluded`) in `fpos`; their counts."""
+    nm = nfr = 0
+    for i in range(mines.shape[0]):
+        if mines[i]:
+            mpos[nm] = i
+            nm += 1
+        elif not excluded[i]:
+            fpos[nfr] = i
+            nfr += 1
+    return nm, nfr
+
 @njit
 def _chain(p, excluded, state, steps):
     """`steps` Metropolis proposals from the certified position `p`, each kept iff the board it gives
@@ -303,14 +316,7 @@ def _chain(p, excluded, state, steps):
     n = p.mines.shape[0]
     mpos = np.empty(n, dtype=np.int32)
     fpos = np.empty(n, dtype=np.int32)
-    nm = nfr = 0
-    for i in range(n):
-        if p.mines[i]:
-            mpos[nm] = i
-            nm += 1
-        elif not excluded[i]:
-            fpos[nfr] = i
-            nfr += 1
+    nm, nfr = _mines_and_free(p.mines, excluded, mpos, fpos)
     if nm == 0 or nfr == 0:
         return state, 0, p
     accepted = 0
@@ -318,15 +324,8 @@ def _chain(p, excluded, state, steps):
         state, kind = below(state, FRESH_SHARE)
         if kind == 0:
             state, kept, p = _fresh(p, excluded, state)
-            if kept:
-                nm = nfr = 0
-                for i in range(n):
-                    if p.mines[i]:
-                        mpos[nm] = i
-                        nm += 1
-                    elif not excluded[i]:
-                        fpos[nfr] = i
-                        nfr += 1
+            if kept:  # a new board: its mines and free cells listed afresh
+                nm, nfr = _mines_and_free(p.mines, excluded, mpos, fpos)
             accepted += kept
             continue
         state, a = below(state, nm)

@@ -15,7 +15,7 @@ from ..grid import TOPOLOGIES
 from ..lab import automaton as A
 from .options import PLOT_FORMATS, OutputPath
 
-STATUS_CHARS = {A.CLOSED: "#", A.MARKED: "F"}
+STATUS_CHARS: dict[int, str] = {int(A.CLOSED): "#", int(A.MARKED): "F"}
 
 
 def _topologies(text: str) -> list[str]:

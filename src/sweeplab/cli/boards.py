@@ -84,7 +84,7 @@ class BoardWriter:
 def _svg_size(svg: str) -> tuple[str, str]:
     import xml.etree.ElementTree as ET
     root = ET.fromstring(svg)
-    return root.get("width"), root.get("height")
+    return root.attrib["width"], root.attrib["height"]
 
 
 def _svg_head(first: str, count: int, gap: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import click
@@ -14,15 +15,11 @@ from ..view import View
 
 def _read(path: str) -> View:
     try:
-        text = sys_stdin() if path == "-" else Path(path).read_text()
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
     except (OSError, UnicodeDecodeError) as e:
         raise FormatError(f"cannot read {path!r} as a text view ({e}); expected a 'mines: N' line and rows of "
                           "'#', 'F' and '0'-'8'") from None
     return View.from_text(text)
-
-
-def sys_stdin() -> str:
-    return click.get_text_stream("stdin").read()
 
 
 @click.command()

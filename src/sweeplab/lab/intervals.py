@@ -31,7 +31,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return lo, hi
 
 
-def rate(successes: int, trials: int) -> float:
+def rate(successes: float, trials: float) -> float:
     return successes / trials if trials else float("nan")
 
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from ..errors import SweeplabError
 from ..rng import mix64, seed_key, stream_key
@@ -113,6 +114,7 @@ def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
         c.lost_on_guess += r.lost_on_guess
         c.beyond_exact += r.beyond_exact
         if r.won:
+            assert game.board is not None  # a won game has laid its board
             c.wins += 1
             c.bbbv_won += bbbv(game.board)
         tick()
@@ -125,7 +127,7 @@ def split(ranges: Iterable[tuple[int, int]], task_games: int) -> list[tuple[int,
     """Cut game ranges into tasks of at most `task_games` games."""
     if task_games < 1:
         raise SweeplabError(f"task size must be at least 1 game, got {task_games}")
-    out = []
+    out: list[tuple[int, int]] = []
     for a, b in ranges:
         out.extend((s, min(s + task_games, b)) for s in range(a, b, task_games))
     return out
@@ -334,7 +336,8 @@ def read_done(path: str | os.PathLike, spec: BenchSpec) -> dict[tuple[int, int],
                 continue
             try:
                 rng = (int(row["start"]), int(row["stop"]))
-                c = Counts(**{k: (float if k in TIMES else int)(row[k]) for k in COUNT_COLUMNS})
+                values: dict[str, Any] = {k: (float if k in TIMES else int)(row[k]) for k in COUNT_COLUMNS}
+                c = Counts(**values)
             except (TypeError, ValueError):
                 raise SweeplabError(f"{p} line {n}: counts must be numbers") from None
             if any(rng[0] < b and a < rng[1] for a, b in done):

@@ -27,7 +27,8 @@ def handle(request) -> dict:
     except SweeplabError as e:
         return {"error": str(e)}
     except MemoryError:
-        return {"error": f"{name}: reading it needed more memory than its limit of {MEMORY / 2 ** 30:g} GiB"}
+        return {"error": f"{name}: reading it needed more memory than its limit"
+                         + (f" of {MEMORY / 2 ** 30:g} GiB" if MEMORY else "")}
     except Exception as e:  # noqa: BLE001  (a bug: the server answers 500, as for any other)
         return {"bug": f"{type(e).__name__}: {e}"}
     if len(raw) > MAX_ANSWER:

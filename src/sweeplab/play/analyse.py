@@ -59,7 +59,7 @@ class Worker:
     its time (and started again for the next)."""
 
     def __init__(self):
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._buf = b""
         self._lock = threading.Lock()
 
@@ -68,19 +68,23 @@ class Worker:
         with self._lock:
             self._ensure()
 
-    def _ensure(self) -> None:
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        """The running worker, started if it is not."""
         if self._proc is not None and self._proc.poll() is None:
-            return
-        self._proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.analyse_worker"],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            return self._proc
+        self._close_pipes()  # of a worker that died
+        proc = self._proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.analyse_worker"],
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._buf = b""
-        if self._read(time.monotonic() + START_TIMEOUT) != ["ready"]:
+        if self._read(proc, time.monotonic() + START_TIMEOUT) != ["ready"]:
             self._kill()
             raise RuntimeError("the analysis worker did not start")
+        return proc
 
-    def _read(self, deadline: float):
+    def _read(self, proc: subprocess.Popen[bytes], deadline: float):
         """The next message, or None when the deadline passes first or the worker is gone."""
-        fd = self._proc.stdout.fileno()
+        assert proc.stdout is not None  # opened as a pipe
+        fd = proc.stdout.fileno()
         while b"\n" not in self._buf:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
@@ -96,20 +100,30 @@ class Worker:
         if self._proc is not None:
             self._proc.kill()
             self._proc.wait()
+            self._close_pipes()
         self._proc = None
+
+    def _close_pipes(self) -> None:
+        for pipe in (self._proc.stdin, self._proc.stdout) if self._proc is not None else ():
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:  # (a broken pipe's buffered bytes cannot be flushed: nobody reads them)
+                pass
 
     def run(self, job: dict, limit: float) -> tuple[dict, bool, float]:
         """(the parts of the report that came within `limit` seconds, whether the time ran out, the
         seconds the job took: its time limit counts from when the worker is ready)."""
         with self._lock:
-            self._ensure()
+            proc = self._ensure()
+            assert proc.stdin is not None  # opened as a pipe
             t0 = time.monotonic()
-            self._proc.stdin.write((json.dumps(job) + "\n").encode())
-            self._proc.stdin.flush()
+            proc.stdin.write((json.dumps(job) + "\n").encode())
+            proc.stdin.flush()
             deadline = t0 + limit
-            parts = {}
+            parts: dict = {}
             while True:
-                msg = self._read(deadline)
+                msg = self._read(proc, deadline)
                 if msg is None:  # past its time (or gone): stopped, and a fresh one started meanwhile
                     self._kill()
                     threading.Thread(target=self.start, daemon=True).start()
@@ -122,12 +136,13 @@ class Worker:
 
     def close(self) -> None:
         with self._lock:
-            if self._proc is not None and self._proc.poll() is None:
+            if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:
                 self._proc.stdin.close()
                 try:
                     self._proc.wait(5)
                 except subprocess.TimeoutExpired:
                     self._kill()
+            self._close_pipes()
             self._proc = None
 
 

@@ -144,12 +144,16 @@ class Position:
                    topology)
 
 
-def from_cells(cells: str, width: int, height: int, mines, topology: str = "bounded") -> Position:
+def _side(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(f"{name} must be an integer, got {value!r}")
+    return value
+
+
+def from_cells(cells: object, width: object, height: object, mines, topology: str = "bounded") -> Position:
     """A position from a cells string as the editor or a game sends it (`#`, `F`, `0`-`8`; a game's `?`,
     `*`, `X` and `W` too: what the player saw before it ended)."""
-    for name, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise PositionError(f"{name} must be an integer, got {value!r}")
+    width, height = _side("width", width), _side("height", height)
     if not isinstance(cells, str):
         raise PositionError("cells must be a string, one character a cell, row by row")
     if width * height > MAX_CELLS or width < 1 or height < 1:

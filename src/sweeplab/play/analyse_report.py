@@ -260,6 +260,7 @@ def _total_conflict(pos: Position, trust_flags: bool) -> dict:
     low = next(m for m in range(n + 1) if fits(m))
     high = next(m for m in range(n, -1, -1) if fits(m))
     m = pos.mines
+    assert m is not None  # without a total, the numbers alone decide whether a position holds
     if m < low:
         why = f"they need at least {low} mines in all, more than the total of {m}"
     elif m > high:
@@ -311,6 +312,7 @@ def perfect_play(pos: Position, core: dict) -> dict:
                f"play here lists at most {OPTIMAL_LAYOUTS:,}")
     if why:
         return {"status": "unavailable", "message": why}
+    assert m is not None  # (why says so otherwise)
     key = (w, h, m, pos.topology)
     search = _searches.get(key)
     if search is None or search.states > OPTIMAL_STATES // 2:

@@ -41,7 +41,7 @@ from ..errors import (
     TooManyGamesError,
     UnknownGameError,
 )
-from ..firstclick import Fixed
+from ..firstclick import FirstClick, Fixed
 from ..game import ACTIONS, LOST, PLAYING, WON, Game, replay, replay_steps
 from ..stats import game_stats
 from ..svg import EXPLODED_CELL, FLAG_CELL, HIDDEN_CELL, MINE_CELL, QUESTION_CELL, WRONG_FLAG_CELL
@@ -53,10 +53,10 @@ IDLE = 24 * 3600.0  # a game in play untouched this long may give way to its own
 # One character per cell code (svg.py): 0..8 numbers, hidden, flag, "?", mine, exploded mine, wrong flag.
 CODE_CHARS = {**{k: str(k) for k in range(9)}, HIDDEN_CELL: "#", FLAG_CELL: "F", QUESTION_CELL: "?", MINE_CELL: "*",
               EXPLODED_CELL: "X", WRONG_FLAG_CELL: "W"}
-_TABLE = bytearray(range(256))
+_table = bytearray(range(256))
 for _code, _ch in CODE_CHARS.items():
-    _TABLE[_code % 256] = ord(_ch)  # the codes as the bytes of uint8 (negative codes wrap)
-_TABLE = bytes(_TABLE)
+    _table[_code % 256] = ord(_ch)  # the codes as the bytes of uint8 (negative codes wrap)
+_TABLE = bytes(_table)
 
 
 def cells_text(codes: np.ndarray) -> str:
@@ -163,6 +163,7 @@ class Hub:
             raise IllegalMoveError(f"marks must be true or false, got {marks!r}")
         practice = seed is not None
         state = None
+        rule: FirstClick
         if board is not None:  # the board as it was played: the same mines whatever the first click
             rule = Fixed(Board.from_dict(board))
         else:
@@ -276,6 +277,7 @@ class Hub:
     def _remake(self, mode_: M.Mode, spec: dict, live: dict) -> tuple[Game, int]:
         """The game as the store has it: its rule again (the kept board of a board played again, else
         from the seed), its actions replayed, its clock going on from its creation."""
+        rule: FirstClick
         if spec.get("board"):
             rule, seed = Fixed(Board.from_dict(spec["board"])), int(spec["seed"])
         else:

@@ -157,8 +157,9 @@ class Guard:
     """ASGI middleware: a foreign Host gets 403 and a POST that is not application/json gets 415,
     before any route runs."""
 
-    def __init__(self, app, host_ok):
+    def __init__(self, app: Starlette, host_ok):
         self.app, self.host_ok = app, host_ok
+        self.state = app.state  # the hub, store and reader, as the tests and the CLI reach them
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
@@ -181,7 +182,7 @@ class Guard:
 
 
 def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
-               replay: dict | None = None) -> Starlette:
+               replay: dict | None = None) -> Guard:
     """The app over `store`; `host` is the address it listens on (for the Host check)."""
     hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
 
@@ -365,9 +366,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store, app.state.reader = hub, store, reader
-    guarded = Guard(app, host_checker(host))
-    guarded.state = app.state
-    return guarded
+    return Guard(app, host_checker(host))
 
 
 def bind(host: str, port: int) -> socket.socket:

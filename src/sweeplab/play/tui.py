@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from ..errors import SweeplabError
 from . import modes as M
-from .games import Hub
+from .games import Hub, PlayedGame
 from .store import Store
 
 # The classic colours, lightened where the terminal's darker open cells need it.
@@ -38,6 +38,12 @@ LEVELS = ("beginner", "intermediate", "expert")
 def lcd(value: int) -> str:
     """Three digits as the classic counter shows them (a minus for a negative count)."""
     return f"-{min(99, -value):02d}" if value < 0 else f"{min(999, value):03d}"
+
+
+def _sweeper(app: App) -> MinesweeperApp:
+    """The running app as the game's own class (a widget's `app` is typed as any app)."""
+    assert isinstance(app, MinesweeperApp)
+    return app
 
 
 class BoardView(Widget, can_focus=True):
@@ -93,20 +99,20 @@ class BoardView(Widget, can_focus=True):
             return
         self.cursor = cell
         if event.button == 3:
-            self.app.act("flag", *cell)
+            _sweeper(self.app).act("flag", *cell)
         else:
             self._chord_press = event.button == 2 or event.shift
-            self.app.set_pressing(True)
+            _sweeper(self.app).set_pressing(True)
         self.capture_mouse()
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         self.release_mouse()
-        was = self.app.pressing
-        self.app.set_pressing(False)
+        was = _sweeper(self.app).pressing
+        _sweeper(self.app).set_pressing(False)
         cell = self.cell_at(event)
         if cell is None or not was:
             return
-        self.app.act("chord" if self._chord_press else "open", *cell)
+        _sweeper(self.app).act("chord" if self._chord_press else "open", *cell)
 
 
 class Ask(ModalScreen[bool]):
@@ -152,7 +158,7 @@ class CustomSize(ModalScreen):
         except ValueError:
             self.query_one("#custom-error", Static).update(f"{event.value!r} is not WIDTHxHEIGHT/MINES")
             return
-        why = self.app.custom_game(*wanted)
+        why = _sweeper(self.app).custom_game(*wanted)
         if why:
             self.query_one("#custom-error", Static).update(why)
         else:
@@ -244,9 +250,9 @@ class MinesweeperApp(App):
         self.marks = True
         self.first_seed = seed
         self.pressing = False
-        self.pg = None
+        self.pg: PlayedGame | None = None
         self.session = "tui"
-        self.custom = None  # (width, height, mines) while the level is custom
+        self.custom: tuple[int, int, int] | None = None  # (width, height, mines) while the level is custom
         self.working = False  # a slow first click is being played in a thread
 
     def compose(self) -> ComposeResult:
@@ -287,17 +293,17 @@ class MinesweeperApp(App):
 
     def status_line(self) -> str:
         note = M.default_mode()[1] if self.mode == M.default_mode()[0] else None
-        size = f" {self.custom[0]}x{self.custom[1]}/{self.custom[2]}" if self.level == "custom" else ""
+        size = f" {self.custom[0]}x{self.custom[1]}/{self.custom[2]}" if self.level == "custom" and self.custom else ""
         practice = ", practice (seed chosen): no best time" if self.pg is not None and self.pg.practice else ""
         return f"{M.MODES[self.mode].label}, {self.level}{size}{practice}" + (f"  ({note})" if note else "")
 
     # --- games --------------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> str | None:
         """Start a game of the current mode and level; returns why not (and says it), or None."""
-        size = dict(zip(("width", "height", "mines"), self.custom)) if self.level == "custom" else {}
+        width, height, mines = (self.level == "custom" and self.custom) or (None, None, None)
         try:
             self.pg = self.hub.new(mode=self.mode, level=self.level, marks=self.marks, seed=seed,
-                                   session=self.session, **size)
+                                   session=self.session, width=width, height=height, mines=mines)
         except SweeplabError as e:
             self.say(str(e))
             return str(e)

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import IO
 
 READY = "ready"
 
@@ -56,6 +57,20 @@ def serve(handle) -> None:
         stdout.flush()
 
 
+def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes]]:
+    """The child's stdin and stdout (`Child._start` opens both as pipes)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    return proc.stdin, proc.stdout
+
+
+def _close_pipes(proc: subprocess.Popen[bytes]) -> None:
+    for pipe in _pipes(proc):
+        try:
+            pipe.close()
+        except OSError:  # (a broken pipe's buffered bytes cannot be flushed: nobody reads them)
+            pass
+
+
 class Child:
     """One child process running `argv`, started on demand and again after it dies or is killed.
 
@@ -66,45 +81,48 @@ class Child:
     def __init__(self, argv: list[str], *, memory: int | None = None, startup: float = 120.0,
                  group: bool = False, env: dict | None = None):
         self.argv, self.memory, self.startup, self.group, self.env = argv, memory, startup, group, env
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._dir: str | None = None  # its working directory: ms-toollib writes crash.log there
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> subprocess.Popen[bytes]:
         # imported here, not at the top: the ms-toollib worker runs this file as a plain module (the child's
         # side, serve and limit_memory), outside the package
         from ..errors import ChildError
-        if self._proc is not None and self._proc.poll() is None:
-            return self._proc
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                return self._proc
+            _close_pipes(self._proc)  # a child that died: its pipes go with it
         if self._dir is None:
             self._dir = tempfile.mkdtemp(prefix="sweeplab-child-")
         argv = [*self.argv, *(["--memory", str(self.memory)] if self.memory else [])]
         with open(Path(self._dir) / "stderr", "wb") as err:
-            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                          cwd=self._dir, start_new_session=self.group, env=self.env)
+            proc = self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                                 cwd=self._dir, start_new_session=self.group, env=self.env)
         try:
-            if not self._ready(self.startup) or pickle.load(self._proc.stdout) != READY:
-                self._kill()
+            if not self._ready(proc, self.startup) or pickle.load(_pipes(proc)[1]) != READY:
+                self._kill(proc)
                 raise ChildError(f"it did not start within {self.startup:.0f} s")
         except (EOFError, pickle.UnpicklingError, OSError):
-            self._proc.wait()
+            proc.wait()
             raise ChildError(f"it did not start ({self._why_died()})") from None
-        return self._proc
+        return proc
 
-    def _ready(self, timeout: float) -> bool:
+    @staticmethod
+    def _ready(proc: subprocess.Popen[bytes], timeout: float) -> bool:
         """Whether the child's answer is there within `timeout` s (pipes cannot be waited on in Windows:
         there it always is)."""
-        return os.name == "nt" or bool(select.select([self._proc.stdout], [], [], timeout)[0])
+        return os.name == "nt" or bool(select.select([_pipes(proc)[1]], [], [], timeout)[0])
 
-    def _kill(self) -> None:
+    def _kill(self, proc: subprocess.Popen[bytes]) -> None:
         try:
             if self.group and os.name != "nt":
-                os.killpg(self._proc.pid, signal.SIGKILL)
+                os.killpg(proc.pid, signal.SIGKILL)
             else:
-                self._proc.kill()
+                proc.kill()
         except (ProcessLookupError, PermissionError):
             pass
-        self._proc.wait()
+        proc.wait()
 
     def _why_died(self) -> str:
         """What the child left behind: ms-toollib's panic message (crash.log, e.g. FileIsTooShort), an
@@ -123,7 +141,7 @@ class Child:
         except OSError:
             err = ""
         if "memory allocation of" in err or "MemoryError" in err:
-            return f"it needed more memory than its limit of {self.memory / 2 ** 30:g} GiB"
+            return "it needed more memory than its limit" + (f" of {self.memory / 2 ** 30:g} GiB" if self.memory else "")
         code = self._proc.returncode if self._proc is not None else None
         return f"it ended with signal {-code}" if code is not None and code < 0 else f"exit status {code}"
 
@@ -135,13 +153,14 @@ class Child:
             raise ChildBusy("it is busy with another file")
         try:
             proc = self._start()
+            stdin, stdout = _pipes(proc)
             try:
-                pickle.dump(request, proc.stdin)
-                proc.stdin.flush()
-                if not self._ready(timeout):
-                    self._kill()
+                pickle.dump(request, stdin)
+                stdin.flush()
+                if not self._ready(proc, timeout):
+                    self._kill(proc)
                     raise ChildError(f"it took over {timeout:g} s; given up")
-                return pickle.load(proc.stdout)
+                return pickle.load(stdout)
             except (EOFError, BrokenPipeError, pickle.UnpicklingError, OSError):
                 proc.wait()
                 raise ChildError(self._why_died()) from None
@@ -150,12 +169,14 @@ class Child:
 
     def close(self) -> None:
         """Stop the child (it holds nothing to keep: closing its stdin ends it, else it is killed)."""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.stdin.close()
-            try:
-                self._proc.wait(1)
-            except subprocess.TimeoutExpired:
-                self._kill()
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                _pipes(self._proc)[0].close()
+                try:
+                    self._proc.wait(1)
+                except subprocess.TimeoutExpired:
+                    self._kill(self._proc)
+            _close_pipes(self._proc)
         self._proc = None
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)

@@ -53,6 +53,7 @@ class MinesweeperEnv(gym.Env):
         self._safe_cells = max(1, self.config.cells - self.config.mines)
         self.game: Game | None = None
         self.board_seed = 0
+        self._probability: np.ndarray | None = None  # the current view's, once asked
 
     # --- the Gymnasium API -----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -142,6 +143,7 @@ class MinesweeperEnv(gym.Env):
     # --- info ---------------------------------------------------------------------------------
     def _info(self) -> dict[str, Any]:
         g = self.game
+        assert g is not None  # reset() started it
         info = {"action_mask": self.action_masks(), "board_seed": self.board_seed, "bbbv": self._bbbv,
                 "status": g.status, "steps": self._steps}
         if self.analysis:
@@ -158,6 +160,7 @@ class MinesweeperEnv(gym.Env):
         if self._probability is None:
             from ..errors import TooComplexError
             from ..solver import analyse
+            assert self.game is not None  # reset() started it
             p = np.full(self._cells.shape, np.nan)
             if not self.game.over:
                 try:
@@ -165,11 +168,13 @@ class MinesweeperEnv(gym.Env):
                 except TooComplexError:
                     pass
             self._probability = p
+            return p
         return self._probability
 
     def _is_guess(self, i: int) -> bool:
         """Whether opening cell i is a guess: not the first click (the rule makes it safe) and not
         proven safe by the exact analysis (or, past its budget, by the rules)."""
+        assert self.game is not None  # reset() started it
         if not self.analysis or self.game.status == READY:
             return False
         p = self._analyse().reshape(-1)[i]

@@ -38,7 +38,7 @@ class Hint:
                 "reason": self.reason, "progress": self.progress, "named": [list(c) for c in self.named]}
 
 
-def _xy(i: int, width: int) -> tuple[int, int]:
+def _xy(i: int | np.integer, width: int) -> tuple[int, int]:
     return int(i % width), int(i // width)
 
 
@@ -51,9 +51,10 @@ class _Namer:
     """Names cells for a reason in the caller's words and remembers which it named."""
 
     def __init__(self, width: int, name):
-        self.width, self.name, self.said = width, name, []
+        self.width, self.name = width, name
+        self.said: list[tuple[int, int]] = []
 
-    def __call__(self, i: int) -> str:
+    def __call__(self, i: int | np.integer) -> str:
         xy = _xy(i, self.width)
         self.said.append(xy)
         return self.name(*xy)
@@ -72,6 +73,7 @@ def _why_certain(view: View, a: Analysis, i: int, safe: bool, cell: _Namer) -> s
     nbr = view.neighbours
     known_mine = a.mines.reshape(-1)
     r = a.reason(*_xy(i, view.width))
+    assert r is not None, "the engine gives every certain cell a reason"
     if r.why == WHY_NUMBER:
         n = int(cells[r.a])
         number = cell(r.a)

@@ -5,20 +5,23 @@
     python benchmarks/bench_noguess_uniform.py --dir uniform --points 0 --boards 4000   # one point, smaller
 
 At each point (size, mines, first click; off-centre and corner clicks, sizes other than the
-mixing study's, 25% to 40% mines, none of them used to choose anything) three samples:
+mixing study's, 25% to 40% mines, none of them used to choose anything) these samples:
 
 - `default`: 10,000 boards from `generate` as a game gets them (seed stream_key(1, i): each its
   own chain, or rejection where `auto` finds it cheap);
 - two references of 10,000 boards each: by rejection (seeds 2 and 3; exact by construction)
   where rejection is feasible, else one warm chain from the insertion and one from the repair
   (`noguess.boards`, 20 chains of 500 boards each, seeded 2 and 3), each board a chain's length
-  (`batch_spacing`) after the last.
+  (`batch_spacing`) after the last;
+- at a rejection point, where `auto` serves most boards by rejection, the chain alone: 10,000
+  boards of batches (`noguess.boards` from the insertion, 20 chains of 500, seeded 4) and
+  `--chain-boards` boards each of its own chain of the rule's length (`method="chain"`, seed 5).
 
 Compared (`sweeplab.lab.uniformity.compare`): the chi-square per degree of freedom of the per-cell
 mine frequencies (two-sample, one degree per cell that can hold a mine; an exact sampler scores 1
 with a standard deviation of sqrt(2 / dof), printed as `sd`), and 3BV, openings, the edge share,
 the corner rate and the share needing the mine total as the difference of the means in standard
-errors (an exact sampler: standard normal). Rows: the default against both references joined, and
+errors (an exact sampler: standard normal). Rows: each sample against both references joined, and
 the two references against each other (what two exact samples of the same law score).
 """
 
@@ -57,6 +60,11 @@ def draw_chunk(point, what, folder, start, stop) -> str:
         return path
     if what == "default":
         part = draw_sample(w, h, m, x, y, stop - start, 1, start=start, label="default")
+    elif what == "chain":  # the chain alone, each board its own chain of the rule's length
+        part = draw_sample(w, h, m, x, y, stop - start, 5, method="chain", start=start, label="own chains")
+    elif what == "batch":  # the chain alone, one warm chain a chunk, as `board --count` draws
+        part = draw_sample(w, h, m, x, y, stop - start, stream_key(4, start), method="chain", batch=True,
+                           label="batches")
     elif reference == "rejection":
         part = draw_sample(w, h, m, x, y, stop - start, {"a": 2, "b": 3}[what[-1]], method="rejection",
                            tries=1 << 40, start=start, label="rejection")
@@ -69,8 +77,27 @@ def draw_chunk(point, what, folder, start, stop) -> str:
     return path
 
 
+def samples(point, boards: int, chain_boards: int) -> list[tuple[str, int]]:
+    """The samples of a point and their sizes: at a rejection point, also the chain alone (its
+    batches, and `chain_boards` boards of their own chain), since `auto` serves most boards there
+    by rejection."""
+    out = [("ref a", boards), ("ref b", boards), ("default", boards)]
+    return out + [("batch", boards), ("chain", chain_boards)] if point[5] == "rejection" else out
+
+
 def sample(point, what, folder, boards) -> Sample:
     return Sample.join([Sample.load(draw_chunk(point, what, folder, s, s + CHUNK)) for s in range(0, boards, CHUNK)])
+
+
+def methods(point, k: int = 200) -> str:
+    """How `auto` served the default sample's first k boards (the same seeds): rejection or chain."""
+    from collections import Counter
+
+    from sweeplab.lab.uniformity import seed_key
+
+    w, h, m, x, y, _ = point
+    tally = Counter(G.generate(w, h, m, x, y, stream_key(seed_key(1), i)).method for i in range(k))
+    return ", ".join(f"{n} by {how}" for how, n in sorted(tally.items()))
 
 
 def row(name: str, c: dict) -> str:
@@ -84,13 +111,15 @@ def main() -> None:
     ap.add_argument("--dir", required=True, help="folder for the samples' chunks (a rerun reads them back)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--boards", type=int, default=BOARDS, help=f"boards a sample (a multiple of {CHUNK})")
+    ap.add_argument("--chain-boards", type=int, default=CHUNK, help="boards of their own chain a rejection point "
+                    f"(a multiple of {CHUNK}; each pays the rule's whole chain)")
     ap.add_argument("--points", default=",".join(str(i) for i in range(TABLE)),
                     help="the points to measure, by their index in POINTS (comma-separated)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     chosen = [POINTS[int(i)] for i in a.points.split(",")]
-    todo = [(point, what, s) for point in chosen for what in ("ref a", "ref b", "default")
-            for s in range(0, a.boards, CHUNK)]
+    todo = [(point, what, s) for point in chosen for what, k in samples(point, a.boards, a.chain_boards)
+            for s in range(0, k, CHUNK)]
     work = [(i, i + 1) for i, (point, what, s) in enumerate(todo)
             if not os.path.exists(os.path.join(a.dir, f"{point[0]}x{point[1]}_{point[2]}_{point[3]}_{point[4]}_{what}_"
                                                f"{s:06d}.npz"))]
@@ -107,8 +136,13 @@ def main() -> None:
         both = Sample.join([ref_a, ref_b])
         share = f"{m / free:.0%} of the free cells"
         print(f"{w}x{h}/{m} from ({x}, {y}) ({share}); reference: {reference}; the rule: "
-              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}")
+              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}; the default's first 200 "
+              f"boards: {methods(point)}")
         print(row("default against both refs", compare(default, both)))
+        if reference == "rejection":
+            print(row("batches against both refs", compare(sample(point, "batch", a.dir, a.boards), both)))
+            print(row(f"{a.chain_boards} own chains against both", compare(sample(point, "chain", a.dir,
+                                                                                a.chain_boards), both)))
         print(row("ref a against ref b", compare(ref_a, ref_b)))
 
 

@@ -13,9 +13,10 @@ mixing study's, 25% to 40% mines, none of them used to choose anything) these sa
   where rejection is feasible, else one warm chain from the insertion and one from the repair
   (`noguess.boards`, 20 chains of 500 boards each, seeded 2 and 3), each board a chain's length
   (`batch_spacing`) after the last;
-- at a rejection point, where `auto` serves most boards by rejection, the chain alone: 10,000
-  boards of batches (`noguess.boards` from the insertion, 20 chains of 500, seeded 4) and
-  `--chain-boards` boards each of its own chain of the rule's length (`method="chain"`, seed 5).
+- at a rejection point, where `auto` serves most boards by rejection, the chain alone:
+  `--batch-boards` boards of batches (`noguess.boards` from the insertion, a chain each 500
+  boards, seeded 4) and `--chain-boards` boards each of its own chain of the rule's length
+  (`method="chain"`, seed 5): fewer, since a chain move costs about as much as a rejection board.
 
 Compared (`sweeplab.lab.uniformity.compare`): the chi-square per degree of freedom of the per-cell
 mine frequencies (two-sample, one degree per cell that can hold a mine; an exact sampler scores 1
@@ -52,10 +53,16 @@ CHUNK = 500
 FIGURES = ("bbbv", "openings", "edge", "corner", "needs_total")
 
 
+def chunk_path(point, what, folder, start, stop) -> str:
+    w, h, m, x, y, _ = point
+    size = "" if stop - start == CHUNK else f"_{stop - start}"
+    return os.path.join(folder, f"{w}x{h}_{m}_{x}_{y}_{what}_{start:06d}{size}.npz")
+
+
 def draw_chunk(point, what, folder, start, stop) -> str:
     """Boards start..stop-1 of one sample of `point`, saved as a chunk; its path."""
     w, h, m, x, y, reference = point
-    path = os.path.join(folder, f"{w}x{h}_{m}_{x}_{y}_{what}_{start:06d}.npz")
+    path = chunk_path(point, what, folder, start, stop)
     if os.path.exists(path):
         return path
     if what == "default":
@@ -77,16 +84,19 @@ def draw_chunk(point, what, folder, start, stop) -> str:
     return path
 
 
-def samples(point, boards: int, chain_boards: int) -> list[tuple[str, int]]:
+def samples(point, a) -> list[tuple[str, int]]:
     """The samples of a point and their sizes: at a rejection point, also the chain alone (its
-    batches, and `chain_boards` boards of their own chain), since `auto` serves most boards there
-    by rejection."""
-    out = [("ref a", boards), ("ref b", boards), ("default", boards)]
-    return out + [("batch", boards), ("chain", chain_boards)] if point[5] == "rejection" else out
+    batches, and boards of their own chain), since `auto` serves most boards there by rejection."""
+    out = [("ref a", a.boards), ("ref b", a.boards), ("default", a.boards)]
+    return out + [("batch", a.batch_boards), ("chain", a.chain_boards)] if point[5] == "rejection" else out
+
+
+def chunks(k: int) -> list[tuple[int, int]]:
+    return [(s, min(s + CHUNK, k)) for s in range(0, k, CHUNK)]
 
 
 def sample(point, what, folder, boards) -> Sample:
-    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, s + CHUNK)) for s in range(0, boards, CHUNK)])
+    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, t)) for s, t in chunks(boards)])
 
 
 def methods(point, k: int = 200) -> str:
@@ -111,18 +121,16 @@ def main() -> None:
     ap.add_argument("--dir", required=True, help="folder for the samples' chunks (a rerun reads them back)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--boards", type=int, default=BOARDS, help=f"boards a sample (a multiple of {CHUNK})")
-    ap.add_argument("--chain-boards", type=int, default=CHUNK, help="boards of their own chain a rejection point "
-                    f"(a multiple of {CHUNK}; each pays the rule's whole chain)")
+    ap.add_argument("--batch-boards", type=int, default=1000, help="boards of batches a rejection point")
+    ap.add_argument("--chain-boards", type=int, default=0, help="boards of their own chain a rejection point "
+                    "(each pays the rule's whole chain: over a second a board at 9x9/26)")
     ap.add_argument("--points", default=",".join(str(i) for i in range(TABLE)),
                     help="the points to measure, by their index in POINTS (comma-separated)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     chosen = [POINTS[int(i)] for i in a.points.split(",")]
-    todo = [(point, what, s) for point in chosen for what, k in samples(point, a.boards, a.chain_boards)
-            for s in range(0, k, CHUNK)]
-    work = [(i, i + 1) for i, (point, what, s) in enumerate(todo)
-            if not os.path.exists(os.path.join(a.dir, f"{point[0]}x{point[1]}_{point[2]}_{point[3]}_{point[4]}_{what}_"
-                                               f"{s:06d}.npz"))]
+    todo = [(point, what, s, t) for point in chosen for what, k in samples(point, a) for s, t in chunks(k)]
+    work = [(i, i + 1) for i, job in enumerate(todo) if not os.path.exists(chunk_path(job[0], job[1], a.dir, *job[2:]))]
     t = time.time()
     for _ in fan_out(functools.partial(_chunk, todo, a.dir), work, workers=a.workers):
         pass
@@ -139,16 +147,18 @@ def main() -> None:
               f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}; the default's first 200 "
               f"boards: {methods(point)}")
         print(row("default against both refs", compare(default, both)))
-        if reference == "rejection":
-            print(row("batches against both refs", compare(sample(point, "batch", a.dir, a.boards), both)))
+        if reference == "rejection" and a.batch_boards:
+            print(row(f"{a.batch_boards} of batches against both", compare(sample(point, "batch", a.dir,
+                                                                                 a.batch_boards), both)))
+        if reference == "rejection" and a.chain_boards:
             print(row(f"{a.chain_boards} own chains against both", compare(sample(point, "chain", a.dir,
                                                                                 a.chain_boards), both)))
         print(row("ref a against ref b", compare(ref_a, ref_b)))
 
 
 def _chunk(todo, folder, i, _):
-    point, what, s = todo[i]
-    return draw_chunk(point, what, folder, s, s + CHUNK)
+    point, what, s, t = todo[i]
+    return draw_chunk(point, what, folder, s, t)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,7 @@ goes, the densest boards that generate, and many boards checked by two independe
     python benchmarks/bench_noguess.py --stages 40                 # where a board's time goes
     python benchmarks/bench_noguess.py --densest                   # the densest boards that generate
     python benchmarks/bench_noguess.py --first-click 2000          # a game's first click on expert
-    nice python benchmarks/bench_noguess.py --verify 100000 --verify-mines 130            # the project's solver
-    nice python benchmarks/bench_noguess.py --verify 20000 --verify-mines 130 --ms-toollib  # ms-toollib alone
+    nice python benchmarks/bench_noguess.py --verify 100000 --verify-mines 130   # both solvers check each board
 
 `--against` times sweeplab's `generate` (a board for a game: its own chain), Simon Tatham's Mines
 (its `minegen`, built here from the source folder given to `--tatham`, which holds mines.c, misc.c,
@@ -211,12 +210,14 @@ def play_out(board, x, y, decide) -> bool:
     return True
 
 
-def verify(n: int, mines: int, with_ms_toollib: bool) -> None:
+def verify(n: int, mines: int, budget: float = float("inf")) -> None:
     """n boards at 30x16/mines from (15, 8), in batches of 100 (one warm chain each, as
-    `noguess.boards` makes them; their first boards as `generate` does), each played by a solver
-    other than the generator's: the project's (`sweeplab.solver.complete.analyse_kernel`, with the
-    mine total; a position it declines as too complex is decided by ms-toollib), or ms-toollib's
-    `cal_probability_onboard` alone (with the mine total)."""
+    `noguess.boards` makes them, seeded stream_key(2024, batch); their first boards as `generate`
+    does), each played from its first click by two solvers other than the generator's own
+    bookkeeping: the project's (`sweeplab.solver.complete.analyse_kernel`, with the mine total; a
+    position it declines as too complex is decided by ms-toollib, and counted) and ms-toollib's
+    `cal_probability_onboard` alone (with the mine total). A board either leaves unplayed is
+    printed with its seed. Stops early, at a whole batch, once `budget` CPU seconds are spent."""
     import ms_toollib as mst
 
     from sweeplab.solver.complete import analyse_kernel
@@ -224,7 +225,8 @@ def verify(n: int, mines: int, with_ms_toollib: bool) -> None:
     w, h, x, y = 30, 16, 15, 8
     nbr = grid.neighbour_table(w, h)
     too_complex = 6  # analyse_kernel's status when a component passes its counting-table bound
-    declined = bad = 0
+    declined = 0
+    bad = {"project": 0, "ms-toollib": 0}
 
     def by_ms_toollib(shown, hidden):
         prob = np.array(mst.cal_probability_onboard(shown.reshape(h, w).astype(int).tolist(), float(mines))[0])
@@ -239,24 +241,34 @@ def verify(n: int, mines: int, with_ms_toollib: bool) -> None:
             return by_ms_toollib(shown, hidden)
         return res[3] & hidden, res[4] & hidden
 
-    decide = by_ms_toollib if with_ms_toollib else by_project
-    t0, gen_time, checked = time.process_time(), 0.0, 0
+    spent = {"generation": 0.0, "project": 0.0, "ms-toollib": 0.0}
+    checked = 0
     for batch in range((n + 99) // 100):
         t = time.process_time()
         made = [r.board for r in boards(w, h, mines, x, y, stream_key(2024, batch), min(100, n - 100 * batch))]
-        gen_time += time.process_time() - t
+        spent["generation"] += time.process_time() - t
         for i, board in enumerate(made):
-            if not play_out(board, x, y, decide):
-                bad += 1
-                print(f"board {i} of batch {batch} (seed stream_key(2024, {batch})) is not certified", flush=True)
+            for name, decide in (("project", by_project), ("ms-toollib", by_ms_toollib)):
+                t = time.process_time()
+                if not play_out(board, x, y, decide):
+                    bad[name] += 1
+                    print(f"board {i} of batch {batch} (seed stream_key(2024, {batch})) is not certified by {name}",
+                          flush=True)
+                spent[name] += time.process_time() - t
         checked += len(made)
-        if checked % 10_000 == 0 or checked == n:
-            print(f"  {checked} boards checked, {bad} uncertified, {declined} positions the project solver declined "
-                  f"(decided by ms-toollib), {time.process_time() - t0:.0f} s", flush=True)
-    solver = "ms-toollib's cal_probability_onboard" if with_ms_toollib else "sweeplab.solver"
-    print(f"\nindependent check: {n} boards at 30x16/{mines} from ({x}, {y}), {bad} not certified by {solver} "
-          f"(generation {gen_time / n * 1e3:.2f} ms/board in batches, check "
-          f"{(time.process_time() - t0 - gen_time) / n * 1e3:.2f} ms/board)")
+        if checked % 1000 == 0 or checked == n:
+            print(f"  {checked} boards: {bad['project']} uncertified by the project's solver ({declined} positions it "
+                  f"declined, decided by ms-toollib), {bad['ms-toollib']} by ms-toollib; CPU s: "
+                  + ", ".join(f"{k} {v:.0f}" for k, v in spent.items()), flush=True)
+        if sum(spent.values()) > budget:
+            break
+    print(f"\n{'level':>10} {'click':>6} {'boards':>7} {'project':>8} {'declined':>8} {'ms-toollib':>10} "
+          f"{'gen ms':>7} {'project ms':>10} {'toollib ms':>10}")
+    print(f"{f'{w}x{h}/{mines}':>10} {f'{x},{y}':>6} {checked:>7} {bad['project']:>8} {declined:>8} "
+          f"{bad['ms-toollib']:>10} " + " ".join(f"{spent[k] / checked * 1e3:>{c}.2f}" for k, c in
+                                                  (("generation", 7), ("project", 10), ("ms-toollib", 10))))
+    print("(project, ms-toollib: boards each solver could not finish from the first click; declined: positions "
+          "the project's solver passed to ms-toollib; CPU ms per board)")
 
 
 def main() -> None:
@@ -270,8 +282,9 @@ def main() -> None:
     ap.add_argument("--densest", action="store_true", help="the densest boards that generate")
     ap.add_argument("--first-click", type=int, default=0, help="games for the first-click table")
     ap.add_argument("--verify", type=int, default=0, help="boards to check with an independent solver")
+    ap.add_argument("--verify-budget", type=float, default=float("inf"),
+                    help="--verify stops at the first whole batch after this many CPU seconds")
     ap.add_argument("--verify-mines", type=int, default=130, help="mines on the 30x16 boards --verify checks")
-    ap.add_argument("--ms-toollib", action="store_true", help="--verify with ms-toollib alone")
     a = ap.parse_args()
     if a.against and not 1 <= a.rounds <= a.against_boards:
         ap.error(f"--rounds must be from 1 to --against-boards ({a.against_boards}), so that every round times "
@@ -286,7 +299,7 @@ def main() -> None:
     if a.first_click:
         first_click(a.first_click)
     if a.verify:
-        verify(a.verify, a.verify_mines, a.ms_toollib)
+        verify(a.verify, a.verify_mines, a.verify_budget)
 
 
 if __name__ == "__main__":

@@ -1,24 +1,28 @@
 """No-guess boards against exact and long-chain references at levels and clicks nobody tuned on.
 
-    python benchmarks/bench_noguess_uniform.py --dir uniform            # the table (hours; resumable)
+    python benchmarks/bench_noguess_uniform.py --dir uniform            # the table (resumable)
     python benchmarks/bench_noguess_uniform.py --dir uniform --workers 2
     python benchmarks/bench_noguess_uniform.py --dir uniform --points 0 --boards 4000   # one point, smaller
 
 At each point (size, mines, first click; off-centre and corner clicks, sizes other than the
-mixing study's, 25% to 40% mines, none of them used to choose anything) three samples:
+mixing study's, 25% to 40% mines, none of them used to choose anything) these samples:
 
 - `default`: 10,000 boards from `generate` as a game gets them (seed stream_key(1, i): each its
   own chain, or rejection where `auto` finds it cheap);
 - two references of 10,000 boards each: by rejection (seeds 2 and 3; exact by construction)
   where rejection is feasible, else one warm chain from the insertion and one from the repair
   (`noguess.boards`, 20 chains of 500 boards each, seeded 2 and 3), each board a chain's length
-  (`batch_spacing`) after the last.
+  (`batch_spacing`) after the last;
+- at a rejection point, where `auto` serves most boards by rejection, the chain alone:
+  `--batch-boards` boards of batches (`noguess.boards` from the insertion, a chain each 500
+  boards, seeded 4) and `--chain-boards` boards each of its own chain of the rule's length
+  (`method="chain"`, seed 5): fewer, since a chain move costs about as much as a rejection board.
 
 Compared (`sweeplab.lab.uniformity.compare`): the chi-square per degree of freedom of the per-cell
 mine frequencies (two-sample, one degree per cell that can hold a mine; an exact sampler scores 1
 with a standard deviation of sqrt(2 / dof), printed as `sd`), and 3BV, openings, the edge share,
 the corner rate and the share needing the mine total as the difference of the means in standard
-errors (an exact sampler: standard normal). Rows: the default against both references joined, and
+errors (an exact sampler: standard normal). Rows: each sample against both references joined, and
 the two references against each other (what two exact samples of the same law score).
 """
 
@@ -35,23 +39,39 @@ from sweeplab.lab.runner import fan_out
 from sweeplab.lab.uniformity import Sample, compare, draw_sample
 from sweeplab.rng import stream_key
 
-# (width, height, mines, click x, click y, reference): "rejection" or "chains"
+# (width, height, mines, click x, click y, reference): "rejection" or "chains". The first six are the
+# table (seconds to minutes a sample); the last four cost hours a sample here (a game's board at
+# 20x12/70 takes about 0.3 s, and the three large ones run a long chain a board), so they run only
+# when named with --points.
 POINTS = ((9, 9, 26, 2, 6, "rejection"), (12, 12, 40, 3, 3, "rejection"), (16, 16, 64, 3, 3, "rejection"),
+          (8, 8, 20, 7, 0, "rejection"), (10, 10, 30, 0, 5, "rejection"), (12, 8, 28, 11, 7, "rejection"),
           (20, 12, 70, 17, 2, "rejection"), (24, 20, 150, 0, 19, "chains"), (30, 16, 170, 6, 11, "chains"),
           (16, 30, 190, 8, 3, "chains"))
+TABLE = 6
 BOARDS = 10_000
 CHUNK = 500
 FIGURES = ("bbbv", "openings", "edge", "corner", "needs_total")
 
 
+def chunk_path(point, what, folder, start, stop) -> str:
+    w, h, m, x, y, _ = point
+    size = "" if stop - start == CHUNK else f"_{stop - start}"
+    return os.path.join(folder, f"{w}x{h}_{m}_{x}_{y}_{what}_{start:06d}{size}.npz")
+
+
 def draw_chunk(point, what, folder, start, stop) -> str:
     """Boards start..stop-1 of one sample of `point`, saved as a chunk; its path."""
     w, h, m, x, y, reference = point
-    path = os.path.join(folder, f"{w}x{h}_{m}_{x}_{y}_{what}_{start:06d}.npz")
+    path = chunk_path(point, what, folder, start, stop)
     if os.path.exists(path):
         return path
     if what == "default":
         part = draw_sample(w, h, m, x, y, stop - start, 1, start=start, label="default")
+    elif what == "chain":  # the chain alone, each board its own chain of the rule's length
+        part = draw_sample(w, h, m, x, y, stop - start, 5, method="chain", start=start, label="own chains")
+    elif what == "batch":  # the chain alone, one warm chain a chunk, as `board --count` draws
+        part = draw_sample(w, h, m, x, y, stop - start, stream_key(4, start), method="chain", batch=True,
+                           label="batches")
     elif reference == "rejection":
         part = draw_sample(w, h, m, x, y, stop - start, {"a": 2, "b": 3}[what[-1]], method="rejection",
                            tries=1 << 40, start=start, label="rejection")
@@ -64,8 +84,30 @@ def draw_chunk(point, what, folder, start, stop) -> str:
     return path
 
 
+def samples(point, a) -> list[tuple[str, int]]:
+    """The samples of a point and their sizes: at a rejection point, also the chain alone (its
+    batches, and boards of their own chain), since `auto` serves most boards there by rejection."""
+    out = [("ref a", a.boards), ("ref b", a.boards), ("default", a.boards)]
+    return out + [("batch", a.batch_boards), ("chain", a.chain_boards)] if point[5] == "rejection" else out
+
+
+def chunks(k: int) -> list[tuple[int, int]]:
+    return [(s, min(s + CHUNK, k)) for s in range(0, k, CHUNK)]
+
+
 def sample(point, what, folder, boards) -> Sample:
-    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, s + CHUNK)) for s in range(0, boards, CHUNK)])
+    return Sample.join([Sample.load(draw_chunk(point, what, folder, s, t)) for s, t in chunks(boards)])
+
+
+def methods(point, k: int = 200) -> str:
+    """How `auto` served the default sample's first k boards (the same seeds): rejection or chain."""
+    from collections import Counter
+
+    from sweeplab.lab.uniformity import seed_key
+
+    w, h, m, x, y, _ = point
+    tally = Counter(G.generate(w, h, m, x, y, stream_key(seed_key(1), i)).method for i in range(k))
+    return ", ".join(f"{n} by {how}" for how, n in sorted(tally.items()))
 
 
 def row(name: str, c: dict) -> str:
@@ -79,16 +121,16 @@ def main() -> None:
     ap.add_argument("--dir", required=True, help="folder for the samples' chunks (a rerun reads them back)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--boards", type=int, default=BOARDS, help=f"boards a sample (a multiple of {CHUNK})")
-    ap.add_argument("--points", default=",".join(str(i) for i in range(len(POINTS))),
+    ap.add_argument("--batch-boards", type=int, default=1000, help="boards of batches a rejection point")
+    ap.add_argument("--chain-boards", type=int, default=0, help="boards of their own chain a rejection point "
+                    "(each pays the rule's whole chain: over a second a board at 9x9/26)")
+    ap.add_argument("--points", default=",".join(str(i) for i in range(TABLE)),
                     help="the points to measure, by their index in POINTS (comma-separated)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     chosen = [POINTS[int(i)] for i in a.points.split(",")]
-    todo = [(point, what, s) for point in chosen for what in ("ref a", "ref b", "default")
-            for s in range(0, a.boards, CHUNK)]
-    work = [(i, i + 1) for i, (point, what, s) in enumerate(todo)
-            if not os.path.exists(os.path.join(a.dir, f"{point[0]}x{point[1]}_{point[2]}_{point[3]}_{point[4]}_{what}_"
-                                               f"{s:06d}.npz"))]
+    todo = [(point, what, s, t) for point in chosen for what, k in samples(point, a) for s, t in chunks(k)]
+    work = [(i, i + 1) for i, job in enumerate(todo) if not os.path.exists(chunk_path(job[0], job[1], a.dir, *job[2:]))]
     t = time.time()
     for _ in fan_out(functools.partial(_chunk, todo, a.dir), work, workers=a.workers):
         pass
@@ -102,14 +144,21 @@ def main() -> None:
         both = Sample.join([ref_a, ref_b])
         share = f"{m / free:.0%} of the free cells"
         print(f"{w}x{h}/{m} from ({x}, {y}) ({share}); reference: {reference}; the rule: "
-              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}")
+              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}; the default's first 200 "
+              f"boards: {methods(point)}")
         print(row("default against both refs", compare(default, both)))
+        if reference == "rejection" and a.batch_boards:
+            print(row(f"{a.batch_boards} of batches against both", compare(sample(point, "batch", a.dir,
+                                                                                 a.batch_boards), both)))
+        if reference == "rejection" and a.chain_boards:
+            print(row(f"{a.chain_boards} own chains against both", compare(sample(point, "chain", a.dir,
+                                                                                a.chain_boards), both)))
         print(row("ref a against ref b", compare(ref_a, ref_b)))
 
 
 def _chunk(todo, folder, i, _):
-    point, what, s = todo[i]
-    return draw_chunk(point, what, folder, s, s + CHUNK)
+    point, what, s, t = todo[i]
+    return draw_chunk(point, what, folder, s, t)
 
 
 if __name__ == "__main__":

@@ -103,8 +103,10 @@ class Analysis:
         """Consistent layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j)."""
         if self._layouts is None:
             counts = np.asarray(self._polys, dtype=np.float64)  # (components, mine counts)
-            big = {k: exact_counts(self._view, self.trust_flags, k, int(np.log2(row.max())) + 8)
-                   for k, row in enumerate(counts) if row.max(initial=0) >= 2 ** 53}  # floats are not exact there
+            big = {}  # floats are not exact past 2**53: those components are counted again in integers
+            if counts.max(initial=0) >= 2 ** 53:
+                big = {k: exact_counts(self._view, self.trust_flags, k, int(np.log2(row.max())) + 8)
+                       for k, row in enumerate(counts) if row.max(initial=0) >= 2 ** 53}
             self._layouts = whole_board(counts, big, self._U, self._M)
         return self._layouts
 

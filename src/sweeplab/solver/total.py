@@ -8,7 +8,9 @@ component reaches is tracked apart from the floats) and, with weights, the share
 components' weight (R_c(k) / Z) that the backward sweep turns into probabilities.
 
 Counts past 2**53 are counted again modulo primes just below 2**61 and joined by Chinese
-remainders (`moduli`, `join`); the whole board's count is then combined in Python integers.
+remainders (`moduli`, `join`). The whole board's exact count (`whole_board`) is `combine` modulo
+as many primes below 2**31 as its size needs, joined the same way; each prime's factorial tables
+are built once and kept, since a look-ahead asks for thousands of counts.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from sweeplab import Board, Game, View
 from sweeplab.errors import InconsistentPositionError
 from sweeplab.grid import neighbour_table
 from sweeplab.solver import analyse
+from sweeplab.solver.complete import analyse_trial
 
 from .counting_oracle import exact_analysis
 
@@ -155,3 +156,47 @@ def test_contradictory_numbers_raise():
         analyse(View.from_text("mines: 1\n0#1\n1##\n"))  # the 0 and the lower 1 disagree
     with pytest.raises(InconsistentPositionError, match="no layout fits"):
         analyse(View.from_text("mines: 0\n1#\n##\n"))  # the 1 needs a mine, the total has none
+
+
+def same_analysis(a, b):
+    assert np.array_equal(a.safe, b.safe) and np.array_equal(a.mines, b.mines)
+    assert np.array_equal(a.probability, b.probability, equal_nan=True)
+    assert a.layouts == b.layouts and a.mine_range == b.mine_range
+
+
+@settings(max_examples=60)
+@given(small_views(), st.integers(0, 8))
+def test_a_trial_on_flat_cells_is_the_analysis_of_its_view(view, number):
+    """analyse_trial (the look-ahead's trials: no View built) gives what analyse gives, flags
+    trusted, for the View of the same cells, or refuses the same positions."""
+    if view is None:
+        return
+    hidden = np.flatnonzero(view.cells.reshape(-1) == -1)
+    if not hidden.size:
+        return
+    trial = view.cells.reshape(-1).copy()
+    trial[hidden[0]] = number
+    try:
+        want = analyse(View(trial.reshape(view.cells.shape), view.mine_count, view.topology), trust_flags=True)
+    except InconsistentPositionError:
+        with pytest.raises(InconsistentPositionError):
+            analyse_trial(view, trial)
+        return
+    same_analysis(analyse_trial(view, trial), want)
+
+
+def test_a_trial_past_2_53_layouts_counts_exactly():
+    """A trial whose component passes 2**53 layouts: its exact count needs the View, built late."""
+    rng = np.random.default_rng(0)
+    opened = np.zeros((3, 80), dtype=bool)
+    opened[1::2, ::2] = True  # numbers on every other cell of every other row: one wide tangle
+    lay = np.zeros(240, dtype=bool)
+    lay[rng.choice(np.flatnonzero(~opened.reshape(-1)), size=48, replace=False)] = True
+    board = Board(lay.reshape(3, 80))
+    view = View(np.where(opened, board.flat_numbers.reshape(3, 80), -1).astype(np.int8), 48)
+    trial = view.cells.reshape(-1).copy()
+    end = int(np.flatnonzero(~lay[:80])[-1])  # the top row's last safe cell shows its number
+    trial[end] = board.flat_numbers[end]
+    got = analyse_trial(view, trial)
+    assert got.layouts > 2 ** 64 and max(max(p) for p in got._polys) > 2 ** 53
+    same_analysis(got, analyse(View(trial.reshape(3, 80), 48), trust_flags=True))

@@ -103,8 +103,14 @@ class Analysis:
         """Consistent layouts of the whole board: sum over j of (frontier layouts with j mines) * C(U, M - j)."""
         if self._layouts is None:
             counts = np.asarray(self._polys, dtype=np.float64)  # (components, mine counts)
-            big = {k: exact_counts(self._view, self.trust_flags, k, int(np.log2(row.max())) + 8)
-                   for k, row in enumerate(counts) if row.max(initial=0) >= 2 ** 53}  # floats are not exact there
+            big = {}  # floats are not exact past 2**53: those components are counted again in integers
+            if counts.max(initial=0) >= 2 ** 53:
+                view = self._view
+                if not isinstance(view, View):  # (a look-ahead's trial: its view built only now)
+                    like, cells = view
+                    view = self._view = View(cells.reshape(like.cells.shape), like.mine_count, like.topology)
+                big = {k: exact_counts(view, self.trust_flags, k, int(np.log2(row.max())) + 8)
+                       for k, row in enumerate(counts) if row.max(initial=0) >= 2 ** 53}
             self._layouts = whole_board(counts, big, self._U, self._M)
         return self._layouts
 
@@ -278,15 +284,26 @@ def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     """
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
-    trust_flags = bool(trust_flags)
-    cells = view.cells.reshape(-1)
+    return _analysis(view, view.cells.reshape(-1), bool(trust_flags), view)
+
+
+def analyse_trial(view: View, cells: np.ndarray) -> Analysis:
+    """`analyse(..., trust_flags=True)` of the view with its flat cells replaced by `cells` (same grid
+    and mine total; cells a View would take): no View is built unless the exact count needs one,
+    since a look-ahead analyses thousands of trials."""
+    return _analysis(view, cells, True, (view, cells))
+
+
+def _analysis(view: View, cells: np.ndarray, trust_flags: bool, source) -> Analysis:
+    """The analysis of `cells` on the grid and mine total of `view`; `source`: the Analysis's view,
+    or (view, cells) for one built on demand."""
     si, sm = _scratch(view.width, view.height, view.topology)
     status, bad, prob, safe, mines, counts, lo, hi, U, M, C, reason = _analyse(
         cells, view.neighbours, trust_flags, view.mine_count, si, sm)
     if status == 0:
         shape = (view.height, view.width)
         return Analysis(safe.reshape(shape), mines.reshape(shape), prob.reshape(shape), (int(lo), int(hi)), int(C),
-                        trust_flags, counts, int(U), int(M), view, reason)
+                        trust_flags, counts, int(U), int(M), source, reason)
     if status == 1:
         x, y = bad % view.width, bad // view.width
         raise InconsistentPositionError(
@@ -344,4 +361,4 @@ def exact_counts(view: View, trust_flags: bool, k: int, bits: int) -> list[int]:
     return join(mods, [[int(x) for x in row] for row in residues])
 
 
-__all__ = ["Analysis", "Reason", "analyse", "analyse_kernel", "exact_counts"]
+__all__ = ["Analysis", "Reason", "analyse", "analyse_kernel", "analyse_trial", "exact_counts"]

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import InconsistentPositionError
 from ..view import FLAG, HIDDEN, View
-from .complete import Analysis, analyse
+from .complete import Analysis, analyse_trial
 
 
 def trial_view(view: View, base: np.ndarray, c: int, v: int) -> View:
@@ -32,19 +32,26 @@ def flagged(view: View, a: Analysis) -> np.ndarray:
 def outcomes(view: View, a: Analysis, base: np.ndarray, c: int) -> Iterator[tuple[float, View, Analysis]]:
     """Each number cell c can show, as (its exact share of the layouts of `a`, the view showing it,
     the analysis of that view)."""
+    for v, weight, b in _trials(view, a, base, c):
+        yield weight, trial_view(view, base, c, v), b
+
+
+def _trials(view: View, a: Analysis, base: np.ndarray, c: int) -> Iterator[tuple[int, float, Analysis]]:
+    """`outcomes` as (the number, its share, the analysis), without building the views."""
     nbr = view.neighbours
     ns = nbr[c][nbr[c] >= 0]
     known = int(np.count_nonzero(base[ns] == FLAG))
     unknown = int(np.count_nonzero(base[ns] == HIDDEN))
     for v in range(known, known + unknown + 1):
-        tv = trial_view(view, base, c, v)
+        trial = base.copy()
+        trial[c] = v
         try:
-            b = analyse(tv, trust_flags=True)
+            b = analyse_trial(view, trial)
         except InconsistentPositionError:  # no layout shows v there
             continue
         weight = b.layouts / a.layouts
         if weight:
-            yield weight, tv, b
+            yield v, weight, b
 
 
 class Progress(NamedTuple):
@@ -67,7 +74,7 @@ def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: fl
     hidden = base == HIDDEN
     hidden[c] = False
     score, shown, progress, clears = 0.0, 0, 0.0, 0.0
-    for weight, _, b in outcomes(view, a, base, c):
+    for _, weight, b in _trials(view, a, base, c):
         shown += 1
         certain = int(np.count_nonzero(b.safe.reshape(-1) & hidden))
         if certain:
@@ -91,6 +98,6 @@ def safe_whenever(view: View, a: Analysis, base: np.ndarray, c: int) -> np.ndarr
     still be opened after it, at no more risk than before."""
     common = base == HIDDEN
     common[c] = False
-    for _, _, b in outcomes(view, a, base, c):
+    for _, _, b in _trials(view, a, base, c):
         common &= b.safe.reshape(-1)
     return common

@@ -8,7 +8,9 @@ component reaches is tracked apart from the floats) and, with weights, the share
 components' weight (R_c(k) / Z) that the backward sweep turns into probabilities.
 
 Counts past 2**53 are counted again modulo primes just below 2**61 and joined by Chinese
-remainders (`moduli`, `join`); the whole board's count is then combined in Python integers.
+remainders (`moduli`, `join`). The whole board's exact count (`whole_board`) is `combine` modulo
+as many primes below 2**31 as its size needs, joined the same way; each prime's factorial tables
+are built once and kept, since a look-ahead asks for thousands of counts.
 """
 
 from __future__ import annotations
@@ -43,10 +45,24 @@ def _power(x, e, p):
 
 
 @njit
-def _weights(tot, U, M, weighted, modulus, w, valid):
+def factorials(n, p):
+    """Factorials and inverse factorials of 0..n modulo the prime p (the inverses from one power)."""
+    fact = np.empty(n + 1, dtype=np.int64)
+    fact[0] = 1
+    for i in range(1, n + 1):
+        fact[i] = fact[i - 1] * i % p
+    inv = np.empty(n + 1, dtype=np.int64)
+    inv[n] = _power(fact[n], p - 2, p)
+    for i in range(n, 0, -1):
+        inv[i - 1] = inv[i] * i % p
+    return fact, inv
+
+
+@njit
+def _weights(tot, U, M, weighted, modulus, w, valid, fact, inv):
     """The weight of j frontier mines, C(U, M - j) (valid for max(0, M - U) <= j <= M): exactly
-    modulo `modulus` (from factorials), else (with `weighted`) as log-weights relative to the
-    first (returned)."""
+    modulo `modulus` (from its factorial tables `fact`, `inv`, at least U + 1 long), else (with
+    `weighted`) as log-weights relative to the first (returned)."""
     jlo = max(0, M - U)
     lw = np.full(tot, -np.inf)
     if jlo >= tot:
@@ -58,14 +74,6 @@ def _weights(tot, U, M, weighted, modulus, w, valid):
             lw[j + 1] = lw[j] + math.log(M - j) - math.log(U - M + j + 1)
         valid[j + 1] = True
     if modulus > 0:
-        fact = np.empty(U + 1, dtype=np.int64)
-        fact[0] = 1
-        for i in range(1, U + 1):
-            fact[i] = fact[i - 1] * i % modulus
-        inv = np.empty(U + 1, dtype=np.int64)  # inverse factorials, from one inverse
-        inv[U] = _power(fact[U], modulus - 2, modulus)
-        for i in range(U, 0, -1):
-            inv[i - 1] = inv[i] * i % modulus
         for j in range(jlo, tot):
             if valid[j]:
                 k = M - j
@@ -90,6 +98,16 @@ def _convolve(a, sa, na, b, sb, nb, out, sout, arith, p):
 
 @njit
 def combine(polys, supp, sizes, U, M, weighted, modulus):
+    """`combine_with` for one call: the factorial tables of a modulus built here."""
+    if modulus > 0:
+        fact, inv = factorials(U, modulus)
+    else:
+        fact = inv = np.zeros(0, dtype=np.int64)
+    return combine_with(polys, supp, sizes, U, M, weighted, modulus, fact, inv)
+
+
+@njit
+def combine_with(polys, supp, sizes, U, M, weighted, modulus, fact, inv):
     """Combine components under the mine total, in the arithmetic of `polys`: floats (each row
     scaled by its own constant; `weighted`), int64 counts modulo `modulus` (a prime below 2**31),
     or only which mine counts fit (neither).
@@ -98,7 +116,8 @@ def combine(polys, supp, sizes, U, M, weighted, modulus):
     (C, L): R_c(k) / Z, feasible (C, L), P(mine) off the frontier, off safe, off mine, lo, hi, ok,
     Z): lo..hi the frontier's mine counts that fit the total; ok False when none does; Z the
     weight of every layout (modulo `modulus`: the layouts of the whole board; floats: relative).
-    With a modulus only Z is computed.
+    With a modulus only Z is computed, from the modulus's factorials `fact` and inverse
+    factorials `inv` of 0..U at least (`factorials`; held by the caller across calls).
     """
     C, L = supp.shape
     arith = weighted or modulus > 0
@@ -108,7 +127,7 @@ def combine(polys, supp, sizes, U, M, weighted, modulus):
     tot = pre_n[C] + 1
     w = np.zeros(tot, dtype=polys.dtype)
     valid = np.zeros(tot, dtype=np.bool_)
-    lw = _weights(tot, U, M, weighted, modulus, w, valid)
+    lw = _weights(tot, U, M, weighted, modulus, w, valid, fact, inv)
     # prefix / suffix products of the component polynomials (in the arithmetic, and support)
     F = C + 1 if arith else 1
     pre = np.zeros((F, tot), dtype=polys.dtype)
@@ -239,10 +258,10 @@ def join(mods: list[int], residues: list[list[int]]) -> list[int]:  # (each posi
 
 
 @njit
-def _residues(counts, big, U, M, primes):
+def _residues(counts, big, U, M, primes, fact, inv):
     """The whole board's layouts modulo each prime: counts (C, L) each component's layouts by mine
     count in floats, exact below 2**53; big (P, C, L): the residues modulo each prime of the counts
-    that are not exact (-1 where they are)."""
+    that are not exact (-1 where they are; no rows when none is); fact, inv: each prime's factorial tables (a row each)."""
     C, L = counts.shape
     supp = counts > 0
     sizes = np.zeros(C, dtype=np.int64)
@@ -256,12 +275,51 @@ def _residues(counts, big, U, M, primes):
         p = primes[r]
         for c in range(C):
             for k in range(L):
-                res[c, k] = big[r, c, k] if big[r, c, k] >= 0 else np.int64(counts[c, k]) % p
-        out[r] = combine(res, supp, sizes, U, M, False, p)[8]
+                exact = big.shape[0] > 0 and big[r, c, k] >= 0
+                res[c, k] = big[r, c, k] if exact else np.int64(counts[c, k]) % p
+        out[r] = combine_with(res, supp, sizes, U, M, False, p, fact[r], inv[r])[8]
     return out
 
 
+# the factorial tables of the primes of `moduli(small=True)`, a row each, grown on demand: built
+# once, not once per count (a look-ahead asks for thousands of counts)
+_TABLES: list[np.ndarray] = [np.zeros((0, 1), dtype=np.int64)] * 2
 _JOIN: dict = {}
+
+
+def _tables(count: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, list[int], list[int]]:
+    """The first `count` small primes (as an array), their factorial tables up to n at least, and
+    what joins residues modulo them: their product and each one's Chinese-remainder coefficient."""
+    fact, inv = _TABLES
+    if fact.shape[0] < count or fact.shape[1] <= n:
+        rows, cols = max(count, fact.shape[0]), max(n + 1, 2 * fact.shape[1], 512)
+        built = [factorials(cols - 1, m) for m in moduli(rows, small=True)]
+        _TABLES[:] = [np.stack([f for f, _ in built]), np.stack([i for _, i in built])]
+    if count not in _JOIN:  # x = sum of r_i * c_i modulo the product, c_i = 1 mod m_i and 0 mod the rest
+        mods = moduli(count, small=True)
+        big_m = math.prod(mods)
+        _JOIN[count] = (np.array(mods, dtype=np.int64), big_m, [big_m // m * pow(big_m // m, -1, m) for m in mods],
+                        mods)
+    primes, big_m, coef, mods = _JOIN[count]
+    return primes, _TABLES[0], _TABLES[1], big_m, coef, mods
+
+
+@njit
+def _primes_needed(counts, U, M):
+    """How many primes below 2**31 the whole board's count needs: it is below (the frontier's
+    layouts) x the largest C(U, k) the total allows, with a prime to spare."""
+    C, L = counts.shape
+    k = min(max(U // 2, M - C * (L - 1)), M, U)
+    bits = (math.lgamma(U + 1) - math.lgamma(k + 1) - math.lgamma(U - k + 1)) / math.log(2) if k >= 0 else 0.0
+    for c in range(C):
+        t = 0.0
+        for j in range(L):
+            t += counts[c, j]
+        bits += math.log2(max(t, 1.0))
+    return int(bits) // 30 + 2
+
+
+_EXACT = np.zeros((0, 0, 0), dtype=np.int64)  # (no component's counts past 2**53)
 
 
 def whole_board(counts: np.ndarray, big: dict, U: int, M: int) -> int:
@@ -269,25 +327,17 @@ def whole_board(counts: np.ndarray, big: dict, U: int, M: int) -> int:
     each component's layouts by mine count (`counts`: (C, L) floats, exact below 2**53; `big`:
     component -> its exact counts as Python integers where they are not): `combine` in arithmetic
     modulo enough primes below 2**31, joined by Chinese remainders."""
-    C, L = counts.shape
-    # layouts < (the frontier's layouts) x the largest C(U, k) the total allows, with room to spare
-    k = min(max(U // 2, M - C * (L - 1)), M, U)
-    binom = (math.lgamma(U + 1) - math.lgamma(k + 1) - math.lgamma(U - k + 1)) / math.log(2) if k >= 0 else 0.0
-    frontier = float(np.log2(np.maximum(counts.sum(axis=1), 1.0)).sum()) if C else 0.0
-    count = int(frontier + binom) // 30 + 2
-    mods = moduli(count, small=True)
-    primes = np.array(mods, dtype=np.int64)
-    rows = np.full((count, C, L), -1, dtype=np.int64)
+    count = _primes_needed(counts, U, M)
+    primes, fact, inv, big_m, coef, mods = _tables(count, U)
+    rows = _EXACT
     if big:
+        C, L = counts.shape
+        rows = np.full((count, C, L), -1, dtype=np.int64)
         counts = counts.copy()
-    for c, row in big.items():
-        counts[c, :] = 0.0
-        counts[c, :len(row)] = [1.0 if x else 0.0 for x in row]  # (only which counts it reaches)
-        rows[:, c, :] = 0
-        rows[:, c, :len(row)] = [[x % m for x in row] for m in mods]
-    residues = _residues(counts, rows, U, M, primes)
-    if count not in _JOIN:  # x = sum of r_i * c_i modulo the product, c_i = 1 mod m_i and 0 mod the rest
-        big_m = math.prod(mods)
-        _JOIN[count] = (big_m, [big_m // m * pow(big_m // m, -1, m) for m in mods])
-    big_m, coef = _JOIN[count]
-    return sum(int(r) * c for r, c in zip(residues, coef)) % big_m
+        for c, row in big.items():
+            counts[c, :] = 0.0
+            counts[c, :len(row)] = [1.0 if x else 0.0 for x in row]  # (only which counts it reaches)
+            rows[:, c, :] = 0
+            rows[:, c, :len(row)] = [[x % m for x in row] for m in mods]
+    residues = _residues(counts, rows, U, M, primes, fact, inv).tolist()
+    return sum(r * c for r, c in zip(residues, coef)) % big_m

@@ -40,6 +40,7 @@ from starlette.routing import Route
 from ..board import Board
 from ..errors import AnalysisError, IllegalMoveError, PositionError
 from ..game import ACTIONS, replay_steps
+from ..replays.child import close_pipes
 from ..view import HIDDEN
 from .analyse_position import Position, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
@@ -72,7 +73,8 @@ class Worker:
         """The running worker, started if it is not."""
         if self._proc is not None and self._proc.poll() is None:
             return self._proc
-        self._close_pipes()  # of a worker that died
+        if self._proc is not None:
+            close_pipes(self._proc)  # of a worker that died
         proc = self._proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.analyse_worker"],
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._buf = b""
@@ -100,16 +102,8 @@ class Worker:
         if self._proc is not None:
             self._proc.kill()
             self._proc.wait()
-            self._close_pipes()
+            close_pipes(self._proc)
         self._proc = None
-
-    def _close_pipes(self) -> None:
-        for pipe in (self._proc.stdin, self._proc.stdout) if self._proc is not None else ():
-            try:
-                if pipe is not None:
-                    pipe.close()
-            except OSError:  # (a broken pipe's buffered bytes cannot be flushed: nobody reads them)
-                pass
 
     def run(self, job: dict, limit: float) -> tuple[dict, bool, float]:
         """(the parts of the report that came within `limit` seconds, whether the time ran out, the
@@ -142,7 +136,8 @@ class Worker:
                     self._proc.wait(5)
                 except subprocess.TimeoutExpired:
                     self._kill()
-            self._close_pipes()
+            if self._proc is not None:
+                close_pipes(self._proc)
             self._proc = None
 
 

@@ -63,10 +63,12 @@ def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes]]:
     return proc.stdin, proc.stdout
 
 
-def _close_pipes(proc: subprocess.Popen[bytes]) -> None:
-    for pipe in _pipes(proc):
+def close_pipes(proc: subprocess.Popen[bytes]) -> None:
+    """Close a finished child's pipes (else each warns when collected)."""
+    for pipe in (proc.stdin, proc.stdout):
         try:
-            pipe.close()
+            if pipe is not None:
+                pipe.close()
         except OSError:  # (a broken pipe's buffered bytes cannot be flushed: nobody reads them)
             pass
 
@@ -92,7 +94,7 @@ class Child:
         if self._proc is not None:
             if self._proc.poll() is None:
                 return self._proc
-            _close_pipes(self._proc)  # a child that died: its pipes go with it
+            close_pipes(self._proc)  # a child that died: its pipes go with it
         if self._dir is None:
             self._dir = tempfile.mkdtemp(prefix="sweeplab-child-")
         argv = [*self.argv, *(["--memory", str(self.memory)] if self.memory else [])]
@@ -176,7 +178,7 @@ class Child:
                     self._proc.wait(1)
                 except subprocess.TimeoutExpired:
                     self._kill(self._proc)
-            _close_pipes(self._proc)
+            close_pipes(self._proc)
         self._proc = None
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)

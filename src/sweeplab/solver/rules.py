@@ -55,6 +55,11 @@ from .position import (
 
 NOTHING_TOLD = np.empty(0, dtype=np.int8)  # (view_position: no hidden cell known beforehand)
 
+# NEAR offsets from AFTER on reach the cells after a number; b sees a at the mirrored offset
+# 23 - s, and the subset rule looks both ways, so a pass over every number meets each pair once
+# from these alone.
+AFTER = 12
+
 # How `settle` ends: the rules stall, the play has opened every safe cell, or a number is broken
 # (more mines known around it than it shows, or fewer hidden cells than it still needs).
 STALLED, DONE, BROKEN = 0, 1, 2
@@ -236,7 +241,7 @@ def one_level(numbers, nbr, pi, pb, si, sm, safe, mines):
     for a in range(n):
         if st[a] != OPEN_STATE or pi[HMASK, a] == 0:
             continue
-        s, b, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
+        s, b, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, AFTER, False)
         while s < 24:
             for side in range(2):
                 c, sc = (a, 24) if side == 0 else (b, s)

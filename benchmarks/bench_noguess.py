@@ -6,6 +6,7 @@ goes, the densest boards that generate, and many boards checked by two independe
     python benchmarks/bench_noguess.py --densest                   # the densest boards that generate
     python benchmarks/bench_noguess.py --first-click 2000          # a game's first click on expert
     nice python benchmarks/bench_noguess.py --verify 100000 --verify-mines 130   # both solvers check each board
+    nice python benchmarks/bench_noguess.py --verify 5000 --verify-from 27       # ... boards after the first 2,700
 
 `--against` times sweeplab's `generate` (a board for a game: its own chain), Simon Tatham's Mines
 (its `minegen`, built here from the source folder given to `--tatham`, which holds mines.c, misc.c,
@@ -210,12 +211,13 @@ def play_out(board, x, y, decide) -> bool:
     return True
 
 
-def verify(n: int, mines: int, budget: float = float("inf")) -> None:
-    """n boards at 30x16/mines from (15, 8), in batches of 100 (one warm chain each, as
-    `noguess.boards` makes them, seeded stream_key(2024, batch); their first boards as `generate`
-    does), each played from its first click by two solvers other than the generator's own
-    bookkeeping: the project's (`sweeplab.solver.complete.analyse_kernel`, with the mine total; a
-    position it declines as too complex is decided by ms-toollib, and counted) and ms-toollib's
+def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0) -> None:
+    """n boards at 30x16/mines from (15, 8), in batches of 100 from batch `first` on (one warm chain
+    each, as `noguess.boards` makes them, seeded stream_key(2024, batch); their first boards as
+    `generate` does: runs from different `first` batches check different boards, and add up), each
+    played from its first click by two solvers other than the generator's own bookkeeping: the
+    project's (`sweeplab.solver.complete.analyse_kernel`, with the mine total; a position it
+    declines as too complex is decided by ms-toollib, and counted) and ms-toollib's
     `cal_probability_onboard` alone (with the mine total). A board either leaves unplayed is
     printed with its seed. Stops early, at a whole batch, once `budget` CPU seconds are spent."""
     import ms_toollib as mst
@@ -243,9 +245,9 @@ def verify(n: int, mines: int, budget: float = float("inf")) -> None:
 
     spent = {"generation": 0.0, "project": 0.0, "ms-toollib": 0.0}
     checked = 0
-    for batch in range((n + 99) // 100):
+    for batch in range(first, first + (n + 99) // 100):
         t = time.process_time()
-        made = [r.board for r in boards(w, h, mines, x, y, stream_key(2024, batch), min(100, n - 100 * batch))]
+        made = [r.board for r in boards(w, h, mines, x, y, stream_key(2024, batch), min(100, n - checked))]
         spent["generation"] += time.process_time() - t
         for i, board in enumerate(made):
             for name, decide in (("project", by_project), ("ms-toollib", by_ms_toollib)):
@@ -285,6 +287,8 @@ def main() -> None:
     ap.add_argument("--verify-budget", type=float, default=float("inf"),
                     help="--verify stops at the first whole batch after this many CPU seconds")
     ap.add_argument("--verify-mines", type=int, default=130, help="mines on the 30x16 boards --verify checks")
+    ap.add_argument("--verify-from", type=int, default=0, help="the batch of 100 boards --verify starts at (runs "
+                    "from different batches check different boards)")
     a = ap.parse_args()
     if a.against and not 1 <= a.rounds <= a.against_boards:
         ap.error(f"--rounds must be from 1 to --against-boards ({a.against_boards}), so that every round times "
@@ -299,7 +303,7 @@ def main() -> None:
     if a.first_click:
         first_click(a.first_click)
     if a.verify:
-        verify(a.verify, a.verify_mines, a.verify_budget)
+        verify(a.verify, a.verify_mines, a.verify_budget, a.verify_from)
 
 
 if __name__ == "__main__":

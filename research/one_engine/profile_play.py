@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 W, H, X, Y = 30, 16, 15, 8
+PERF_MAPS = Path("/tmp")  # perf's own fixed place for the symbol maps of JIT-compiled code
 
 
 def make_boards(path: Path, per_level: int, moves: int, seed: int) -> None:
@@ -67,8 +68,8 @@ def worker(path: str, passes: int) -> None:
 
 
 def write_perf_map() -> None:
-    """/tmp/perf-PID.map (where perf looks for code it cannot name): every function of every
-    kernel this process compiled, sized up to the next one's address."""
+    """perf-PID.map in PERF_MAPS (where perf looks for code it cannot name): every function of
+    every kernel this process compiled, sized up to the next one's address."""
     import gc
 
     from numba.core.registry import CPUDispatcher
@@ -87,7 +88,7 @@ def write_perf_map() -> None:
                     if address:
                         names[address] = f.name
     addresses = sorted(names)
-    with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+    with open(PERF_MAPS / f"perf-{os.getpid()}.map", "w") as out:
         for i, a in enumerate(addresses):
             size = addresses[i + 1] - a if i + 1 < len(addresses) and addresses[i + 1] - a < 1 << 20 else 4096
             out.write(f"{a:x} {size:x} {names[a]}\n")

@@ -55,15 +55,18 @@ def worker(path: str, passes: int) -> None:
     nbr = grid.neighbour_table(W, H, "bounded")
     room = C.workspace(W, H)
     boards = [(m, C.count_numbers(m, nbr)) for m in np.load(path)]
-    for mines, numbers in boards:  # (compiled before perf starts counting)
-        C.start(C.Position(mines, numbers, nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, *room))
+
+    def play_all():
+        for mines, numbers in boards:
+            C.start(C.Position(mines, numbers, nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, *room))
+
+    play_all()  # (compiled before perf starts counting)
     control = os.environ.get("PROFILE_CONTROL")
     if control:
         with open(control, "w") as fifo:
             fifo.write("enable\n")
     for _ in range(passes):
-        for mines, numbers in boards:
-            C.start(C.Position(mines, numbers, nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, *room))
+        play_all()
     write_perf_map()
 
 
@@ -108,13 +111,12 @@ def kernel_name(symbol: str) -> str | None:
     return ".".join(parts)
 
 
-def profile(tree: str, boards: Path, passes: int, scratch: Path) -> dict[str, int]:
+def profile(side: str, tree: str, boards: Path, passes: int, scratch: Path) -> dict[str, int]:
     """Samples per kernel (and per allocator / reference-count routine) of `tree` playing the boards."""
-    data = scratch / f"{Path(tree).name}.perf"
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(scratch / f"cache-{Path(tree).name}"),
-               PYTHONPATH=os.path.join(tree, "src"))
+    data = scratch / f"{side}.perf"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(scratch / f"cache-{side}"), PYTHONPATH=os.path.join(tree, "src"))
     python = os.path.join(tree, ".venv", "bin", "python")
-    control = scratch / f"{Path(tree).name}.ctl"
+    control = scratch / f"{side}.ctl"
     os.mkfifo(control)
     env["PROFILE_CONTROL"] = str(control)
     subprocess.run(["perf", "record", "-q", "-D", "-1", "--control", f"fifo:{control}", "-F", "1000", "-e",
@@ -154,7 +156,7 @@ def main(argv=None) -> None:
         scratch = Path(tmp)
         boards = scratch / "boards.npy"
         make_boards(boards, args.boards, args.moves, seed=3)
-        sides = {side: profile(tree, boards, args.passes, scratch) for side, tree in
+        sides = {side: profile(side, tree, boards, args.passes, scratch) for side, tree in
                  (("old", args.old), ("new", args.new))}
     print("| kernel | old samples | new samples |")
     print("|---|---|---|")

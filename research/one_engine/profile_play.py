@@ -1,15 +1,19 @@
 """Where a certifying play's time goes, in each checkout: Linux perf's samples per compiled kernel.
 
-    python research/one_engine/profile_play.py --old OLD_TREE --new NEW_TREE [--passes 500]
+    python research/one_engine/profile_play.py --old OLD_TREE --new NEW_TREE [--passes 500] [--rounds 4]
+    python research/one_engine/profile_play.py --old OLD_TREE --new NEW_TREE --generate [--passes 4]
 
 The plays: certified 30x16 boards with 130 and 170 mines (clicked at the centre), each with one
 mine moved at random 40 times; most of those boards get stuck, as most of a no-guess chain's
-proposals do. Each tree plays them all `--passes` times under `perf record` (software clock; no
+proposals do. With `--generate` each pass generates no-guess boards instead (seeds 0 to
+`--boards` at each level, as `sweeplab board --rule noguess` does), the chain's replays of moved
+boards included. Each tree runs them `--passes` times under `perf record` (software clock; no
 hardware counters needed; counting starts once the kernels are compiled), in its own
-interpreter. numba's kernels are compiled afresh (an empty cache) so that their addresses can be
-written to perf's map of the process, and the samples are summed per kernel. Samples are CPU
-time, so the two columns compare within one run only as far as the machine's speed held; the
-shares within a column do not depend on it.
+interpreter, the passes split into `--rounds` runs that take turns (old, new, old, ...), so that
+a drift in the shared machine's speed weighs on both sides alike. numba's kernels are compiled
+afresh (an empty cache) so that their addresses can be written to perf's map of the process,
+and the samples are summed per kernel. Samples are CPU time, so the two columns compare within
+one run only as far as the machine's speed held; the shares within a column do not depend on it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 W, H, X, Y = 30, 16, 15, 8
+LEVELS = (130, 170)
 PERF_MAPS = Path("/tmp")  # perf's own fixed place for the symbol maps of JIT-compiled code
 
 
@@ -35,7 +40,7 @@ def make_boards(path: Path, per_level: int, moves: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     block = grid.block_mask(W, H, X, Y, "bounded")
     out = []
-    for mines in (130, 170):
+    for mines in LEVELS:
         for s in range(per_level):
             flat = generate(W, H, mines, X, Y, s).board.flat_mines
             mine_cells = np.flatnonzero(flat)
@@ -48,15 +53,22 @@ def make_boards(path: Path, per_level: int, moves: int, seed: int) -> None:
     np.save(path, np.array(out))
 
 
-def worker(path: str, passes: int) -> None:
-    """Play every board `passes` times, then write perf's map of the compiled kernels."""
+def worker(path: str, passes: int, generate: int) -> None:
+    """Play every board (or generate `generate` boards a level) `passes` times, then write perf's
+    map of the compiled kernels."""
     from sweeplab import grid
     from sweeplab.generators import certify as C
+    from sweeplab.generators import noguess
     nbr = grid.neighbour_table(W, H, "bounded")
     room = C.workspace(W, H)
     boards = [(m, C.count_numbers(m, nbr)) for m in np.load(path)]
 
     def play_all():
+        if generate:
+            for mines in LEVELS:
+                for seed in range(generate):
+                    noguess.generate(W, H, mines, X, Y, seed)
+            return
         for mines, numbers in boards:
             C.start(C.Position(mines, numbers, nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, *room))
 
@@ -111,8 +123,9 @@ def kernel_name(symbol: str) -> str | None:
     return ".".join(parts)
 
 
-def profile(side: str, tree: str, boards: Path, passes: int, scratch: Path) -> dict[str, int]:
-    """Samples per kernel (and per allocator / reference-count routine) of `tree` playing the boards."""
+def profile(side: str, tree: str, boards: Path, passes: int, scratch: Path, generate: int) -> dict[str, int]:
+    """Samples per kernel (and per allocator / reference-count routine) of `tree` playing the boards,
+    in a fresh interpreter with an empty cache (`side` names its files, one run each)."""
     data = scratch / f"{side}.perf"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(scratch / f"cache-{side}"), PYTHONPATH=os.path.join(tree, "src"))
     python = os.path.join(tree, ".venv", "bin", "python")
@@ -121,20 +134,21 @@ def profile(side: str, tree: str, boards: Path, passes: int, scratch: Path) -> d
     env["PROFILE_CONTROL"] = str(control)
     subprocess.run(["perf", "record", "-q", "-D", "-1", "--control", f"fifo:{control}", "-F", "1000", "-e",
                     "cpu-clock", "-o", str(data), python, __file__,
-                    "--worker", str(boards), "--passes", str(passes)], env=env, check=True, cwd=tree,
-                   stdout=subprocess.DEVNULL)
+                    "--worker", str(boards), "--passes", str(passes), "--generate-boards", str(generate)],
+                   env=env, check=True, cwd=tree, stdout=subprocess.DEVNULL)
     report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--sort", "symbol", "--stdio",
                              "-F", "sample,symbol"], capture_output=True, text=True, check=True).stdout
     samples: dict[str, int] = {}
     for line in report.splitlines():
-        m = re.match(r"\s*(\d+)\s+\[\.\]\s+(\S+)", line)
+        m = re.match(r"\s*(\d+)\s+\[[.k]\]\s+(\S+)", line)
         if not m:
             continue
         name = kernel_name(m.group(2))
         if name is None and re.search(r"^NRT_|malloc|free|memset|memmove", m.group(2)):
             name = "(allocation and reference counts, the Python loop's too)"
-        if name is not None:
-            samples[name] = samples.get(name, 0) + int(m.group(1))
+        if name is None:
+            name = "(other code: the interpreter, numpy, the system)"
+        samples[name] = samples.get(name, 0) + int(m.group(1))
     return samples
 
 
@@ -143,12 +157,15 @@ def main(argv=None) -> None:
     ap.add_argument("--old")
     ap.add_argument("--new")
     ap.add_argument("--passes", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=4, help="runs a side, taking turns, sharing the passes")
     ap.add_argument("--boards", type=int, default=12, help="certified boards a level")
     ap.add_argument("--moves", type=int, default=40, help="boards one move away from each")
+    ap.add_argument("--generate", action="store_true", help="profile no-guess generation, not plays")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--generate-boards", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        worker(args.worker, args.passes)
+        worker(args.worker, args.passes, args.generate_boards)
         return
     if not (args.old and args.new):
         ap.error("--old and --new are both needed")
@@ -156,8 +173,13 @@ def main(argv=None) -> None:
         scratch = Path(tmp)
         boards = scratch / "boards.npy"
         make_boards(boards, args.boards, args.moves, seed=3)
-        sides = {side: profile(side, tree, boards, args.passes, scratch) for side, tree in
-                 (("old", args.old), ("new", args.new))}
+        sides: dict[str, dict[str, int]] = {"old": {}, "new": {}}
+        for r in range(args.rounds):
+            passes = args.passes // args.rounds + (r < args.passes % args.rounds)
+            for side, tree in (("old", args.old), ("new", args.new)):
+                for name, count in profile(f"{side}{r}", tree, boards, passes, scratch,
+                                           args.boards if args.generate else 0).items():
+                    sides[side][name] = sides[side].get(name, 0) + count
     print("| kernel | old samples | new samples |")
     print("|---|---|---|")
     names = sorted(set(sides["old"]) | set(sides["new"]), key=lambda k: -(sides["old"].get(k, 0) + sides["new"].get(k, 0)))

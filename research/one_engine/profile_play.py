@@ -5,9 +5,9 @@
 
 The plays: certified 30x16 boards with 130 and 170 mines (clicked at the centre), each with one
 mine moved at random 40 times; most of those boards get stuck, as most of a no-guess chain's
-proposals do. With `--generate` each pass generates no-guess boards instead (seeds 0 to
-`--boards` at each level, as `sweeplab board --rule noguess` does), the chain's replays of moved
-boards included. Each tree runs them `--passes` times under `perf record` (software clock; no
+proposals do. With `--generate` each pass generates no-guess boards instead (`noguess.generate`,
+seeds 0 to `--boards` - 1 at each level, each paying its own chain as a game's board does), the
+chain's replays of moved boards included. Each tree runs them `--passes` times under `perf record` (software clock; no
 hardware counters needed; counting starts once the kernels are compiled), in its own
 interpreter, the passes split into `--rounds` runs that take turns (old, new, old, ...), so that
 a drift in the shared machine's speed weighs on both sides alike. numba's kernels are compiled

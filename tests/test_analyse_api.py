@@ -265,6 +265,7 @@ def test_the_command_opens_a_file_s_position(tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+        proc.stdout.close()
     f.write_text("1 x\n")
     bad = subprocess.run([sys.executable, "-m", "sweeplab", "analyse", str(f), "--no-browser"], capture_output=True,
                          text=True)

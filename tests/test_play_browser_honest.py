@@ -216,6 +216,7 @@ def test_a_game_survives_a_server_restart(tmp_path, page):
 
         proc.send_signal(signal.SIGKILL)  # no goodbye: the game must be in the file already
         proc.wait(10)
+        proc.stdout.close()
         target = next(i for i, ch in enumerate(before) if ch == "#" and not b.flat_mines[i])
         cell(page, target % 16, target // 16).click()
         expect(page.locator("#status")).to_contain_text("not answering")

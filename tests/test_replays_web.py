@@ -85,6 +85,7 @@ def server(tmp_path_factory, evf_bytes):
     finally:
         proc.terminate()
         proc.wait(60)  # (a busy shared machine can take seconds to stop the server and its children)
+        proc.stdout.close()
 
 
 @pytest.mark.slow

@@ -196,7 +196,11 @@ def stats(path, topology, table, as_json):
         if table not in (None, "json"):
             raise click.UsageError(f"--json and --format {table} cannot be given together")
         table = "json"
-    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
     rows = figure_rows(_layouts(data, path, topology))  # tuples in BOARD_FIGURES order
     first = next(rows)  # (a file holds at least one board: an empty one is an error)
     second = next(rows, None)

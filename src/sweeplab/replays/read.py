@@ -145,6 +145,9 @@ class Replay:
                 out.append(f"3BV solved: sweeplab {ours}, ms-toollib {theirs}: the game was lost by a chord at "
                            f"{x},{y} ({when:.3f} s) beside a wrong flag on a 0, which ms-toollib counts as open; "
                            "sweeplab counts an opening only when all its zeros are open")
+            elif ours != theirs and name == "3BV solved" and theirs > t["bbbv"]:
+                out.append(f"3BV solved, ms-toollib past its own 3BV: sweeplab {ours}, ms-toollib {theirs} of the "
+                           f"board's {t['bbbv']}; a count past the total cannot be right")
             elif ours != theirs and name == "3BV solved" and self.partly_open_openings():
                 out.append(f"3BV solved: sweeplab {ours}, ms-toollib {theirs}: an opening is partly open (flags "
                            "stopped its cascade), where ms-toollib's count can differ; sweeplab counts an opening "

@@ -61,7 +61,7 @@ def worker(path: str, passes: int, generate: int) -> None:
     from sweeplab.generators import noguess
     nbr = grid.neighbour_table(W, H, "bounded")
     room = C.workspace(W, H)
-    boards = [(m, C.count_numbers(m, nbr)) for m in np.load(path)]
+    boards = [] if generate else [(m, C.count_numbers(m, nbr)) for m in np.load(path)]
 
     def play_all():
         if generate:
@@ -172,7 +172,8 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         boards = scratch / "boards.npy"
-        make_boards(boards, args.boards, args.moves, seed=3)
+        if not args.generate:  # (generation makes its own boards)
+            make_boards(boards, args.boards, args.moves, seed=3)
         sides: dict[str, dict[str, int]] = {"old": {}, "new": {}}
         for r in range(args.rounds):
             passes = args.passes // args.rounds + (r < args.passes % args.rounds)

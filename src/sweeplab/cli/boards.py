@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -196,11 +197,7 @@ def stats(path, topology, table, as_json):
         if table not in (None, "json"):
             raise click.UsageError(f"--json and --format {table} cannot be given together")
         table = "json"
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     rows = figure_rows(_layouts(data, path, topology))  # tuples in BOARD_FIGURES order
     first = next(rows)  # (a file holds at least one board: an empty one is an error)
     second = next(rows, None)

@@ -211,7 +211,7 @@ def play_out(board, x, y, decide) -> bool:
     return True
 
 
-def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0) -> None:
+def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0, project_only: bool = False) -> None:
     """n boards at 30x16/mines from (15, 8), in batches of 100 from batch `first` on (one warm chain
     each, as `noguess.boards` makes them, seeded stream_key(2024, batch); their first boards as
     `generate` does: runs from different `first` batches check different boards, and add up), each
@@ -219,7 +219,9 @@ def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0) -> 
     project's (`sweeplab.solver.complete.analyse_kernel`, with the mine total; a position it
     declines as too complex is decided by ms-toollib, and counted) and ms-toollib's
     `cal_probability_onboard` alone (with the mine total). A board either leaves unplayed is
-    printed with its seed. Stops early, at a whole batch, once `budget` CPU seconds are spent."""
+    printed with its seed. Stops early, at a whole batch, once `budget` CPU seconds are spent.
+    `project_only` plays with the project's solver alone (ms-toollib still decides what it declines),
+    for counts past the ones ms-toollib has checked."""
     import ms_toollib as mst
 
     from sweeplab.solver.complete import analyse_kernel
@@ -244,13 +246,18 @@ def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0) -> 
         return res[3] & hidden, res[4] & hidden
 
     spent = {"generation": 0.0, "project": 0.0, "ms-toollib": 0.0}
+    solvers = [("project", by_project)] + ([] if project_only else [("ms-toollib", by_ms_toollib)])
+
+    def toollib_bad() -> str:  # "-" where ms-toollib did not play the boards
+        return "-" if project_only else str(bad["ms-toollib"])
+
     checked = 0
     for batch in range(first, first + (n + 99) // 100):
         t = time.process_time()
         made = [r.board for r in boards(w, h, mines, x, y, stream_key(2024, batch), min(100, n - checked))]
         spent["generation"] += time.process_time() - t
         for i, board in enumerate(made):
-            for name, decide in (("project", by_project), ("ms-toollib", by_ms_toollib)):
+            for name, decide in solvers:
                 t = time.process_time()
                 if not play_out(board, x, y, decide):
                     bad[name] += 1
@@ -260,14 +267,14 @@ def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0) -> 
         checked += len(made)
         if checked % 1000 == 0 or checked == n:
             print(f"  {checked} boards: {bad['project']} uncertified by the project's solver ({declined} positions it "
-                  f"declined, decided by ms-toollib), {bad['ms-toollib']} by ms-toollib; CPU s: "
+                  f"declined, decided by ms-toollib), {toollib_bad()} by ms-toollib; CPU s: "
                   + ", ".join(f"{k} {v:.0f}" for k, v in spent.items()), flush=True)
         if sum(spent.values()) > budget:
             break
     print(f"\n{'level':>10} {'click':>6} {'boards':>7} {'project':>8} {'declined':>8} {'ms-toollib':>10} "
           f"{'gen ms':>7} {'project ms':>10} {'toollib ms':>10}")
     print(f"{f'{w}x{h}/{mines}':>10} {f'{x},{y}':>6} {checked:>7} {bad['project']:>8} {declined:>8} "
-          f"{bad['ms-toollib']:>10} " + " ".join(f"{spent[k] / checked * 1e3:>{c}.2f}" for k, c in
+          f"{toollib_bad():>10} " + " ".join(f"{spent[k] / checked * 1e3:>{c}.2f}" for k, c in
                                                   (("generation", 7), ("project", 10), ("ms-toollib", 10))))
     print("(project, ms-toollib: boards each solver could not finish from the first click; declined: positions "
           "the project's solver passed to ms-toollib; CPU ms per board)")
@@ -289,6 +296,8 @@ def main() -> None:
     ap.add_argument("--verify-mines", type=int, default=130, help="mines on the 30x16 boards --verify checks")
     ap.add_argument("--verify-from", type=int, default=0, help="the batch of 100 boards --verify starts at (runs "
                     "from different batches check different boards)")
+    ap.add_argument("--verify-project-only", action="store_true", help="--verify with the project's solver alone "
+                    "(ms-toollib still decides the positions it declines)")
     a = ap.parse_args()
     if a.against and not 1 <= a.rounds <= a.against_boards:
         ap.error(f"--rounds must be from 1 to --against-boards ({a.against_boards}), so that every round times "
@@ -303,7 +312,7 @@ def main() -> None:
     if a.first_click:
         first_click(a.first_click)
     if a.verify:
-        verify(a.verify, a.verify_mines, a.verify_budget, a.verify_from)
+        verify(a.verify, a.verify_mines, a.verify_budget, a.verify_from, a.verify_project_only)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,237 @@
+"""One round of complete deduction, timed alone: the engine's against the certifier's before it.
+
+    python research/one_engine/rounds.py capture --out rounds.npz [--boards 2] [--moves 150]
+    python research/one_engine/rounds.py time --old OLD_TREE --new NEW_TREE --rounds-file rounds.npz [--runs 6]
+    python research/one_engine/rounds.py parts --rounds-file rounds.npz
+
+`capture` records the positions at which a no-guess chain's plays start a round of complete
+deduction: certified 30x16 boards with 130 and 170 mines (clicked at the centre, `generate` with
+seeds 0..boards-1) each run `--moves` chain moves with the kernels as plain Python (numba off), so
+that the round's function can be wrapped and its inputs kept. `time` runs, in each tree's own
+interpreter and taking turns (old, new, old, ...), that tree's round function on every recorded
+position (the engine's `solver.play.complete_step`; before it, `generators.certify._complete_step`,
+which takes the same arguments), checks that both decide the same cells, and prints the CPU time
+per round of each run and the medians' ratio. A round is about a third of generation's time, and
+whole-generation timings swing more than the gap sought, so the round is measured where it can be
+measured closely. `parts` splits the engine's round (this checkout's) into what it is made of:
+the constraints built, the components put in their narrow order (and the round's arrays
+allocated), and the sweeps of components of up to 12 cells and of larger ones, each part timed as
+the best of 5 runs of `--repeat` passes, every component swept (as a round that decides nothing
+does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+W, H, X, Y = 30, 16, 15, 8
+LEVELS = (130, 170)
+
+
+def capture(out: str, boards: int, moves: int) -> None:
+    subprocess.run([sys.executable, __file__, "starts", "--boards", str(boards), "--out", out + ".starts.npz"],
+                   check=True)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    subprocess.run([sys.executable, __file__, "record", "--out", out, "--moves", str(moves)], env=env, check=True)
+
+
+def starts(boards: int, out: str) -> None:
+    """The certified start boards and the grid's scratch, made with numba on (the scratch's tables
+    are built by kernels that rely on numba's arithmetic)."""
+    from sweeplab.generators import certify as C
+    from sweeplab.generators.noguess import generate
+    flats = [generate(W, H, mines, X, Y, s).board.flat_mines for mines in LEVELS for s in range(boards)]
+    si, sb, sm = C.workspace(W, H)[2]
+    np.savez(out, boards=np.array(flats), si=si, sb=sb, sm=sm)
+
+
+def record(out: str, moves: int) -> None:
+    from sweeplab import grid
+    from sweeplab.generators import certify as C
+    from sweeplab.generators import noguess as G
+    from sweeplab.solver import play
+
+    kept: dict[str, list] = {k: [] for k in ("st", "numbers", "hid", "kno", "hmask", "left")}
+    inner = play.complete_step
+
+    def wrapped(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
+        for k, v in (("st", st), ("numbers", numbers), ("hid", hid), ("kno", kno), ("hmask", hmask)):
+            kept[k].append(np.array(v, copy=True))
+        kept["left"].append(int(mines_left))
+        return inner(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget)
+
+    play.complete_step = wrapped
+    for module in list(sys.modules.values()):  # (numba's int64 arithmetic, which plain numpy refuses)
+        if getattr(module, "__name__", "").startswith("sweeplab") and hasattr(module, "popcount"):
+            module.popcount = lambda x: bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+    nbr = grid.neighbour_table(W, H, "bounded")
+    excluded = grid.block_mask(W, H, X, Y, "bounded")
+    made = np.load(out + ".starts.npz")
+    for i, mines in enumerate(made["boards"]):
+        room = (C.new_play(W * H), C.new_play(W * H), (made["si"].copy(), made["sb"].copy(), made["sm"].copy()))
+        p = C.position(mines.copy(), nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, room)
+        assert C.start(p) == C.SOLVED
+        t = time.time()
+        G._chain(p, excluded, np.uint64(1000 + i), moves)
+        print(f"board {i}: {len(kept['left'])} rounds so far ({time.time() - t:.0f} s)", file=sys.stderr)
+    np.savez_compressed(out, **{k: np.array(v) for k, v in kept.items()})
+
+
+def run_side(path: str, repeat: int) -> None:
+    """Time this interpreter's round function on every recorded round; print CPU ns a round and a
+    digest of the decisions."""
+    import hashlib
+
+    from sweeplab import grid
+    try:
+        from sweeplab.solver.play import complete_step as step
+    except ImportError:
+        from sweeplab.generators.certify import _complete_step as step
+    d = np.load(path)
+    nbr = grid.neighbour_table(W, H, "bounded")
+    rows = [tuple(d[k][i] for k in ("st", "numbers", "hid", "kno", "hmask")) + (int(d["left"][i]),)
+            for i in range(d["left"].shape[0])]
+    n = W * H
+    safe = np.zeros(n, dtype=np.bool_)
+    mine = np.zeros(n, dtype=np.bool_)
+    h = hashlib.sha1()
+    for st, numbers, hid, kno, hmask, left in rows:  # (compiles, and the decisions)
+        safe[:] = False
+        mine[:] = False
+        got = step(st, numbers, nbr, hid, kno, hmask, left, safe, mine, 200_000)
+        h.update(np.array([got[0], got[1], got[2]], dtype=np.int64).tobytes() + safe.tobytes() + mine.tobytes())
+    t = time.process_time()
+    for _ in range(repeat):
+        for st, numbers, hid, kno, hmask, left in rows:
+            step(st, numbers, nbr, hid, kno, hmask, left, safe, mine, 200_000)
+    print((time.process_time() - t) / (repeat * len(rows)) * 1e9, h.hexdigest()[:16])
+
+
+def parts(path: str, repeat: int) -> None:
+    from numba import njit
+
+    from sweeplab import grid
+    from sweeplab.solver.frontier import build, by_component, components
+    from sweeplab.solver.sweep import GROW, OK, _backward, _grown, clear, forward, workspace
+
+    @njit
+    def upto(st_, numbers_, hid_, kno_, hmask_, nbr, repeat, stage, lo, hi):
+        """Every round to `stage`: 0 built, 1 ordered and allocated, 2 components of lo..hi cells
+        swept forward, 3 and backward."""
+        t = 0
+        for _ in range(repeat):
+            for r in range(st_.shape[0]):
+                fidx, front, nf, off, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
+                    build(st_[r], numbers_[r], nbr, hid_[r], kno_[r], hmask_[r])
+                if stage == 0:
+                    t += nf
+                    continue
+                order, comp_start, con_comp, pos = components(nf, nc, con_start, con_front, fcons, fdeg, parent)
+                ncomp = comp_start.shape[0] - 1
+                cstart, clist = by_component(con_comp, ncomp)
+                maxm = 0
+                for c in range(ncomp):
+                    maxm = max(maxm, comp_start[c + 1] - comp_start[c])
+                ws = workspace(4 * maxm + 8, maxm, nc, 1)
+                F = np.zeros((4 * maxm + 8, 1))
+                can = np.zeros(2 * nf, dtype=np.bool_)
+                one = np.ones(1, dtype=np.bool_)
+                p_out = np.zeros(1)
+                for c in range(ncomp):
+                    m = comp_start[c + 1] - comp_start[c]
+                    if stage == 1 or m < lo or m > hi:
+                        continue
+                    cons = clist[cstart[c]:cstart[c + 1]]
+                    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
+                    status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child,
+                                     layer, inc, inc_n, ck, cv, uniq, ints)
+                    while status == GROW:
+                        ws, F = _grown(ws, F)
+                        keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
+                        status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child,
+                                         layer, inc, inc_n, ck, cv, uniq, ints)
+                    if stage == 3 and status == OK:
+                        _backward(F, flo, fhi, child, layer, E, W, m, one, one, order[comp_start[c]:comp_start[c + 1]],
+                                  p_out, can[:nf], can[nf:], False)
+                    clear(F, ws, m, status)
+                    t += 1
+        return t
+
+    d = np.load(path)
+    args = tuple(d[k] for k in ("st", "numbers", "hid", "kno", "hmask")) + (grid.neighbour_table(W, H, "bounded"),)
+    rounds = d["left"].shape[0]
+
+    def best(stage, lo=0, hi=0):
+        upto(*args, 1, stage, lo, hi)
+        out = float("inf")
+        for _ in range(5):
+            t = time.process_time()
+            upto(*args, repeat, stage, lo, hi)
+            out = min(out, time.process_time() - t)
+        return out / (repeat * rounds) * 1e6
+
+    built, ordered = best(0), best(1)
+    small_f, small = best(2, 1, 12) - ordered, best(3, 1, 12) - ordered
+    large_f, large = best(2, 13, 1 << 30) - ordered, best(3, 13, 1 << 30) - ordered
+    print(f"{rounds} rounds; microseconds a round (best of 5 runs of {repeat} passes), every component swept:")
+    print(f"  constraints built                              {built:6.2f}")
+    print(f"  components in their narrow order, arrays made  {ordered - built:6.2f}")
+    print(f"  components of up to 12 cells: forward, all     {small_f:6.2f} {small:6.2f}")
+    print(f"  components of 13 cells or more: forward, all   {large_f:6.2f} {large:6.2f}")
+    print(f"  the round, all told                            {ordered + small + large:6.2f}")
+
+
+def time_sides(old: str, new: str, path: str, runs: int, repeat: int) -> None:
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    digests = {}
+    for r in range(runs):
+        for side, tree in (("old", old), ("new", new)) if r % 2 == 0 else (("new", new), ("old", old)):
+            env = dict(os.environ, PYTHONPATH=os.path.join(tree, "src"))
+            python = os.path.join(tree, ".venv", "bin", "python")
+            ns, digest = subprocess.run([python, os.path.abspath(__file__), "side", "--rounds-file", path,
+                                         "--repeat", str(repeat)], env=env, check=True, capture_output=True,
+                                        text=True, cwd=tree).stdout.split()
+            times[side].append(float(ns))
+            digests[side] = digest
+            print(f"run {r} {side}: {float(ns) / 1e3:.2f} us a round", flush=True)
+    rounds = np.load(path)["left"].shape[0]
+    old_m, new_m = float(np.median(times["old"])), float(np.median(times["new"]))
+    same = "the same" if digests["old"] == digests["new"] else "DIFFERENT"
+    print(f"{rounds} rounds, {runs} runs a side: old {old_m / 1e3:.2f} us, new {new_m / 1e3:.2f} us a round "
+          f"(medians), new / old {new_m / old_m:.2f}; decisions {same}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("task", choices=("capture", "time", "parts", "starts", "record", "side"))
+    ap.add_argument("--out")
+    ap.add_argument("--boards", type=int, default=2, help="start boards a level")
+    ap.add_argument("--moves", type=int, default=150, help="chain moves from each start")
+    ap.add_argument("--old")
+    ap.add_argument("--new")
+    ap.add_argument("--rounds-file")
+    ap.add_argument("--runs", type=int, default=6, help="runs a side, taking turns")
+    ap.add_argument("--repeat", type=int, default=5, help="passes over the rounds in a run")
+    a = ap.parse_args()
+    if a.task == "capture":
+        capture(a.out, a.boards, a.moves)
+    elif a.task == "starts":
+        starts(a.boards, a.out)
+    elif a.task == "record":
+        record(a.out, a.moves)
+    elif a.task == "parts":
+        parts(a.rounds_file, a.repeat)
+    elif a.task == "side":
+        run_side(a.rounds_file, a.repeat)
+    else:
+        time_sides(a.old, a.new, a.rounds_file, a.runs, a.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -21,10 +21,6 @@ API (every bad request a 4xx JSON body `{"error": ...}` that says what was wrong
 from __future__ import annotations
 
 import atexit
-import json
-import os
-import select
-import subprocess
 import sys
 import threading
 import time
@@ -38,9 +34,9 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Route
 
 from ..board import Board
-from ..errors import AnalysisError, IllegalMoveError, PositionError
+from ..errors import AnalysisError, ChildError, IllegalMoveError, PositionError
 from ..game import ACTIONS, replay_steps
-from ..replays.child import close_pipes
+from ..replays.child import Child
 from ..view import HIDDEN
 from .analyse_position import Position, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
@@ -56,89 +52,36 @@ SOURCES = ("code", "text", "file", "cells")
 
 
 class Worker:
-    """The analysis worker process: started on demand, one job at a time, killed when a job runs past
-    its time (and started again for the next)."""
+    """The analysis worker process (replays/child.py's Child): started on demand, one job at a time,
+    killed when a job runs past its time, and started again at once for the next."""
 
     def __init__(self):
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._buf = b""
-        self._lock = threading.Lock()
+        self._child = Child([sys.executable, "-m", "sweeplab.play.analyse_worker"], startup=START_TIMEOUT)
 
     def start(self) -> None:
         """Start it now (it loads its kernels), so that the first analysis does not wait for it."""
-        with self._lock:
-            self._ensure()
-
-    def _ensure(self) -> subprocess.Popen[bytes]:
-        """The running worker, started if it is not."""
-        if self._proc is not None and self._proc.poll() is None:
-            return self._proc
-        if self._proc is not None:
-            close_pipes(self._proc)  # of a worker that died
-        proc = self._proc = subprocess.Popen([sys.executable, "-m", "sweeplab.play.analyse_worker"],
-                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self._buf = b""
-        if self._read(proc, time.monotonic() + START_TIMEOUT) != ["ready"]:
-            self._kill()
-            raise RuntimeError("the analysis worker did not start")
-        return proc
-
-    def _read(self, proc: subprocess.Popen[bytes], deadline: float):
-        """The next message, or None when the deadline passes first or the worker is gone."""
-        assert proc.stdout is not None  # opened as a pipe
-        fd = proc.stdout.fileno()
-        while b"\n" not in self._buf:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                return None
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None
-            self._buf += chunk
-        line, self._buf = self._buf.split(b"\n", 1)
-        return json.loads(line)
-
-    def _kill(self) -> None:
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc.wait()
-            close_pipes(self._proc)
-        self._proc = None
+        self._child.start()
 
     def run(self, job: dict, limit: float) -> tuple[dict, bool, float]:
         """(the parts of the report that came within `limit` seconds, whether the time ran out, the
         seconds the job took: its time limit counts from when the worker is ready)."""
-        with self._lock:
-            proc = self._ensure()
-            assert proc.stdin is not None  # opened as a pipe
-            t0 = time.monotonic()
-            proc.stdin.write((json.dumps(job) + "\n").encode())
-            proc.stdin.flush()
-            deadline = t0 + limit
-            parts: dict = {}
-            while True:
-                msg = self._read(proc, deadline)
-                if msg is None:  # past its time (or gone): stopped, and a fresh one started meanwhile
-                    self._kill()
-                    threading.Thread(target=self.start, daemon=True).start()
-                    return parts, True, time.monotonic() - t0
-                if msg[0] == "done":
-                    return parts, False, time.monotonic() - t0
-                if msg[0] == "error":
-                    raise RuntimeError(f"analysis worker: {msg[1]}")
-                parts[msg[0]] = msg[1]
+        t0 = time.monotonic()
+        try:
+            got, late = self._child.ask_parts(job, timeout=limit)
+        except ChildError as e:
+            raise RuntimeError(f"the analysis worker failed: {e}") from None
+        seconds = time.monotonic() - t0
+        if late:  # stopped: a fresh one starts meanwhile
+            threading.Thread(target=self.start, daemon=True).start()
+        parts: dict = {}
+        for kind, value in got:
+            if kind == "error":
+                raise RuntimeError(f"analysis worker: {value}")
+            parts[kind] = value
+        return parts, late, seconds
 
     def close(self) -> None:
-        with self._lock:
-            if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:
-                self._proc.stdin.close()
-                try:
-                    self._proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    self._kill()
-            if self._proc is not None:
-                close_pipes(self._proc)
-            self._proc = None
+        self._child.close()
 
 
 WORKER = Worker()

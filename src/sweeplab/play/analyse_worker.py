@@ -2,17 +2,14 @@
 
 The solver's kernels hold the interpreter while they count, and a thread cannot be stopped, so a
 position that runs past its time limit could only be waited out. A process can be killed: the server
-sends each job here and stops this process when the job's time is up (see analyse.Worker).
+sends each job here and stops this process when the job's time is up (replays/child.py's Child).
 
-Protocol, one JSON object a line: the server writes {"code", "trust_flags", "click", "optimal"}; this
-process answers ["ready"] once at start (its kernels loaded), then per job ["core", {...}],
-["optimal", {...}] where asked, and ["done"]; a bug answers ["error", "Type: message"].
+A job is {"code", "trust_flags", "click", "optimal"}; its answer comes in parts (child.py's protocol:
+"ready" once at start, its kernels loaded, then per job ("core", {...}), ("optimal", {...}) where
+asked, and "done"); a bug answers ("error", "Type: message") and the next job is still served.
 """
 
 from __future__ import annotations
-
-import json
-import sys
 
 
 def _warm() -> None:
@@ -25,30 +22,24 @@ def _warm() -> None:
             pass
 
 
-def main() -> None:
+def answer(job: dict):
+    """The parts of a job's report, as they are found."""
     from .analyse_position import Position
     from .analyse_report import report
 
-    out = sys.stdout
+    try:
+        click = job.get("click")
+        yield from report(Position.from_code(job["code"]), trust_flags=job["trust_flags"],
+                          click=None if click is None else tuple(click), optimal=job["optimal"])
+    except Exception as e:  # a bug: said, and the next job still served
+        yield "error", f"{type(e).__name__}: {e}"
 
-    def send(*msg):
-        out.write(json.dumps(msg) + "\n")
-        out.flush()
+
+def main() -> None:
+    from ..replays.child import serve
 
     _warm()
-    send("ready")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            job = json.loads(line)
-            click = job.get("click")
-            for part, value in report(Position.from_code(job["code"]), trust_flags=job["trust_flags"],
-                                      click=None if click is None else tuple(click), optimal=job["optimal"]):
-                send(part, value)
-            send("done")
-        except Exception as e:  # a bug: said, and the next job still served
-            send("error", f"{type(e).__name__}: {e}")
+    serve(answer, parts=True)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
 """A child process that answers requests one at a time, with bounded memory and time.
 
-Untrusted files are read in children: ms-toollib (replays/_toollib_worker.py) aborts its whole process
-on many malformed files, and a crafted one can ask it for gigabytes and minutes. A child sets its own
-address-space limit (RLIMIT_AS) from `--memory BYTES` before it does anything else, so an allocation past
-it fails inside the child; the parent gives each request a deadline and kills the child (its whole
-process group) past it; either way only that one request fails, with a reason, and the next one starts
-a new child.
+Every child process of sweeplab runs through here: the readers of untrusted files, and the analysis
+board's worker (play/analyse_worker.py), whose answers come in parts so that what a job found before
+its time ran out is still shown. Untrusted files are read in children: ms-toollib
+(replays/_toollib_worker.py) aborts its whole process on many malformed files, and a crafted one can
+ask it for gigabytes and minutes. A child sets its own address-space limit (RLIMIT_AS) from
+`--memory BYTES` before it does anything else, so an allocation past it fails inside the child; the
+parent gives each request a deadline and kills the child (its whole process group) past it; either
+way only that one request fails, with a reason, and the next one starts a new child.
 
-Protocol, over the child's stdin and stdout: the child first writes the pickled string "ready" (its
-start-up, imports and warm-up, is not counted against any request), then answers each pickled request
-with one pickled answer. `serve(handle)` is the child's side.
+Protocol, over the child's stdin and stdout: the child first writes the string "ready" (its start-up,
+imports and warm-up, is not counted against any request), then answers each pickled request with one
+answer (`serve(handle)`, the child's side) or with its parts and then "done" (`serve` with `parts`). What the
+child writes goes in frames (a length, then the pickle), read by the parent as they come, so that a
+deadline holds between the parts of one answer too.
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import IO
 
 READY = "ready"
+_LATE = object()  # (no message before the deadline)
+DONE = "done"  # (after the parts of an answer)
+HEADER = 8  # bytes of a frame's length
 
 
 def limit_memory(argv: list[str]) -> int | None:
@@ -42,19 +50,28 @@ def limit_memory(argv: list[str]) -> int | None:
     return limit
 
 
-def serve(handle) -> None:
-    """In the child: say ready, then answer every request with `handle(request)` until stdin closes."""
+def _send(out: IO[bytes], message) -> None:
+    data = pickle.dumps(message)
+    out.write(len(data).to_bytes(HEADER, "little") + data)
+    out.flush()
+
+
+def serve(handle, parts: bool = False) -> None:
+    """In the child: say ready, then answer every request with `handle(request)` until stdin closes
+    (with `parts`, `handle` yields the answer's parts, each sent as it comes, then "done")."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    pickle.dump(READY, stdout)
-    stdout.flush()
+    _send(stdout, READY)
     while True:
         try:
             request = pickle.load(stdin)
         except EOFError:
             return
-        answer = handle(request)
-        pickle.dump(answer, stdout)
-        stdout.flush()
+        if not parts:
+            _send(stdout, handle(request))
+            continue
+        for part in handle(request):
+            _send(stdout, part)
+        _send(stdout, DONE)
 
 
 def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes]]:
@@ -86,6 +103,12 @@ class Child:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._dir: str | None = None  # its working directory: ms-toollib writes crash.log there
+        self._buf = b""  # what the child wrote that is not yet a whole frame
+
+    def start(self) -> None:
+        """Start the child now (it loads what it needs), so that the first request does not wait."""
+        with self._lock:
+            self._start()
 
     def _start(self) -> subprocess.Popen[bytes]:
         # imported here, not at the top: the ms-toollib worker runs this file as a plain module (the child's
@@ -100,21 +123,34 @@ class Child:
         argv = [*self.argv, *(["--memory", str(self.memory)] if self.memory else [])]
         with open(Path(self._dir) / "stderr", "wb") as err:
             proc = self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                                 cwd=self._dir, start_new_session=self.group, env=self.env)
+                                                 cwd=self._dir, start_new_session=self.group, env=self.env,
+                                                 bufsize=0)
+        self._buf = b""
         try:
-            if not self._ready(proc, self.startup) or pickle.load(_pipes(proc)[1]) != READY:
-                self._kill(proc)
-                raise ChildError(f"it did not start within {self.startup:.0f} s")
+            said = self._receive(proc, time.monotonic() + self.startup)
         except (EOFError, pickle.UnpicklingError, OSError):
             proc.wait()
             raise ChildError(f"it did not start ({self._why_died()})") from None
+        if said is _LATE or said != READY:
+            self._kill(proc)
+            raise ChildError(f"it did not start within {self.startup:.0f} s")
         return proc
 
-    @staticmethod
-    def _ready(proc: subprocess.Popen[bytes], timeout: float) -> bool:
-        """Whether the child's answer is there within `timeout` s (pipes cannot be waited on in Windows:
-        there it always is)."""
-        return os.name == "nt" or bool(select.select([_pipes(proc)[1]], [], [], timeout)[0])
+    def _receive(self, proc: subprocess.Popen[bytes], deadline: float):
+        """The child's next message, or _LATE when the deadline passes first (pipes cannot be waited
+        on in Windows: there a read waits as long as it takes). EOFError when the child is gone."""
+        fd = _pipes(proc)[1].fileno()
+        while len(self._buf) < HEADER or len(self._buf) < HEADER + int.from_bytes(self._buf[:HEADER], "little"):
+            left = deadline - time.monotonic()
+            if os.name != "nt" and (left <= 0 or not select.select([fd], [], [], left)[0]):
+                return _LATE
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise EOFError
+            self._buf += chunk
+        end = HEADER + int.from_bytes(self._buf[:HEADER], "little")
+        message, self._buf = pickle.loads(self._buf[HEADER:end]), self._buf[end:]
+        return message
 
     def _kill(self, proc: subprocess.Popen[bytes]) -> None:
         try:
@@ -150,19 +186,39 @@ class Child:
     def ask(self, request, *, timeout: float, wait: bool = True):
         """The child's answer to `request` within `timeout` s; ChildError when it dies or runs past that
         (it is killed), ChildBusy when `wait` is False and it is answering another request."""
+        from ..errors import ChildError
+        answer, late = self._exchange(request, timeout, wait, False)
+        if late:
+            raise ChildError(f"it took over {timeout:g} s; given up")
+        return answer
+
+    def ask_parts(self, request, *, timeout: float) -> tuple[list, bool]:
+        """The parts of the child's answer to `request` (a child that `serve`s with `parts`) that came
+        within `timeout` s, and whether the time ran out (then the child is killed, and the next
+        request starts another). ChildError when it dies."""
+        return self._exchange(request, timeout, True, True)
+
+    def _exchange(self, request, timeout: float, wait: bool, parts: bool):
         from ..errors import ChildBusy, ChildError
         if not self._lock.acquire(blocking=wait):
             raise ChildBusy("it is busy with another file")
         try:
             proc = self._start()
-            stdin, stdout = _pipes(proc)
+            deadline = time.monotonic() + timeout  # (from when the child is ready)
+            got: list = []
             try:
-                pickle.dump(request, stdin)
-                stdin.flush()
-                if not self._ready(proc, timeout):
-                    self._kill(proc)
-                    raise ChildError(f"it took over {timeout:g} s; given up")
-                return pickle.load(stdout)
+                pickle.dump(request, _pipes(proc)[0])
+                _pipes(proc)[0].flush()
+                while True:
+                    message = self._receive(proc, deadline)
+                    if message is _LATE:
+                        self._kill(proc)
+                        return got, True
+                    if not parts:
+                        return message, False
+                    if message == DONE:
+                        return got, False
+                    got.append(message)
             except (EOFError, BrokenPipeError, pickle.UnpicklingError, OSError):
                 proc.wait()
                 raise ChildError(self._why_died()) from None

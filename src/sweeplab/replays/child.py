@@ -123,9 +123,8 @@ class Child:
         argv = [*self.argv, *(["--memory", str(self.memory)] if self.memory else [])]
         with open(Path(self._dir) / "stderr", "wb") as err:
             proc = self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                                 cwd=self._dir, start_new_session=self.group, env=self.env,
-                                                 bufsize=0)
-        self._buf = b""
+                                                 cwd=self._dir, start_new_session=self.group, env=self.env)
+        self._buf = b""  # (its stdout is read with os.read alone, so that nothing waits in a buffer unseen)
         try:
             said = self._receive(proc, time.monotonic() + self.startup)
         except (EOFError, pickle.UnpicklingError, OSError):

@@ -65,8 +65,9 @@ class Worker:
     def run(self, job: dict, limit: float) -> tuple[dict, bool, float]:
         """(the parts of the report that came within `limit` seconds, whether the time ran out, the
         seconds the job took: its time limit counts from when the worker is ready)."""
-        t0 = time.monotonic()
         try:
+            self._child.start()  # (a start is not the job's time)
+            t0 = time.monotonic()
             got, late = self._child.ask_parts(job, timeout=limit)
         except ChildError as e:
             raise RuntimeError(f"the analysis worker failed: {e}") from None

@@ -392,9 +392,11 @@ def figure_rows(layouts, *, with_zini: bool = True):
 
 @dataclass(frozen=True)
 class GameStats:
-    """Click statistics of a game. Effective clicks are opens and chords that opened a cell and
-    right clicks that placed a flag; IOE = 3BV / clicks; correctness = effective / clicks;
-    throughput = 3BV / effective clicks; 3BV/s uses the 3BV solved (all of it for a win)."""
+    """Click statistics of a game, by the rules of minesweepergame.com's statistics page as ms-toollib
+    counts them. Effective clicks are opens and chords that opened a cell (a chord that lost opened a
+    mine) and right clicks that flagged a mine for the first time; IOE = 3BV / clicks; correctness =
+    effective / clicks; throughput = 3BV / effective clicks; RQP = time² / 3BV; 3BV/s, IOE, throughput
+    and RQP use the 3BV solved (all of it for a win)."""
 
     status: str
     time: float
@@ -409,6 +411,7 @@ class GameStats:
     ioe: float
     correctness: float
     throughput: float
+    rqp: float  # 0.0 while no 3BV is solved
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -422,7 +425,9 @@ def game_stats(game) -> GameStats:
     left = sum(1 for a in log if a.kind == "open")
     right = sum(1 for a in log if a.kind == "flag")
     chords = sum(1 for a in log if a.kind == "chord")
-    effective = sum(1 for a in log if a.opened > 0 or a.flagged)
+    # a chord that lost opened a mine: ms-toollib counts it (a left click on a mine it does not)
+    lost_chord = game.status == "lost" and bool(log) and log[-1].kind == "chord" and log[-1].opened == 0
+    effective = sum(1 for a in log if a.opened > 0) + lost_chord + first_flags_on_mines(board, log)
     if board is None:
         total = solved = 0
     else:
@@ -435,4 +440,16 @@ def game_stats(game) -> GameStats:
         return a / b if b else 0.0
 
     return GameStats(game.status, t, total, solved, clicks, left, right, chords, effective, ratio(solved, t),
-                     ratio(solved, clicks), ratio(effective, clicks), ratio(solved, effective))
+                     ratio(solved, clicks), ratio(effective, clicks), ratio(solved, effective), ratio(t * t, solved))
+
+
+def first_flags_on_mines(board, log) -> int:
+    """Right clicks that flag a mine for the first time: the effective right clicks of ms-toollib (a flag
+    taken off and put back, or a flag on a safe cell, does no work)."""
+    if board is None:
+        return 0
+    seen = set()
+    for a in log:
+        if a.kind == "flag" and a.flagged and board.is_mine(a.x, a.y):
+            seen.add((a.x, a.y))
+    return len(seen)

@@ -425,13 +425,21 @@ class Hub:
             out.update(seed=None if pg.seed_private else str(pg.seed), record_id=pg.record_id, new_best=pg.new_best,
                        eligible=pg.eligible, player=pg.player, board_note=g.rule.board_note(),
                        board=None if g.board is None else cells_text(g.board.cell_codes()),
-                       stats={"time": round(st.time, 3), "bbbv": st.bbbv, "bbbv_solved": st.bbbv_solved,
-                              "bbbv_per_second": round(st.bbbv_per_second, 3), "ioe": round(st.ioe, 3),
-                              "clicks": st.clicks})
+                       stats=finished_figures(st))
         return out
 
     def __len__(self) -> int:
         return len(self._games)
+
+
+def finished_figures(st) -> dict:
+    """A finished game's figures for the page's counters: every count of `GameStats`, the ratios to 3
+    decimals, and the wasted clicks (clicks less the effective ones)."""
+    out = st.as_dict()
+    for k in ("time", "bbbv_per_second", "ioe", "correctness", "throughput", "rqp"):
+        out[k] = round(out[k], 3)
+    out["wasted_clicks"] = st.clicks - st.effective_clicks
+    return out
 
 
 def replay_frames(record: dict) -> list[dict]:

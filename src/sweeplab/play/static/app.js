@@ -90,6 +90,15 @@ function fmtDate(t) { return new Date(t * 1000).toLocaleString(); }
 function esc(text) {
   return String(text).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
+function gameLabel(modeLabels, mode, level, w, h, m) {
+  // "Windows 98, expert 30x16/99": the mode's name without its aside, the level and its size.
+  const name = (modeLabels[mode] || mode || "").replace(/ \([^)]*\)$/, "");
+  return `${name}, ${level} ${w}x${h}/${m}`;
+}
+// The look of every page, chosen in the Game menu and kept with the settings.
+const SKINS = { win98: "Windows 98", win7: "Windows 7", dark: "Dark" };
+function applySkin(skin) { document.documentElement.dataset.skin = skin in SKINS ? skin : "win98"; }
+applySkin(JSON.parse(localStorage.getItem("sweeplab.settings") || "{}").skin);
 // A small touch screen: the window zooms to fit it, and a tap/long-press toggle shows.
 const PHONE = matchMedia("(pointer: coarse) and (max-width: 700px)").matches;
 const TABLES = { best: "Best times", session: "Windows XP and 98 sessions (boards predictable as in Windows: kept apart)" };
@@ -145,12 +154,14 @@ class PlayPage {
     makeLcd(this.counter); makeLcd(this.timer);
     const saved = JSON.parse(localStorage.getItem("sweeplab.settings") || "{}");
     this.settings = Object.assign({ level: "beginner", custom: { width: 30, height: 24, mines: 200 }, marks: true,
-                                    mode: null, hints: false, zoom: PHONE ? "fit" : 1.5 }, saved);
+                                    mode: null, hints: false, zoom: PHONE ? "fit" : 1.5,
+                                    skin: "win98", counters: true }, saved);
     this.session = sessionStorage.getItem("sweeplab.session") ||
       (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
     sessionStorage.setItem("sweeplab.session", this.session);
     this.state = null; this.press = null; this.cursor = null; this.queue = Promise.resolve();
     this.received = 0; this.modes = null; this.modeLabels = {}; this.offline = false;
+    this.counters = new Counters(this.$("counters"));
     this.bindMenu(); this.bindMouse(); this.bindKeys(); this.bindTouch();
     setInterval(() => this.tick(), 100);
     addEventListener("resize", () => this.fitZoom());
@@ -190,7 +201,7 @@ class PlayPage {
       const s = await api("GET", `/api/games/${encodeURIComponent(id)}`);
       if (s.status === "won" || s.status === "lost") return false;
       this.show(s);
-      this.note(`Your game goes on: ${this.modeLabels[s.mode] || s.mode}, ${s.level}`);
+      this.note(`Your game goes on: ${gameLabel(this.modeLabels, s.mode, s.level, s.width, s.height, s.mines)}`);
       return true;
     } catch (e) {
       if (e.status === 410) this.note(`${e.message}`, true);
@@ -236,12 +247,16 @@ class PlayPage {
 
   applySettings() {
     if (this.settings.zoom === "fit") this.fitZoom();
-    else document.documentElement.style.setProperty("--zoom", this.settings.zoom);
+    else this.setZoom(this.settings.zoom);
+    applySkin(this.settings.skin);
+    this.$("counters").hidden = !this.settings.counters;
     const menu = this.$("game-menu");
     for (const b of menu.querySelectorAll("[data-level]")) b.classList.toggle("checked", b.dataset.level === this.settings.level);
     for (const b of menu.querySelectorAll("[data-mode]")) b.classList.toggle("checked", b.dataset.mode === this.settings.mode);
     menu.querySelector('[data-cmd="marks"]').classList.toggle("checked", this.settings.marks);
     menu.querySelector('[data-cmd="hints"]').classList.toggle("checked", this.settings.hints);
+    menu.querySelector('[data-cmd="counters"]').classList.toggle("checked", this.settings.counters);
+    for (const b of menu.querySelectorAll("[data-skin]")) b.classList.toggle("checked", b.dataset.skin === this.settings.skin);
     menu.querySelector('[data-cmd="zoom"]').textContent = this.settings.zoom === "fit" ? "Zoom: fit the screen"
       : `Zoom: ${this.settings.zoom}x`;
     this.$("hint-button").hidden = !this.settings.hints;
@@ -265,9 +280,8 @@ class PlayPage {
   }
 
   noteGame(s) {
-    // What the status bar says of a game just started: its mode and level (custom with its size).
-    const size = s.level === "custom" ? ` ${s.width}x${s.height}/${s.mines}` : "";
-    const label = `${this.modeLabels[s.mode] || s.mode || ""}, ${s.level}${size}`;
+    // What the status bar says of a game just started: its mode, level and size.
+    const label = gameLabel(this.modeLabels, s.mode, s.level, s.width, s.height, s.mines);
     const dflt = this.modes && this.modes.default_note && s.mode === this.modes.default && !s.practice;
     if (s.again) this.note(`Practice: the board of game ${s.again} again; not eligible for best times`, true);
     else if (s.practice) this.note(`Practice: ${label}, seed chosen, not eligible for best times`, true);
@@ -279,13 +293,13 @@ class PlayPage {
     this.state = state; this.received = performance.now(); this.offline = false;
     sessionStorage.setItem("sweeplab.game", state.id);
     this.board.resize(state.width, state.height);
-    if (fresh) { this.board.cells = ""; this.clearHint(); this.fitZoom(); }
+    if (fresh) { this.board.cells = ""; this.clearHint(); this.fitZoom(); this.counters.start(state.id); }
     this.board.draw(state.cells);
     setLcd(this.counter, state.mines_left);
     this.tick();
     this.setFace();
     this.$("board").dataset.status = state.status;
-    this.$("window").title = `${this.modeLabels[state.mode] || state.mode} · ${state.level}`;
+    this.$("window").title = gameLabel(this.modeLabels, state.mode, state.level, state.width, state.height, state.mines);
     if (state.status === "won" || state.status === "lost") this.finished(state);
   }
 
@@ -294,8 +308,11 @@ class PlayPage {
     if (!s) return;
     let t = s.timer;
     // while the server does not answer, the clock shows what it last knew (the server's clock runs on)
-    if (s.status === "playing" && !this.offline) t = Math.min(999, Math.floor(s.elapsed + (performance.now() - this.received) / 1000) + 1);
+    const now = s.status === "playing" && !this.offline ? s.elapsed + (performance.now() - this.received) / 1000
+      : s.status === "playing" ? s.elapsed : 0;
+    if (s.status === "playing" && !this.offline) t = Math.min(999, Math.floor(now) + 1);
     setLcd(this.timer, t);
+    if (this.settings.counters) this.counters.draw(s, now);
   }
 
   setFace(pressing = false) {
@@ -365,6 +382,19 @@ class PlayPage {
     if (isNote) span.className = "note";
     span.textContent = text;
     el.appendChild(span);
+    this.fold();
+  }
+
+  fold() {
+    // A note longer than the status bar keeps the window's size and gets a button that shows all of it.
+    const el = this.$("status");
+    el.classList.remove("open");
+    el.querySelector(".more")?.remove();
+    if (el.scrollHeight <= el.clientHeight + 1) return;
+    const more = document.createElement("button");
+    more.className = "more"; more.textContent = "more"; more.title = "show the whole note";
+    more.onclick = () => { const open = el.classList.toggle("open"); more.textContent = open ? "less" : "more"; };
+    el.prepend(more);
   }
 
   act(kind, x, y) {
@@ -372,11 +402,17 @@ class PlayPage {
     if (!s || s.status === "won" || s.status === "lost") return this.queue;
     const id = s.id;
     this.clearHint();
+    this.counters.click(kind);
+    this.tick();  // the counters show the click in this frame
     this.queue = this.queue.then(async () => {
-      if (!this.state || this.state.id !== id) return;  // a new game started meanwhile
+      if (!this.state || this.state.id !== id) { this.counters.undo(kind); return; }  // a new game started meanwhile
       const done = this.working(kind === "open" && this.state.status === "ready");
-      try { this.show(await api("POST", `/api/games/${id}/actions`, { kind, x, y }).finally(done)); }
-      catch (e) { await this.failed(e, id); }
+      const before = this.state.cells;
+      try {
+        const after = await api("POST", `/api/games/${id}/actions`, { kind, x, y }).finally(done);
+        this.counters.answered(kind, x, y, before, after.cells, after.width);
+        this.show(after);
+      } catch (e) { this.counters.undo(kind); this.tick(); await this.failed(e, id); }
     });
     return this.queue;
   }
@@ -384,19 +420,24 @@ class PlayPage {
   working(firstClick) {
     // An answer that takes longer than a blink gets a sign of work: the board's cursor and a line in
     // the status bar (a first click may lay a dense no-guess board, or wait for the first run's compile).
-    const board = this.$("board"), status = this.$("status");
-    let shown = null;
+    const board = this.$("board"), status = this.$("status"), since = performance.now();
+    let shown = null, ticking = null;
+    const say = () => {
+      const secs = Math.floor((performance.now() - since) / 1000);
+      this.note((firstClick ? "Laying the board… (a dense no-guess board, or the first game after an install, " +
+                              "takes a while)" : "Working…") + ` ${secs} s`);
+      status.querySelector("span").classList.add("busy-note");
+    };
     const timer = setTimeout(() => {
       shown = status.innerHTML;
       board.classList.add("busy");
-      this.note(firstClick ? "Laying the board… (a dense no-guess board, or the first game after an install, " +
-                             "takes a while)" : "Working…");
-      status.firstChild.classList.add("busy-note");
+      say();
+      ticking = setInterval(say, 1000);
     }, 250);
     return () => {
-      clearTimeout(timer);
+      clearTimeout(timer); clearInterval(ticking);
       board.classList.remove("busy");
-      if (shown !== null && status.querySelector(".busy-note")) status.innerHTML = shown;
+      if (shown !== null && status.querySelector(".busy-note")) { status.innerHTML = shown; this.fold(); }
     };
   }
 
@@ -490,6 +531,7 @@ class PlayPage {
     this.face.addEventListener("mousedown", () => this.face.classList.add("down"));
     document.addEventListener("mouseup", () => this.face.classList.remove("down"));
     this.$("hint-button").addEventListener("click", () => this.hint());
+    this.$("counters-close").addEventListener("click", () => this.toggleCounters());
   }
 
   // --- touch: a tap opens (or chords an open number), a long press flags; the toggle swaps tap and press --
@@ -548,14 +590,21 @@ class PlayPage {
   }
 
   fitZoom() {
-    // Zoom "fit" (the first choice on a phone): the window fills the screen's width, so that cells are
-    // big enough to touch, between 1x and 3x.
+    // Zoom "fit" (the first choice on a phone): the window fills the screen's width, up to 3x; a board
+    // wider than the screen at 1x (expert on a phone) is drawn smaller, and the page's own pinch zoom
+    // brings a part of it close.
     if (this.settings.zoom !== "fit") return;
     const win = this.$("window"), now = Number(getComputedStyle(win).zoom) || 1;
     const base = win.getBoundingClientRect().width / now;
-    const room = document.documentElement.clientWidth - 16;
-    const zoom = Math.max(1, Math.min(3, Math.floor(room / base * 10) / 10));
+    const body = getComputedStyle(document.body);
+    const room = document.documentElement.clientWidth - parseFloat(body.paddingLeft) - parseFloat(body.paddingRight);
+    this.setZoom(Math.max(0.25, Math.min(3, Math.floor(room / base * 100) / 100)));
+  }
+
+  setZoom(zoom) {
+    // The window takes the zoom; side boxes and dialogs never go below 1x, where their text would be too small.
     document.documentElement.style.setProperty("--zoom", zoom);
+    document.documentElement.style.setProperty("--box-zoom", Math.max(1, zoom));
   }
 
   // --- keyboard: arrows move, space/enter open, f flag, c chord, F2 new, h hint ------------------
@@ -593,6 +642,7 @@ class PlayPage {
       else if (k === "h") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
       else if (k === "t" && this.settings.hints) this.hint();
       else if (k === "s") this.statsDialog();
+      else if (k === "k") this.toggleCounters();
     });
   }
 
@@ -634,6 +684,8 @@ class PlayPage {
       if (cmd === "new") return this.newGame();
       if (cmd === "marks") { this.settings.marks = !this.settings.marks; this.save(); this.applySettings(); return this.newGame(); }
       if (cmd === "hints") { this.settings.hints = !this.settings.hints; this.save(); this.applySettings(); }
+      if (cmd === "counters") this.toggleCounters();
+      if (b.dataset.skin) { this.settings.skin = b.dataset.skin; this.save(); this.applySettings(); }
       if (cmd === "stats") return this.statsDialog();
       if (cmd === "analyse" && this.state) return window.open(`/analyse#game=${encodeURIComponent(this.state.id)}`, "_blank");
       if (cmd === "zoom") {
@@ -642,6 +694,10 @@ class PlayPage {
         this.save(); this.applySettings();
       }
     });
+  }
+
+  toggleCounters() {
+    this.settings.counters = !this.settings.counters; this.save(); this.applySettings(); this.tick();
   }
 
   customDialog() {
@@ -762,7 +818,7 @@ class RecordsPage {
     if (rec.level === "custom") { q.set("width", rec.width); q.set("height", rec.height); q.set("mines", rec.mines); }
     const again = rec.status === "won" || rec.status === "lost"
       ? ` · <a href="/?again=${rec.id}" id="r-again">play this board again</a> (practice)` : "";
-    this.$("r-seed").innerHTML = `${esc(this.labels[rec.mode] || rec.mode)}, ${rec.level} ${rec.width}x${rec.height}/${rec.mines} · ` +
+    this.$("r-seed").innerHTML = `${esc(gameLabel(this.labels, rec.mode, rec.level, rec.width, rec.height, rec.mines))} · ` +
       (rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
       : `Seed ${esc(rec.seed)} · <a href="/?${q}" id="r-seed-link">play this seed again</a>`) + again;
     this.go(0);

@@ -7,6 +7,7 @@ screen after Fit, and the analysis page lays out at the phone's width."""
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from PIL import Image
@@ -78,8 +79,8 @@ def no_hidden_cell_in(body, hidden: set[int]) -> None:
 def test_counters_show_only_what_the_player_saw_and_the_servers_figures_at_the_end(server, page):
     url, store = server
     seed, b = first_click_beside_an_opening()
-    answers = []
-    page.on("response", lambda r: answers.append(r) if "/api/games" in r.url else None)
+    answers = []  # every answer of the games API, read as it comes
+    page.on("response", lambda r: answers.append(r.json()) if "/api/games" in r.url else None)
     page.goto(f"{url}?seed={seed}&mode=safe&level=beginner")
     expect(page.locator("#board .cell")).to_have_count(81)
     wait_idle(page)
@@ -104,26 +105,31 @@ def test_counters_show_only_what_the_player_saw_and_the_servers_figures_at_the_e
     cell(page, 4, 4).click()
     wait_idle(page)
     assert (counter(page, "right"), counter(page, "left"), counter(page, "wasted")) == ("4", "2", "4")
+    page.reload()  # the tab keeps its counts of the game it goes on with
+    expect(page.locator("#status")).to_contain_text("Your game goes on")
+    assert (counter(page, "right"), counter(page, "left"), counter(page, "wasted")) == ("4", "2", "4")
     while "#" in (c := cells(page)) and page.evaluate("window.sweeplab.state.status") == "playing":
         x, y = next((i % 9, i // 9) for i, ch in enumerate(c) if ch == "#" and not b.flat_mines[i])
         page.evaluate("([x, y]) => window.sweeplab.act('open', x, y)", [x, y])
         wait_idle(page)
-        if page.evaluate("window.sweeplab.state.status") == "playing":
-            hidden = {i for i, ch in enumerate(cells(page)) if ch in HIDDEN}
-            live = [a for a in answers if a.request.method == "POST"][-1].json()
-            no_hidden_cell_in(live, hidden)
     expect(page.locator("#result-line")).to_have_attribute("data-status", "won")
     expect(page.locator("#counters")).to_have_attribute("data-exact", "true")
 
     # every answer of the game in play held nothing of a hidden cell (its last, the win, shows the board)
-    for a in answers[:-1]:
-        body = a.json()
-        if isinstance(body, dict) and body.get("status") in ("ready", "playing"):
-            no_hidden_cell_in(body, {i for i, ch in enumerate(body["cells"]) if ch in HIDDEN})
+    in_play = [a for a in answers if isinstance(a, dict) and a.get("status") in ("ready", "playing")]
+    assert len(in_play) >= 10
+    board_text = [a for a in answers if isinstance(a, dict) and a.get("status") == "won"][0]["board"]
+    assert "*" in board_text and len(board_text) == 81
+    for body in in_play:
+        no_hidden_cell_in(body, {i for i, ch in enumerate(body["cells"]) if ch in HIDDEN})
+        assert board_text not in json.dumps(body)
 
     # the end: the panel shows stats.py's figures of the same board and clicks, replayed from the store
     rec = store.get(page.evaluate("window.sweeplab.state.record_id"))["record"]
-    *_, game = replay_steps(Board.from_dict(rec["played_board"]), rec["actions"], marks=rec.get("marks", True))
+    steps = replay_steps(Board.from_dict(rec["played_board"]), rec["actions"], marks=rec.get("marks", True))
+    next(steps)
+    assert game_stats(next(steps)).bbbv_solved == 0  # the first click's number: no 3BV solved yet, as said
+    *_, game = steps
     st = game_stats(game)
     assert st.status == "won" and st.right_clicks == 4 and st.effective_clicks == st.clicks - 4
     assert counter(page, "bbbv") == str(st.bbbv) and counter(page, "done") == str(st.bbbv_solved)

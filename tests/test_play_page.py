@@ -231,7 +231,10 @@ def test_the_replay_buttons_stay_on_one_line_under_a_beginner_board(server, page
     for b in ("r-first", "r-play", "r-last"):  # no button's text is cut
         assert page.locator(f"#{b}").evaluate("e => e.scrollWidth <= e.clientWidth"), b
     win = page.locator("#window").bounding_box()
-    assert boxes[-1]["x"] + boxes[-1]["width"] <= win["x"] + win["width"]
+    for b in page.locator(".statusbar .replay-controls .btn").all():  # and every button of the row, whole
+        box = b.bounding_box()
+        assert box["x"] >= win["x"] and box["x"] + box["width"] <= win["x"] + win["width"], b.text_content()
+        assert b.evaluate("e => e.scrollWidth <= e.clientWidth"), b.text_content()
 
 
 def test_a_slow_first_click_shows_the_board_being_laid_and_its_seconds(server, page):

@@ -106,7 +106,8 @@ class Counters {
       set("correctness", st.correctness.toFixed(3)); set("throughput", st.throughput.toFixed(3));
       return;
     }
-    const clicks = g.left + g.right + g.chords, done = seen3bv(s.cells, s.width, s.height);
+    if (this.seen !== s.cells) { this.seen = s.cells; this.done = seen3bv(s.cells, s.width, s.height); }  // once a move
+    const clicks = g.left + g.right + g.chords, done = this.done;
     set("time", now.toFixed(1)); set("bbbv", "?"); set("done", String(done));
     set("bbbvs", now > 0 ? (done / now).toFixed(2) : "0.00"); set("clicks", String(clicks));
     set("left", String(g.left)); set("right", String(g.right)); set("chords", String(g.chords));

@@ -402,17 +402,17 @@ class PlayPage {
     if (!s || s.status === "won" || s.status === "lost") return this.queue;
     const id = s.id;
     this.clearHint();
-    this.counters.click(kind);
+    const counted = this.counters.click(kind);
     this.tick();  // the counters show the click in this frame
     this.queue = this.queue.then(async () => {
-      if (!this.state || this.state.id !== id) { this.counters.undo(kind); return; }  // a new game started meanwhile
+      if (!this.state || this.state.id !== id) { this.counters.undo(counted, kind); return; }  // a new game started meanwhile
       const done = this.working(kind === "open" && this.state.status === "ready");
       const before = this.state.cells;
       try {
         const after = await api("POST", `/api/games/${id}/actions`, { kind, x, y }).finally(done);
         this.counters.answered(kind, x, y, before, after.cells, after.width);
         this.show(after);
-      } catch (e) { this.counters.undo(kind); this.tick(); await this.failed(e, id); }
+      } catch (e) { this.counters.undo(counted, kind); this.tick(); await this.failed(e, id); }
     });
     return this.queue;
   }

@@ -65,14 +65,14 @@ class Counters {
   keep() { sessionStorage.setItem("sweeplab.counters", JSON.stringify(this.game)); }
 
   click(kind) {
-    // Counted as the click is made (the panel is drawn in the same frame); `undo` if the server refused it.
+    // Counted as the click is made (the panel is drawn in the same frame); returns the counts it went to,
+    // for `undo` when the server did not make it.
     const g = this.game;
-    if (!g) return;
-    g[kind === "open" ? "left" : kind === "flag" ? "right" : "chords"]++;
+    if (g) g[kind === "open" ? "left" : kind === "flag" ? "right" : "chords"]++;
+    return g;
   }
 
-  undo(kind) {
-    const g = this.game;
+  undo(g, kind) {
     if (g) g[kind === "open" ? "left" : kind === "flag" ? "right" : "chords"]--;
   }
 

@@ -290,6 +290,12 @@ def test_on_a_phone_expert_fits_the_screen_and_the_analysis_page_its_width(serve
         box = page.locator(part).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, part
     assert page.locator("#status").count() == 0  # no empty box under the board
+    page.click('[data-preset="30,16,99"]')  # an expert position: its board scrolls in the window, the page not
+    expect(page.locator("#board .cell")).to_have_count(480)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator("#window .game").evaluate("e => e.scrollWidth > e.clientWidth")
+    box = page.locator("#window").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
 
 
 def test_the_analysis_title_wraps_under_a_nine_wide_board(server, page):

@@ -287,6 +287,7 @@ class PlayPage {
     this.$("board").dataset.status = state.status;
     this.$("window").title = `${this.modeLabels[state.mode] || state.mode} · ${state.level}`;
     if (state.status === "won" || state.status === "lost") this.finished(state);
+    if (window.sweeplabPractice) window.sweeplabPractice.shown(state);  // the odds and the solver (practice.js)
   }
 
   tick() {

@@ -14,6 +14,7 @@ class Practice {
     this.playing = null;    // the game id the solver is playing to the end, or null
     this.answer = null;     // the last odds answer
     this.drawn = "";        // the cells whose odds the board shows ("" for none)
+    this.game = null;       // the game the panel speaks of
     this.asking = false;
     this.seq = 0;           // odds answers drawn (the end-to-end tests wait on it)
     this.build();
@@ -28,7 +29,7 @@ class Practice {
     item.addEventListener("click", () => { this.open = !this.open; this.save(); this.sync(); });
     this.$("game-menu").querySelector('[data-cmd="analyse"]').after(item);
     const box = document.createElement("div");
-    box.className = "box"; box.id = "practice";
+    box.className = "box"; box.id = "practice"; box.hidden = !this.open;
     box.innerHTML = `<h2>Practice with the solver</h2>
       <p class="small">The exact odds of what you see, the move the solver would play and why, and the solver
         playing for you. Practice games only (a seed you chose, or a board played again): never a best time.</p>
@@ -39,6 +40,7 @@ class Practice {
         <label><input type="checkbox" id="p-best"> Best move</label>
         <div class="p-buttons"><button class="btn" id="p-step">Solver: one step</button>
           <button class="btn" id="p-play">Solver: play to the end</button></div>
+        <div id="p-did" class="small"></div>
         <div id="p-why" class="small"></div>
         <div class="small p-legend"><span class="p-swatch p-safe"></span> S safe
           <span class="p-swatch p-mine"></span> M a mine <span class="p-swatch p-grad"></span> mine probability in %
@@ -86,6 +88,7 @@ class Practice {
       for (const n of this.page.$("board").querySelectorAll(".p-last")) n.classList.remove("p-last");
       if (this.practice(s) && (this.odds || this.best)) this.ask();
     }
+    if (s.id !== this.game) { this.game = s.id; this.$("p-did").textContent = ""; }
     if (!this.practice(s)) this.$("p-why").textContent = "";
     this.sync();
   }
@@ -177,7 +180,7 @@ class Practice {
         const m = r.move, n = this.page.board.node(m.x, m.y);
         if (n) n.classList.add("p-last");
         const what = m.kind === "flag" ? "takes the flag off" : "opens";
-        this.$("p-why").textContent = `The solver ${what} column ${m.x + 1}, row ${m.y + 1}. ${m.reason}`;
+        this.$("p-did").textContent = `The solver ${what} column ${m.x + 1}, row ${m.y + 1}. ${m.reason}`;
         made = true;
       } catch (e) { this.page.note(e.message, true); }
     });
@@ -190,7 +193,7 @@ class Practice {
     const id = this.page.state && this.page.state.id;
     this.playing = id; this.sync();
     while (this.playing === id && this.practice(this.page.state) && this.page.state.id === id) {
-      if (!await this.step()) break;
+      if (!await this.step() || !this.practice(this.page.state)) break;
       await new Promise(done => setTimeout(done, STEP_MS));
     }
     if (this.playing === id) this.playing = null;

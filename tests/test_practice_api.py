@@ -15,6 +15,7 @@ from sweeplab import generators
 from sweeplab.game import Game
 from sweeplab.play.analyse import WORKER
 from sweeplab.play.analyse_position import Position
+from sweeplab.play.practice import NoMoveError, solver_move
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
 from sweeplab.solver import analyse
@@ -146,3 +147,14 @@ def test_the_solver_plays_strong_s_moves_from_the_view_and_the_game_never_counts
     assert all(b["id"] != rec["id"] for b in client.get("/api/best").json()["best"])
     r = client.post(f"/api/practice/{s['id']}/step", json={"session": "solver"})
     assert r.status_code == 409 and "over" in r.json()["error"]
+
+
+def test_a_step_opens_a_hidden_cell_of_the_move_and_takes_a_flag_off_only_where_it_must():
+    cells = np.array([[1, FLAG, HIDDEN], [HIDDEN, FLAG, HIDDEN]], dtype=np.int8)
+    assert solver_move(cells, {"kind": "safe", "cells": [[1, 0], [2, 0]], "reason": ""}) == ("open", 2, 0)
+    assert solver_move(cells, {"kind": "safe", "cells": [[1, 1], [1, 0]], "reason": ""}) == ("flag", 1, 1)
+    assert solver_move(cells, {"kind": "guess", "cells": [[1, 0]], "reason": ""}) == ("flag", 1, 0)
+    assert solver_move(cells, {"kind": "guess", "cells": [[0, 1]], "reason": ""}) == ("open", 0, 1)
+    with pytest.raises(NoMoveError) as e:
+        solver_move(cells, {"kind": "guess", "cells": [], "reason": "Every hidden cell is flagged."})
+    assert e.value.status == 409 and "Take a flag off" in str(e.value)

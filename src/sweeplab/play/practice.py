@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..errors import GameBusyError, GameOverError, IllegalMoveError, NotYoursError
+from ..errors import GameBusyError, GameOverError, NotYoursError
 from ..view import FLAG, HIDDEN
 from .analyse import analyse_request
 from .analyse_position import Position
@@ -71,7 +71,12 @@ def odds(pg: PlayedGame) -> dict:
 
 
 class NoMoveError(RuntimeError):
-    """The analysis gave no move (its time ran out): nothing is wrong with the request."""
+    """The solver has no move to make: nothing is wrong with the request. `status`: 503 when the
+    analysis ran out of time, 409 when the position leaves it no cell to open."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
 
 
 def solver_move(cells: np.ndarray, move: dict) -> tuple[str, int, int]:
@@ -79,7 +84,7 @@ def solver_move(cells: np.ndarray, move: dict) -> tuple[str, int, int]:
     opened; a flag on that cell is taken off first (strong takes no flag for a mine), by the right click
     that takes it off."""
     if move["kind"] == "mine" or not move["cells"]:  # (strong never flags; "mine" only if no cell is left to open)
-        raise IllegalMoveError(f"the solver has no cell to open here: {move['reason']}")
+        raise NoMoveError(f"it has no cell to open here: {move['reason']} Take a flag off first.", 409)
     targets = [(x, y) for x, y in move["cells"]]
     x, y = next(((x, y) for x, y in targets if cells[y, x] == HIDDEN), targets[0])
     return ("flag" if cells[y, x] == FLAG else "open"), x, y
@@ -92,7 +97,7 @@ def step(hub: Hub, pg: PlayedGame) -> dict:
     answer = _analysis(pos)
     move = answer.get("move")
     if move is None:
-        raise NoMoveError(answer.get("message") or f"the position has no move ({answer['status']})")
+        raise NoMoveError(answer.get("message") or f"the position has no move ({answer['status']})", 503)
     kind, x, y = solver_move(pos.cells, move)
     with pg.lock:
         if len(pg.game.log) != before or pg.game.over:
@@ -125,7 +130,7 @@ def practice_routes(hub: Hub, read_object) -> list[Route]:
         try:
             return JSONResponse(await anyio.to_thread.run_sync(step, hub, pg))
         except NoMoveError as e:
-            return JSONResponse({"error": f"the solver found no move: {e}"}, status_code=503)
+            return JSONResponse({"error": f"the solver found no move: {e}"}, status_code=e.status)
 
     return [Route("/api/practice/{gid}/odds", odds_route, methods=["POST"]),
             Route("/api/practice/{gid}/step", step_route, methods=["POST"])]

@@ -16,6 +16,7 @@ class Practice {
     this.drawn = "";        // the cells whose odds the board shows ("" for none)
     this.game = null;       // the game the panel speaks of
     this.asking = false;
+    this.pending = Promise.resolve();  // the odds question in flight: a step waits for it (one analysis at a time)
     this.seq = 0;           // odds answers drawn (the end-to-end tests wait on it)
     this.build();
     if (page.state) this.shown(page.state);
@@ -101,9 +102,14 @@ class Practice {
     else this.ask();
   }
 
-  async ask() {
+  ask() {
     // One question at a time; when the board moved on meanwhile, the latest position is asked next.
-    if (this.asking) return;
+    if (this.asking) return this.pending;
+    this.pending = this.askNow();
+    return this.pending;
+  }
+
+  async askNow() {
     const s = this.page.state;
     this.asking = true;
     try {
@@ -118,7 +124,7 @@ class Practice {
       this.asking = false;
     }
     const now = this.page.state;
-    if (this.practice(now) && (this.odds || this.best) && this.drawn !== now.cells) this.ask();
+    if (this.practice(now) && (this.odds || this.best) && this.drawn !== now.cells) await this.askNow();
   }
 
   clear() {
@@ -173,6 +179,7 @@ class Practice {
     let made = false;
     this.page.clearHint();
     this.page.queue = this.page.queue.then(async () => {
+      await this.pending;  // one analysis at a time from this tab: the odds first, then the step
       if (!this.practice(this.page.state) || this.page.state.id !== id) return;
       try {
         const r = await api("POST", `/api/practice/${encodeURIComponent(id)}/step`, { session: this.page.session });

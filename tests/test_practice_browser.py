@@ -133,6 +133,11 @@ def test_practice_odds_equal_solve_and_the_solver_plays_to_the_end(server, page,
     if hint["kind"] != "mine":  # (certain mines and no safe cell: strong, which never flags, guesses instead)
         assert sorted(best) == sorted(hint["cells"])
     expect(page.locator("#p-why")).to_contain_text("Best move:")
+    page.uncheck("#p-odds")  # the odds off, the best move still shown
+    expect(page.locator("#board .p-ov")).to_have_count(0)
+    expect(page.locator("#board .p-best")).to_have_count(len(best))
+    page.check("#p-odds")
+    expect(page.locator("#board .p-ov")).to_have_count(sum(p is not None for row in want["probability"] for p in row))
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "practice-odds.png"))
 

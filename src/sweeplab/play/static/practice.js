@@ -97,7 +97,7 @@ class Practice {
   redraw() {
     const s = this.page.state;
     this.clear();
-    if (!this.practice(s) || !(this.odds || this.best)) return;
+    if (!this.practice(s) || !(this.odds || this.best)) { this.$("p-why").textContent = ""; return; }
     if (this.answer && this.answer.cells === s.cells && this.answer.game === s.id) this.draw(this.answer);
     else this.ask();
   }

@@ -84,7 +84,8 @@ def solver_move(cells: np.ndarray, move: dict) -> tuple[str, int, int]:
     opened; a flag on that cell is taken off first (strong takes no flag for a mine), by the right click
     that takes it off."""
     if move["kind"] == "mine" or not move["cells"]:  # (strong never flags; "mine" only if no cell is left to open)
-        raise NoMoveError(f"it has no cell to open here: {move['reason']} Take a flag off first.", 409)
+        flagged = not move["cells"]  # every unknown cell flagged, none of them certainly safe
+        raise NoMoveError(f"it has no cell to open here: {move['reason']}" + " Take a flag off first." * flagged, 409)
     targets = [(x, y) for x, y in move["cells"]]
     x, y = next(((x, y) for x, y in targets if cells[y, x] == HIDDEN), targets[0])
     return ("flag" if cells[y, x] == FLAG else "open"), x, y

@@ -55,6 +55,7 @@ from . import modes as M
 from .analyse import analyse_routes
 from .bodies import check_text, read_body
 from .games import Hub, replay_frames
+from .practice import practice_routes
 from .replays import Reader, replay_routes
 from .store import PER_CLIENT, Store
 
@@ -359,6 +360,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
     routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
     routes[-1:-1] = analyse_routes(hub, store, _body)  # the analysis board (play/analyse.py)
+    routes[-1:-1] = practice_routes(hub, _body)  # practice with the solver (play/practice.py)
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
                 GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
                 ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,

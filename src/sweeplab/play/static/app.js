@@ -301,6 +301,7 @@ class PlayPage {
     this.$("board").dataset.status = state.status;
     this.$("window").title = gameLabel(this.modeLabels, state.mode, state.level, state.width, state.height, state.mines);
     if (state.status === "won" || state.status === "lost") this.finished(state);
+    if (window.sweeplabPractice) window.sweeplabPractice.shown(state);  // the odds and the solver (practice.js)
   }
 
   tick() {

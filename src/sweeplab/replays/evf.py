@@ -208,5 +208,7 @@ def record_to_evf(row: dict, *, player: str = "", country: str = "") -> bytes:
     events = [MouseEvent(e.kind, e.t - t0, e.x, e.y) for e in events]
     finished_at = _time.time() if row.get("finished_at") is None else row["finished_at"]
     assert game.board is not None  # (record_game refuses a record without one)
-    return write_evf(game.board, events, won=game.status == "won", time=game.elapsed, player=player,
-                     country=country, mode=mode, start=finished_at - game.elapsed, end=finished_at)
+    # the file's time is the path's own, from its first opening click to its last move, as its readers count
+    played = play_events(game.board, events, CELL).game
+    return write_evf(game.board, events, won=played.status == "won", time=played.elapsed, player=player,
+                     country=country, mode=mode, start=finished_at - played.elapsed, end=finished_at)

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from sweeplab.board import Board
 from sweeplab.play.store import Store
 from sweeplab.replays.evf import path_events, record_game, record_to_evf
 from sweeplab.stats import game_stats
@@ -44,6 +45,17 @@ def click(page, x, y, rng, button="left"):
     page.wait_for_timeout(rng.randint(10, 40))
     page.mouse.up(button=button)
     page.evaluate("window.sweeplab.queue")  # answered and drawn
+
+
+def chord_spot(cells: str, board: Board):
+    """An open 1 beside a hidden mine and a hidden safe cell: flag the mine, chord there, and a cell opens."""
+    for i, ch in enumerate(cells):
+        x, y = i % 9, i // 9
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if (dx or dy) and 0 <= x + dx < 9 and 0 <= y + dy < 9]
+        if ch == "1" and any(cells[v * 9 + u] == "#" and not board.is_mine(u, v) for u, v in around):
+            return x, y, around
+    return None
 
 
 @pytest.fixture(scope="module")
@@ -196,9 +208,36 @@ def test_the_board_link_is_practice_and_never_a_best_time(server, played, page):
     state = page.evaluate("window.sweeplab.state")
     assert state["practice"] and state["again"] == played["rid"]
     rng = random.Random(9)
-    for _, x, y, _ in store.get(played["rid"])["record"]["actions"]:  # the same board: the same clicks win it
-        click(page, x, y, rng)
+    rec = store.get(played["rid"])["record"]
+    board = Board.from_dict(rec["played_board"])
+    # the same board: its first click, then a flag on a mine beside a number, a chord there (shift and the
+    # left button, as on Windows), and every safe cell left
+    first = rec["actions"][0]
+    click(page, first[1], first[2], rng)
+    while (spot := chord_spot(page.evaluate("window.sweeplab.board.cells"), board)) is None:
+        cells = page.evaluate("window.sweeplab.board.cells")  # (rare) open on until a chord can be made
+        i = next(i for i, ch in enumerate(cells) if ch == "#" and not board.flat_mines[i])
+        click(page, i % 9, i // 9, rng)
+    x, y, around = spot
+    click(page, *next(c for c in around if board.is_mine(*c)), rng, button="right")
+    page.keyboard.down("Shift")
+    click(page, x, y, rng)
+    page.keyboard.up("Shift")
+    while page.evaluate("window.sweeplab.state.status") == "playing":
+        cells = page.evaluate("window.sweeplab.board.cells")
+        i = next(i for i, ch in enumerate(cells) if ch == "#" and not board.flat_mines[i])
+        click(page, i % 9, i // 9, rng)
     expect(page.locator("#result-line")).to_contain_text("practice")
+    page.wait_for_function("window.sweeplabRecorder.stats.sent || window.sweeplabRecorder.stats.error")
+    assert page.evaluate("window.sweeplabRecorder.stats.error") is None
+    again = store.get(page.evaluate("window.sweeplab.state.record_id"))
+    kinds = [a[0] for a in again["record"]["actions"]]
+    assert kinds.count("flag") == 1 and kinds.count("chord") == 1 and again["style"] == "flag"
+    events = path_events(again["path"])
+    t = toollib_read(record_to_evf(again))
+    assert [(k, x, y) for k, s, x, y in t["events"]] == [(e.kind, e.x, e.y) for e in events]
+    assert {"mc", "mr", "rc"} <= {e.kind for e in events}
+    assert (t["right"], t["rce"], t["double"], t["is_completed"]) == (1, 1, 1, True)
     assert {t["best"]: t["id"] for t in httpx.get(f"{url}api/tables").json()["tables"]} == best
     r = page.goto(f"{url}board/nope")
     assert r.status == 404

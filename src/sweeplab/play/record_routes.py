@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from ..board import Board
 from ..errors import BadRequest, EvfWriteError, NotFoundError
-from ..replays.evf import CELL, evf_level, game_events, record_game, record_to_evf
+from ..replays.evf import CELL, button_events, evf_level, game_events, record_game, record_to_evf
 from ..replays.mouse import play_events
 from . import modes as M
 from .paths import MAX_BODY, check_path, path_events
@@ -48,7 +48,7 @@ def path_view(rec: dict) -> dict:
     game = record_game(record) if record.get("played_board") else None
     if rec.get("path") is not None and game is not None and game.board is not None:
         events = path_events(rec["path"])
-        played = play_events(game.board, events, CELL).game
+        played = play_events(game.board, button_events(events), CELL).game
         kind, times = "recorded", [0.0] + [a.t for a in played.log]
     elif game is not None and game.log:
         events = game_events(game, cell=CELL)
@@ -65,7 +65,7 @@ def same_moves(record: dict, path: list[int]) -> bool:
     """Whether the path's clicks, by the community's click rules, make the record's moves (kind and cell)."""
     if not record.get("played_board"):
         return False
-    played = play_events(Board.from_dict(record["played_board"]), path_events(path), CELL).game
+    played = play_events(Board.from_dict(record["played_board"]), button_events(path_events(path)), CELL).game
     return [[a.kind, a.x, a.y] for a in played.log] == [a[:3] for a in record.get("actions", [])]
 
 

@@ -52,6 +52,11 @@ def evf_level(width: int, height: int, mines: int) -> str:
 PATH_KINDS = ("mv", "lc", "lr", "rc", "rr", "mc", "mr")  # move; left, right, middle press (c) and release (r)
 
 
+def button_events(events) -> list[MouseEvent]:
+    """The presses and releases among mouse events: moves change nothing in the game (and are most of a path)."""
+    return [e for e in events if e.kind != "mv"]
+
+
 def path_events(path: list[int]) -> list[MouseEvent]:
     """A recorded mouse path's events, from its delta form (play/paths.py): four integers per event, the
     kind (an index into PATH_KINDS), milliseconds since the event before, and the pixel step from the
@@ -128,7 +133,7 @@ def write_evf(board: Board, events, *, won: bool, time: float, player: str = "",
     if not 0 <= time < 2 ** 32 / 1000:
         raise EvfWriteError(f"time {time} s is out of EVF's range (0 to 49 days)")
     if flagged is None:  # an effective right click: one that put a flag on a mine
-        played = play_events(board, events, cell).game
+        played = play_events(board, button_events(events), cell).game
         flagged = any(a.flagged and board.is_mine(a.x, a.y) for a in played.log)
     code = len(country.encode("utf-8"))
     if code not in (0, 2):
@@ -209,6 +214,6 @@ def record_to_evf(row: dict, *, player: str = "", country: str = "") -> bytes:
     finished_at = _time.time() if row.get("finished_at") is None else row["finished_at"]
     assert game.board is not None  # (record_game refuses a record without one)
     # the file's time is the path's own, from its first opening click to its last move, as its readers count
-    played = play_events(game.board, events, CELL).game
+    played = play_events(game.board, button_events(events), CELL).game
     return write_evf(game.board, events, won=played.status == "won", time=played.elapsed, player=player,
                      country=country, mode=mode, start=finished_at - played.elapsed, end=finished_at)

@@ -4,8 +4,9 @@
 // server (POST /api/games/ID/path), which keeps it as the game's replay and EVF.
 // Moves are coalesced to one per MOVE_MS (the last position in each window, at its own time), so a
 // path costs a handful of events a frame; `busy` adds up the time the handlers take, for the tests.
-// Only a game recorded from its first click is sent: a game resumed after a reload, or played by
-// touch, keeps the path the server makes up from its moves.
+// Only a game recorded from its first click is sent, and the server keeps it only if its clicks make
+// the game's moves: a game resumed after a reload, or played by touch or keys, keeps the path the
+// server makes up from its moves.
 "use strict";
 
 (function () {
@@ -56,16 +57,21 @@
     rec.pending = [e.clientX, e.clientY, now];
     if (now - rec.last >= MOVE_MS) flush();
   }), true);
+  // Shift with the left button chords in this game; the replay formats know that chord as the middle
+  // button's, so it is recorded as a middle press and release.
   boardEl.addEventListener("mousedown", timed((e, now) => {
     if (e.button > 2) return;
     flush();
-    push(PRESS[e.button], e.clientX, e.clientY, now);
+    const middle = e.button === 1 || (e.button === 0 && e.shiftKey && !(e.buttons & 2));
+    if (e.button === 0) rec.shiftLeft = middle;
+    push(middle ? "mc" : PRESS[e.button], e.clientX, e.clientY, now);
     rec.presses++;
   }), true);
   document.addEventListener("mouseup", timed((e, now) => {
     if (e.button > 2 || !rec.presses) return;
     flush();
-    push(RELEASE[e.button], e.clientX, e.clientY, now);
+    push(e.button === 0 && rec.shiftLeft ? "mr" : RELEASE[e.button], e.clientX, e.clientY, now);
+    if (e.button === 0) rec.shiftLeft = false;
   }), true);
 
   async function send(r) {
@@ -81,7 +87,7 @@
     // a fresh game starts a path; a game over sends the one recorded from its first click
     if (!rec || rec.id !== state.id) {
       rec = state.status === "ready" ? { id: state.id, t0: performance.now(), path: [], x: -1, y: -1, t: 0,
-                                         last: -Infinity, pending: null, presses: 0, done: false } : null;
+                                         last: -Infinity, pending: null, presses: 0, shiftLeft: false, done: false } : null;
       stats.sent = null; stats.error = null; stats.events = 0;
     }
     if (rec && !rec.done && (state.status === "won" || state.status === "lost")) {

@@ -3,7 +3,7 @@
 // judged is marked on its cell: outlined green when it was certain, yellow to red by its risk when it
 // was a guess; hovering a marked cell shows the exact probability it held a mine.
 // A record of a game played here plays with its mouse path (the one its page recorded, or for a game
-// recorded before paths were kept, one made up from its moves, and the viewer says which): the cursor
+// without one, made up from its moves, and the viewer says which): the cursor
 // and its trail over the board, at 0.25x to 8x, stepped click by click (every press and release).
 "use strict";
 
@@ -105,7 +105,8 @@
     $("r-cursor").style.display = k < 0 ? "none" : "";
     overlay.dataset.event = String(k);
     info.textContent = `mouse path ${path.kind === "recorded" ? "as recorded while playing" : path.kind === "made up"
-      ? "made up from the moves (this game was recorded before the page kept mouse paths)" : "none"} · ` +
+      ? "made up from the moves (no recorded path: played before paths were kept, by keys or touch, or resumed)"
+      : "none"} · ` +
       `${pt.toFixed(3)} s · event ${k + 1} of ${ev.length}` + (k >= 0 ? ` (${c[0]} at ${c[2]}, ${c[3]})` : "");
   }
 

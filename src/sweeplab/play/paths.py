@@ -1,12 +1,12 @@
 """The mouse path a player's page records while it plays (static/recorder.js): its wire form, its
-bounds, how the store keeps it, and the mouse events it stands for.
+bounds, and how the store keeps it (replays/evf.py reads it as mouse events: path_events).
 
 On the wire a path is one flat list of integers, four per event: the event's kind (an index into
 KINDS), the milliseconds since the event before (since the recording started for the first), and
 the pixel step from the event before (the position itself for the first). Positions are board
 pixels of CELL-pixel cells from the board's top left, as replay files keep them; an event off the
 board is at (columns * CELL, rows * CELL), as EVF asks. The store keeps the list as compressed
-JSON: a beginner game takes a few kB, an expert game a few tens of kB.
+JSON: a beginner game takes about a kB, a path of MAX_EVENTS about 50 kB.
 """
 
 from __future__ import annotations

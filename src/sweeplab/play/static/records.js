@@ -11,7 +11,8 @@
                 ["ioe", "IOE", r => r.ioe.toFixed(3)]];
   const LEVELS = ["beginner", "intermediate", "expert"];
   const esc = t => String(t).replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
-  const label = m => esc((page.labels && page.labels[m]) || m);
+  let labels = {};
+  const label = m => esc(labels[m] || m);
 
   async function get(path) {
     const r = await fetch(path);
@@ -45,6 +46,7 @@
   }
 
   $("t-style").onchange = () => draw().catch(e => { $("tables-body").textContent = e.message; });
-  draw().catch(e => { $("tables-body").textContent = e.message; });
+  get("/api/modes").then(m => { labels = Object.fromEntries(m.modes.map(x => [x.name, x.label])); return draw(); })
+    .catch(e => { $("tables-body").textContent = e.message; });
   window.sweeplabTables = { draw };  // for the console and the tests
 })();

@@ -113,18 +113,23 @@ def test_a_sent_path_is_the_replay_and_the_evf_ms_toollib_reads_back(app, seed, 
     assert view["evf_level"] == "custom"
 
 
-def test_the_player_name_goes_into_the_evf(app):
+# ms-toollib's level codes: 3 beginner (8x8/10, the rankings'), 4 intermediate, 5 expert, 6 custom
+@pytest.mark.parametrize("mode, level, code, name", [("safe", "beginner", 6, "custom"), ("win98", "beginner", 3, "beginner"),
+                                                     ("safe", "intermediate", 4, "intermediate")])
+def test_the_player_name_and_the_level_go_into_the_evf(app, mode, level, code, name):
     app, store = app
     client = TestClient(app, base_url=LOCAL)
-    s = client.post("/api/games", json={"mode": "safe", "level": "beginner", "session": "tab",
-                                        "player": "Ann"}).json()
-    state = client.post(f"/api/games/{s['id']}/actions", json={"kind": "open", "x": 4, "y": 4}).json()
+    s = client.post("/api/games", json={"mode": mode, "level": level, "session": "tab", "player": "Ann"}).json()
+    w, h = s["width"], s["height"]
+    state = client.post(f"/api/games/{s['id']}/actions", json={"kind": "open", "x": w // 2, "y": h // 2}).json()
     board = app.state.hub.get(s["id"]).game.board
-    mine = next((x, y) for y in range(9) for x in range(9) if board.is_mine(x, y))
+    mine = next((x, y) for y in range(h) for x in range(w) if board.is_mine(x, y))
     state = client.post(f"/api/games/{s['id']}/actions", json={"kind": "open", "x": mine[0], "y": mine[1]}).json()
     assert state["status"] == "lost"
     t = toollib_read(client.get(f"/api/records/{state['record_id']}/evf").content)
     assert t["player_identifier"] == "Ann" and t["events"][0][0] == "lc"  # made up: no path was sent
+    assert (t["column"], t["row"], t["level"]) == (w, h, code)
+    assert client.get(f"/api/records/{state['record_id']}/path").json()["evf_level"] == name
     assert client.get(f"/api/records/{state['record_id']}/path").json()["kind"] == "made up"
 
 

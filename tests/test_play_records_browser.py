@@ -13,7 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from sweeplab.board import Board
+from sweeplab.play.replays import replay_view
 from sweeplab.play.store import Store
+from sweeplab.replays import read_replay
 from sweeplab.replays.evf import path_events, record_game, record_to_evf
 from sweeplab.stats import game_stats
 
@@ -193,6 +195,13 @@ def test_the_replay_link_plays_the_path_at_a_speed_and_click_by_click(server, pl
     assert page.evaluate("window.sweeplab.i") == page.evaluate("window.sweeplab.frames.length") - 1
     assert page.get_attribute("#face", "data-face") == "cool"
     expect(page.locator("#r-links")).to_contain_text("reads back as custom")
+    # the same game's EVF file, in the viewer as the server's reader makes its view (in this process: the
+    # upload's reading child is tested in test_replays_web.py): a file of its own, no links, its level named
+    view = replay_view(read_replay(record_to_evf(store.get(played["rid"])), name="game.evf"))
+    page.evaluate("v => window.sweeplabReplay.show(v)", view)
+    expect(page.locator("#r-seed")).to_contain_text("custom 9x9/10 (custom in the file's level names, whose "
+                                                    "beginner is 8x8/10")
+    expect(page.locator("#r-links")).to_have_text("")
     # a bad link is a page that says so
     r = page.goto(f"{url}replay/424242")
     assert r.status == 404

@@ -183,7 +183,10 @@
     const s = v.stats, j = v.judgement;
     $("replay-title").textContent = v.name;  // what fits the title bar; the rest under the board
     $("replay-title").title = `Replay of ${v.name} · ${s.program} · ${s.level} ${s.width}x${s.height}/${s.mines}`;
-    $("r-seed").textContent = `${s.program} · ${s.level} ${s.width}x${s.height}/${s.mines} · ${s.player || "unknown player"} · ${s.won ? "won" : "lost"} in ${s.time.toFixed(3)} s · ` +
+    // the file names its level by size, as the rankings do: 9x9/10, Windows 7's beginner, is custom there
+    const nine = s.level === "custom" && s.width === 9 && s.height === 9 && s.mines === 10
+      ? " (custom in the file's level names, whose beginner is 8x8/10; beginner in Windows 7 and sweeplab)" : "";
+    $("r-seed").textContent = `${s.program} · ${s.level} ${s.width}x${s.height}/${s.mines}${nine} · ${s.player || "unknown player"} · ${s.won ? "won" : "lost"} in ${s.time.toFixed(3)} s · ` +
       `3BV ${s.bbbv} · ${s.bbbv_per_second.toFixed(3)} 3BV/s · clicks ${s.left}/${s.right}/${s.chords} · IOE ${s.ioe.toFixed(3)}` +
       (v.check.length ? ` · differs from ms-toollib: ${v.check.join("; ")}` : "");
     summary.textContent = `judged ${j.judged} clicks: ${j.guesses} guesses (${j.forced} forced, ${j.needless} needless, ` +

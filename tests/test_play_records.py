@@ -257,3 +257,32 @@ def test_links_name_records_never_games(app):
     assert st["status"] == "won" and not st["eligible"]
     assert {t["id"] for t in client.get("/api/tables").json()["tables"]} == {rid}
 
+
+
+def test_any_path_body_and_any_link_get_a_clear_answer_never_a_5xx(tmp_path):
+    from urllib.parse import quote
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    store = Store(tmp_path / "fuzz.db")
+    app = create_app(store)
+    client = TestClient(app, base_url=LOCAL)
+    gid, state, events = play(client, app.state.hub, random.Random(6), flags=0)
+    ints = st.integers(-2 ** 40, 2 ** 40) | st.integers(-3, 200)
+    leaves = st.none() | st.booleans() | ints | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5)
+    values = st.recursive(leaves,
+                          lambda kids: st.lists(kids, max_size=12) | st.dictionaries(st.text(max_size=5), kids, max_size=3),
+                          max_leaves=40)
+
+    @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+    @given(path=st.lists(ints, max_size=40) | values, link=st.text(max_size=30))
+    def check(path, link):
+        r = client.post(f"/api/games/{gid}/path", json={"path": path})
+        assert r.status_code in (400, 413) and r.json()["error"], r.text  # (no list of these is this game's clicks)
+        for kind in ("replay", "board"):
+            r = client.get(f"/{kind}/{quote(link, safe='')}")  # (a trailing "/" is redirected without it)
+            assert r.status_code in (200, 404), (link, r.status_code)
+
+    check()
+    assert store.get(state["record_id"])["path"] is None
+    store.close()

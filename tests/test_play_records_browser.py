@@ -146,6 +146,8 @@ def test_the_style_filter_and_the_tables_find_the_no_flag_win(server, played, pa
     for best in ("time", "bbbv_per_second", "ioe"):
         expect(row.locator(f'td[data-best="{best}"] a')).to_have_attribute("data-id", str(played["rid"]))
     expect(page.locator("#style-stats-table")).to_contain_text("1")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "records_tables.png"), full_page=True)  # for a person to look at
     row.locator('td[data-best="time"] a').click()
     expect(page.locator("#window")).to_be_visible()
     expect(page.locator("#replay-title")).to_have_text(f"Game {played['rid']}")

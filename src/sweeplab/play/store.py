@@ -68,10 +68,6 @@ CREATE TABLE IF NOT EXISTS live_games (
     hints INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS live_session ON live_games (session);
-CREATE TABLE IF NOT EXISTS paths (
-    id INTEGER PRIMARY KEY REFERENCES games (id),
-    path BLOB NOT NULL
-);
 CREATE TABLE IF NOT EXISTS live_actions (
     game_id TEXT NOT NULL,
     n INTEGER NOT NULL,
@@ -209,7 +205,7 @@ class Store:
         except OSError as e:
             raise SweeplabError(f"cannot open {where}: {e}; give a writable --db PATH") from e
         self._db.row_factory = sqlite3.Row
-        self._fill_styles()
+        self._records_schema()
 
     def _close_quietly(self) -> None:
         db = getattr(self, "_db", None)
@@ -518,10 +514,13 @@ class Store:
         with self._read() as db:
             return int(db.execute("SELECT COALESCE(SUM(LENGTH(path)), 0) FROM paths").fetchone()[0])
 
-    def _fill_styles(self) -> None:
-        """The games' style column ("nf": no flag ever put on a mine, EVF's NF; or "flag"), added to a database
-        made before styles were kept; those games get theirs, once (a replay of each game's actions)."""
+    def _records_schema(self) -> None:
+        """The recorded mouse paths' table (by record id: compressed, see paths.py) and the games' style
+        column ("nf": no flag ever put on a mine, EVF's NF; or "flag"), added to a database made before
+        them; games filed before styles were kept get theirs, once (a replay of each game's actions)."""
         with self._write() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY REFERENCES games (id), "
+                       "path BLOB NOT NULL)")
             if "style" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:
                 db.execute("ALTER TABLE games ADD COLUMN style TEXT")
         with self._read() as db:

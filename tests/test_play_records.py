@@ -8,15 +8,19 @@ import random
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from sweeplab.generators.uniform import uniform_board
 from sweeplab.play.paths import CELL, MAX_BODY, MAX_EVENTS
 from sweeplab.play.server import create_app
-from sweeplab.play.store import Store
-from sweeplab.replays.evf import path_events, record_game
+from sweeplab.play.store import Store, style_of
+from sweeplab.replays.evf import game_to_evf, path_events, record_game
 from sweeplab.replays.mouse import MouseEvent, play_events
 from sweeplab.stats import game_stats
 
+from .test_replays import play_random
 from .toollib_read import toollib_read
 
 LOCAL = "http://127.0.0.1:8000"
@@ -262,8 +266,7 @@ def test_links_name_records_never_games(app):
 def test_any_path_body_and_any_link_get_a_clear_answer_never_a_5xx(tmp_path):
     from urllib.parse import quote
 
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck
     store = Store(tmp_path / "fuzz.db")
     app = create_app(store)
     client = TestClient(app, base_url=LOCAL)
@@ -286,3 +289,18 @@ def test_any_path_body_and_any_link_get_a_clear_answer_never_a_5xx(tmp_path):
     check()
     assert store.get(state["record_id"])["path"] is None
     store.close()
+
+
+@pytest.mark.slow
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10 ** 6), steps=st.integers(0, 40), marks=st.booleans())
+def test_a_games_style_is_ms_toollibs_no_effective_right_click(seed, steps, marks):
+    # random games with opens, flags (on mines and off them, "?" marks or not) and chords, written as EVF:
+    # NF exactly when ms-toollib counts no effective right click, and the file's NF flag says the same
+    rng = random.Random(seed)
+    game = play_random(uniform_board(rng.randint(4, 9), rng.randint(4, 9), rng.randint(2, 12), seed), rng, steps,
+                       marks=marks)
+    record = {"played_board": game.board.to_dict(), "actions": [a.to_list() for a in game.log], "marks": marks}
+    data = game_to_evf(game)
+    t = toollib_read(data)
+    assert (style_of(record) == "nf") == (t["rce"] == 0) == bool(data[1] & 0x10)

@@ -98,15 +98,16 @@ COUNTED = ("won", "lost", "quit")
 
 def style_of(record: dict) -> str:
     """A game's style: "nf" when no flag was ever put on a mine (EVF's NF: no effective right click), else
-    "flag". A flag on a safe cell is a wasted click, not a flag of the style, as ms-toollib counts it."""
+    "flag". A flag on a safe cell is a wasted click, not a flag of the style, as ms-toollib counts it.
+    A mine is never open while the game goes on, so the first flag action on a mine always puts a flag
+    there: no replay is needed, only the board."""
     from ..board import Board
-    from ..game import replay
     pb, acts = record.get("played_board"), record.get("actions") or []
-    if not pb or not any(a[0] == "flag" for a in acts):
+    flags = [a for a in acts if a[0] == "flag"]
+    if not pb or not flags:
         return "nf"
     board = Board.from_dict(pb)
-    game = replay(board, acts, marks=record.get("marks", True))
-    return "flag" if any(a.flagged and board.is_mine(a.x, a.y) for a in game.log) else "nf"
+    return "flag" if any(board.is_mine(a[1], a[2]) for a in flags) else "nf"
 
 
 def _style_or_flag(record_json: str) -> str:

@@ -253,3 +253,27 @@ def test_the_board_link_is_practice_and_never_a_best_time(server, played, page):
     r = page.goto(f"{url}board/nope")
     assert r.status == 404
     expect(page.locator("#link-error")).to_contain_text("not a record number")
+
+
+def test_the_recorder_costs_microseconds_a_mouse_move(server, page):
+    # 20,000 moves dispatched over an expert board as fast as the page takes them, with the recorder on, then
+    # with it off (a game the page did not see from its start is not recorded): the difference is its cost
+    url, hub, store = server
+    page.add_init_script(SETTINGS.replace("beginner", "expert"))
+    page.goto(url)
+    expect(page.locator("#board .cell")).to_have_count(480)
+    page.evaluate("window.sweeplab.queue")
+    moves = """n => {
+      const r = document.getElementById('board').getBoundingClientRect();
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) document.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
+        clientX: r.left + (i * 7) % r.width, clientY: r.top + (i * 3) % r.height}));
+      return performance.now() - t0; }"""
+    on = min(page.evaluate(moves, 20_000) for _ in range(3))
+    assert page.evaluate("window.sweeplabRecorder.stats.events") > 0
+    page.evaluate("window.sweeplab.show({...window.sweeplab.state, id: 'resumed', status: 'playing'})")
+    off = min(page.evaluate(moves, 20_000) for _ in range(3))
+    assert page.evaluate("window.sweeplabRecorder.path") is None
+    each = (on - off) / 20_000 * 1000
+    print(f"recorder: {each:.1f} µs a mouse move ({on:.0f} ms on, {off:.0f} ms off for 20,000 moves)")
+    assert each < 30  # 3% of a core at a 1,000 Hz mouse

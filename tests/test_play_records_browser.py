@@ -186,9 +186,8 @@ def test_the_replay_link_plays_the_path_at_a_speed_and_click_by_click(server, pl
             const t0 = performance.now();
             window.sweeplab.play();
             await new Promise(r => setTimeout(r, 400));
-            const wall = (performance.now() - t0) / 1000, path = window.sweeplabReplay.time;
-            window.sweeplab.play();  // pause
-            return [wall, path]; }""")
+            window.sweeplab.play();  // pause: the path's clock stops where the page's is
+            return [(performance.now() - t0) / 1000, window.sweeplabReplay.time]; }""")
         assert ran[1] == pytest.approx(ran[0] * float(speed), rel=0.25), (speed, ran)
     # played to its end at 8x: the last frame, the game won
     page.evaluate("window.sweeplabReplay.seek(0)")
@@ -204,6 +203,12 @@ def test_the_replay_link_plays_the_path_at_a_speed_and_click_by_click(server, pl
     expect(page.locator("#r-seed")).to_contain_text("custom 9x9/10 (custom in the file's level names, whose "
                                                     "beginner is 8x8/10")
     expect(page.locator("#r-links")).to_have_text("")
+    # a game whose page sent no path (played over the API) plays the path made up from its moves, and says so
+    page.goto(f"{url}replay/{played['flagged']}")
+    expect(page.locator("#r-path-info")).to_contain_text("made up from the moves")
+    made = page.evaluate("window.sweeplabReplay.path")
+    assert made["kind"] == "made up" and len(made["frame_times"]) == page.evaluate("window.sweeplab.frames.length")
+    assert [e[0] for e in made["events"][:2]] == ["lc", "lr"]
     # a bad link is a page that says so
     r = page.goto(f"{url}replay/424242")
     assert r.status == 404

@@ -123,15 +123,15 @@
   }
   const speed = () => Number($("r-speed").value);
   function stop() { clearTimeout(timer); timer = null; $("r-play").textContent = "Play"; }
+  let last = 0;  // the page's clock at the playback's last step
+  const advance = () => { const now = performance.now(); seek(pt + (now - last) / 1000 * speed()); last = now; };
   page.play = () => {
-    if (timer) { stop(); return; }
+    if (timer) { advance(); stop(); return; }  // paused where the clock is now, not at the last step
     if (pt >= ending() - 1e-9) seek(0);
     $("r-play").textContent = "Pause";
-    let last = performance.now();
+    last = performance.now();
     const step = () => {
-      const now = performance.now();
-      seek(pt + (now - last) / 1000 * speed());
-      last = now;
+      advance();
       if (pt >= ending() - 1e-9) { stop(); return; }
       timer = setTimeout(step, 16);
     };
@@ -162,6 +162,11 @@
   }
   const esc = t => String(t).replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
 
+  // a replay link followed from this page changes only the hash: open the record it names
+  addEventListener("hashchange", () => {
+    const id = Number(location.hash.slice(1));
+    if (Number.isInteger(id) && id > 0 && (!page.rec || page.rec.id !== id)) page.open(id);
+  });
   const open = page.open.bind(page);
   page.open = async id => {
     stop(); path = null;

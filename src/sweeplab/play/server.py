@@ -56,6 +56,7 @@ from .analyse import analyse_routes
 from .bodies import check_text, read_body
 from .games import Hub, replay_frames
 from .practice import practice_routes
+from .record_routes import record_routes
 from .replays import Reader, replay_routes
 from .store import PER_CLIENT, Store
 
@@ -108,7 +109,7 @@ def _public(row: dict) -> dict:
     """A record as the API shows it: seeds as strings; a WinMine session's rand() state held back (it
     foretells the session's next boards; the database keeps it); never its game id, which is the key
     to the game (its player's name) that only the tab that played it holds."""
-    row = {k: v for k, v in row.items() if k != "game_id"}
+    row = {k: v for k, v in row.items() if k not in ("game_id", "path")}  # (a path: GET .../path)
     row["seed"] = None if row.get("seed") is None else str(row["seed"])
     if "record" in row:
         rec = dict(row["record"])
@@ -274,20 +275,21 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         return JSONResponse({"best": _table(store.best_times())})
 
     async def stats(request):
-        return JSONResponse({"statistics": store.statistics(), "top": _table(store.top_times(10))})
+        return JSONResponse({"statistics": store.statistics(request.query_params.get("style")),
+                             "top": _table(store.top_times(10))})
 
     async def records(request):
         limit = _int_param(request, "limit", 50, 1, 500)
         offset = _int_param(request, "offset", 0, 0, 10 ** 9)
         filters = {}
-        for name in ("mode", "level", "status"):
+        for name in ("mode", "level", "status", "style"):
             v = request.query_params.get(name)
             if v is not None:
                 filters[name] = v
-        unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status"}
+        unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status", "style"}
         if unknown:
             raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
-                             "mode, level, status")
+                             "mode, level, status, style")
         rows, total = store.records(limit=limit, offset=offset, **filters)
         return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
 
@@ -361,6 +363,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
     routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
     routes[-1:-1] = analyse_routes(hub, store, _body)  # the analysis board (play/analyse.py)
     routes[-1:-1] = practice_routes(hub, _body)  # practice with the solver (play/practice.py)
+    routes[-1:-1] = record_routes(store, _body)  # tables, mouse paths, EVF, links (play/record_routes.py)
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
                 GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
                 ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,

@@ -24,7 +24,17 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import NotFoundError, StoreBusyError, StoreError, StoreFullError, SweeplabError, TooManyGamesError
+from ..errors import (
+    BadRequest,
+    GameOverError,
+    NotFoundError,
+    StoreBusyError,
+    StoreError,
+    StoreFullError,
+    SweeplabError,
+    TooManyGamesError,
+)
+from .paths import decode_path, encode_path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -71,10 +81,11 @@ CREATE TABLE IF NOT EXISTS live_actions (
 # Columns added after the first release, by table: (name, declaration); old databases get them on opening.
 ADDED = {"games": (("practice", "INTEGER NOT NULL DEFAULT 0"), ("player", "TEXT")),
          "live_games": (("owner", "TEXT"), ("touched", "REAL"))}
+STYLES = ("flag", "nf")
 LEVELS = ("beginner", "intermediate", "expert")  # best times are kept for these, as in Windows
 SUMMARY = ("id", "game_id", "finished_at", "mode", "level", "width", "height", "mines", "seed", "seed_private",
            "marks", "hints",
-           "status", "elapsed", "timer", "bbbv", "bbbv_per_second", "ioe", "practice", "player")
+           "status", "elapsed", "timer", "bbbv", "bbbv_per_second", "ioe", "practice", "player", "style")
 # A best time: a win without hints on a named level of a board the player could not know (not practice).
 ELIGIBLE = "status = 'won' AND hints = 0 AND practice = 0 AND level IN ('beginner', 'intermediate', 'expert')"
 MAX_LIVE = 5000  # games in play the server keeps in all; beyond, a new game waits for room (503)
@@ -83,6 +94,35 @@ WAIT = 2.0  # seconds a write waits for another program's write lock before it g
 # A game ended on the player's word in play (a new game, another level...): a loss in the statistics, as
 # in Windows 7; "abandoned" is a game the server could not make again, which counts for nothing.
 COUNTED = ("won", "lost", "quit")
+
+
+def style_of(record: dict) -> str:
+    """A game's style: "nf" when no flag was ever put on a mine (EVF's NF: no effective right click), else
+    "flag". A flag on a safe cell is a wasted click, not a flag of the style, as ms-toollib counts it.
+    A mine is never open while the game goes on, so the first flag action on a mine always puts a flag
+    there: no replay is needed, only the board."""
+    from ..board import Board
+    pb, acts = record.get("played_board"), record.get("actions") or []
+    flags = [a for a in acts if a[0] == "flag"]
+    if not pb or not flags:
+        return "nf"
+    board = Board.from_dict(pb)
+    return "flag" if any(board.is_mine(a[1], a[2]) for a in flags) else "nf"
+
+
+def _style_or_flag(record_json: str) -> str:
+    try:
+        return style_of(json.loads(record_json))
+    except (SweeplabError, ValueError, KeyError, IndexError, TypeError):  # a record no game replays: no NF claim
+        return "flag"
+
+
+def _style_filter(style: str | None) -> tuple[str, list]:
+    if style is None:
+        return "", []
+    if style not in STYLES:
+        raise BadRequest(f"style must be one of {', '.join(STYLES)} (nf: won without a flag), got {style!r}")
+    return " AND style = ?", [style]
 
 
 def default_db_path() -> Path:
@@ -166,6 +206,7 @@ class Store:
         except OSError as e:
             raise SweeplabError(f"cannot open {where}: {e}; give a writable --db PATH") from e
         self._db.row_factory = sqlite3.Row
+        self._records_schema()
 
     def _close_quietly(self) -> None:
         db = getattr(self, "_db", None)
@@ -252,8 +293,9 @@ class Store:
 
     def add(self, row: dict, *, wait: float | None = None) -> int:
         """Write one finished game (and drop it from the games in play); returns its record id.
-        `row` has SUMMARY's fields (no id; practice and player optional) and `record`."""
+        `row` has SUMMARY's fields (no id; practice, player and style optional) and `record`."""
         row = {"practice": 0, "player": None, **row}
+        row.setdefault("style", style_of(row["record"]))
         cols = [c for c in SUMMARY if c != "id"] + ["record"]
         values = [row[c] if c != "record" else json.dumps(row[c], separators=(",", ":")) for c in cols]
         values[cols.index("finished_at")] = row.get("finished_at") or time.time()
@@ -362,12 +404,13 @@ class Store:
         rows.sort(key=lambda r: (r["mode"], LEVELS.index(r["level"]), r["rank"]))
         return rows
 
-    def statistics(self) -> list[dict]:
+    def statistics(self, style: str | None = None) -> list[dict]:
         """Per mode and level: games played (won or lost, practice not counted), won, win %, the current
-        streak of wins and the longest."""
+        streak of wins and the longest; of one style only ("flag" or "nf") when `style` is given."""
+        where, args = _style_filter(style)
         with self._read() as db:
-            rows = db.execute(f"SELECT mode, level, status FROM games WHERE practice = 0 AND status IN {COUNTED} "
-                              "ORDER BY id").fetchall()
+            rows = db.execute(f"SELECT mode, level, status FROM games WHERE practice = 0 AND status IN {COUNTED}"
+                              f"{where} ORDER BY id", args).fetchall()
         out: dict[tuple[str, str], dict] = {}
         for mode, level, status in rows:
             s = out.setdefault((mode, level), {"mode": mode, "level": level, "played": 0, "won": 0, "streak": 0,
@@ -399,10 +442,12 @@ class Store:
         return n
 
     def records(self, *, limit: int = 50, offset: int = 0, mode: str | None = None, level: str | None = None,
-                status: str | None = None) -> tuple[list[dict], int]:
+                status: str | None = None, style: str | None = None) -> tuple[list[dict], int]:
         """Summaries of finished games, newest first, and how many match in all."""
+        if style is not None:
+            _style_filter(style)  # (checks it)
         where, args = [], []
-        for col, val in (("mode", mode), ("level", level), ("status", status)):
+        for col, val in (("mode", mode), ("level", level), ("status", status), ("style", style)):
             if val is not None:
                 where.append(f"{col} = ?")
                 args.append(val)
@@ -414,14 +459,77 @@ class Store:
         return rows, int(total)
 
     def get(self, record_id: int) -> dict:
+        """A finished game: SUMMARY's fields, its `record` and its recorded mouse `path` (None when the
+        page sent none: a game of the terminal, or of a page before paths were recorded)."""
         with self._read() as db:
-            r = db.execute(f"SELECT {', '.join(SUMMARY)}, record FROM games WHERE id = ?",
-                                 (record_id,)).fetchone()
+            r = db.execute(f"SELECT {', '.join(SUMMARY)}, record, (SELECT path FROM paths p WHERE p.id = games.id) "
+                           "AS path FROM games WHERE id = ?", (record_id,)).fetchone()
         if r is None:
             raise NotFoundError(f"no record with id {record_id}")
         out = dict(r)
         out["record"] = json.loads(out["record"])
+        out["path"] = None if out["path"] is None else decode_path(out["path"])
         return out
+
+    # --- records by style, the tables of bests, recorded mouse paths -----------------------------
+    def tables(self, style: str | None = None) -> list[dict]:
+        """Per mode and level, over the wins eligible for best times (of one style when `style` is given):
+        the best time, the best 3BV/s and the best IOE, each with its record id (ties: the earlier game)."""
+        where, args = _style_filter(style)
+        out = []
+        with self._read() as db:
+            for what, order in (("time", "elapsed ASC"), ("bbbv_per_second", "bbbv_per_second DESC"),
+                                ("ioe", "ioe DESC")):
+                q = (f"SELECT mode, level, id, elapsed, bbbv_per_second, ioe, player, style FROM (SELECT *, ROW_NUMBER() "
+                     f"OVER (PARTITION BY mode, level ORDER BY {order}, id) AS rank FROM games WHERE {ELIGIBLE}{where}) "
+                     "WHERE rank = 1")
+                for r in db.execute(q, args):
+                    out.append({"best": what, **dict(r)})
+        out.sort(key=lambda r: (r["mode"], LEVELS.index(r["level"]), r["best"]))
+        return out
+
+    def set_path(self, game_id: str, path: list[int]) -> int:
+        """Keep the mouse path its page recorded of a finished game (given by its game id, which only its
+        player holds), once; returns the record id. NotFoundError for a game not filed; GameOverError
+        when it has a path already."""
+        blob = encode_path(path)
+        with self._write() as db:
+            r = db.execute("SELECT id FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            if r is None:
+                raise NotFoundError(f"no finished game {game_id!r}; a mouse path is sent once its game is over")
+            if db.execute("SELECT 1 FROM paths WHERE id = ?", (r[0],)).fetchone() is not None:
+                raise GameOverError(f"record {r[0]} has its mouse path already; a path is sent once")
+            db.execute("INSERT INTO paths (id, path) VALUES (?, ?)", (r[0], blob))
+        return int(r[0])
+
+    def record_of(self, game_id: str) -> int:
+        """The record id of a finished game, by its game id."""
+        with self._read() as db:
+            r = db.execute("SELECT id FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if r is None:
+            raise NotFoundError(f"no finished game {game_id!r}; a mouse path is sent once its game is over")
+        return int(r[0])
+
+    def path_bytes(self) -> int:
+        """The bytes the recorded mouse paths take in all (compressed, as kept)."""
+        with self._read() as db:
+            return int(db.execute("SELECT COALESCE(SUM(LENGTH(path)), 0) FROM paths").fetchone()[0])
+
+    def _records_schema(self) -> None:
+        """The recorded mouse paths' table (by record id: compressed, see paths.py) and the games' style
+        column ("nf": no flag ever put on a mine, EVF's NF; or "flag"), added to a database made before
+        them; games filed before styles were kept get theirs, once (a replay of each game's actions)."""
+        with self._write() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY REFERENCES games (id), "
+                       "path BLOB NOT NULL)")
+            if "style" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:
+                db.execute("ALTER TABLE games ADD COLUMN style TEXT")
+        with self._read() as db:
+            todo = [(r[0], r[1]) for r in db.execute("SELECT id, record FROM games WHERE style IS NULL")]
+        if todo:
+            styles = [(_style_or_flag(rec), rid) for rid, rec in todo]
+            with self._write() as db:
+                db.executemany("UPDATE games SET style = ? WHERE id = ?", styles)
 
     def count(self) -> int:
         with self._read() as db:

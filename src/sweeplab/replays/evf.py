@@ -7,6 +7,14 @@ open = left press and release, flag = right press and release, chord = left pres
 left release, right release; each at the centre of its cell, at the action's time in whole
 milliseconds. The file carries no checksum (the programs key theirs with a secret).
 
+A game of `sweeplab play` whose page recorded the player's mouse (play/paths.py) is written with
+that path, its own times and positions, rather than the made-up one.
+
+The NF flag ("no flag") is set when no right click put a flag on a mine (no effective right click,
+as ms-toollib counts them). EVF has no level field: readers name the level from the size, and
+beginner is 8x8/10 there (the rankings' beginner), so a 9x9/10 game, beginner in Windows 7 and in
+sweeplab, reads back as custom.
+
 The formats' readers (ms-toollib, ranking sites) know no "?" marks: a right click takes a flag
 away, the next one flags again. A game played with marks therefore exports with marks off, and
 a right click that took a "?" away is left out, so that every reader sees the flags the player saw.
@@ -21,7 +29,7 @@ from ..board import Board
 from ..errors import EvfWriteError
 from ..game import Game
 from ..stats import bbbv
-from .mouse import MouseEvent
+from .mouse import MouseEvent, play_events
 
 VERSION = 4
 CELL = 16  # pixels, as in Windows
@@ -30,6 +38,36 @@ MOUSE_CODES = {"mv": 1, "lc": 2, "lr": 3, "rc": 4, "rr": 5, "mc": 6, "mr": 7, "p
                "m": 12}
 # EVF game modes: 0 standard, 4 Windows 7, 5 "competitive solvable" (a certified board, a guess still plays on)
 MODES = {"none": 0, "safe": 0, "opening": 0, "shift": 0, "win7": 4, "noguess": 5}
+
+
+# EVF has no level field: its readers (ms-toollib) name the level from the board's size and mines.
+EVF_LEVELS = {(8, 8, 10): "beginner", (16, 16, 40): "intermediate", (30, 16, 99): "expert"}
+
+
+def evf_level(width: int, height: int, mines: int) -> str:
+    """The level an EVF reader names a board of this size: beginner, intermediate, expert or custom."""
+    return EVF_LEVELS.get((width, height, mines), "custom")
+
+
+PATH_KINDS = ("mv", "lc", "lr", "rc", "rr", "mc", "mr")  # move; left, right, middle press (c) and release (r)
+
+
+def button_events(events) -> list[MouseEvent]:
+    """The presses and releases among mouse events: moves change nothing in the game (and are most of a path)."""
+    return [e for e in events if e.kind != "mv"]
+
+
+def path_events(path: list[int]) -> list[MouseEvent]:
+    """A recorded mouse path's events, from its delta form (play/paths.py): four integers per event, the
+    kind (an index into PATH_KINDS), milliseconds since the event before, and the pixel step from the
+    event before (the position itself for the first). Times in seconds from the recording's start."""
+    out, t, x, y = [], 0, 0, 0
+    for i in range(0, len(path), 4):
+        kind, dt, dx, dy = path[i:i + 4]
+        t += dt
+        x, y = (dx, dy) if i == 0 else (x + dx, y + dy)
+        out.append(MouseEvent(PATH_KINDS[kind], t / 1000, x, y))
+    return out
 
 
 def game_events(game: Game, *, cell: int = CELL) -> list[MouseEvent]:
@@ -94,8 +132,9 @@ def write_evf(board: Board, events, *, won: bool, time: float, player: str = "",
                             f"{cell} px")
     if not 0 <= time < 2 ** 32 / 1000:
         raise EvfWriteError(f"time {time} s is out of EVF's range (0 to 49 days)")
-    if flagged is None:
-        flagged = any(e.kind in ("rc", "r", "pf") for e in events)
+    if flagged is None:  # an effective right click: one that put a flag on a mine
+        played = play_events(board, button_events(events), cell).game
+        flagged = any(a.flagged and board.is_mine(a.x, a.y) for a in played.log)
     code = len(country.encode("utf-8"))
     if code not in (0, 2):
         raise EvfWriteError(f"country must be a two-letter ISO 3166 code or empty, got {country!r}")
@@ -161,7 +200,20 @@ def record_game(record: dict) -> Game:
 
 
 def record_to_evf(row: dict, *, player: str = "", country: str = "") -> bytes:
-    """EVF bytes of a finished game from the play store (a row of `Store.get`)."""
+    """EVF bytes of a finished game from the play store (a row of `Store.get`): with the mouse path its
+    page recorded (`row["path"]`, play/paths.py's form) when it has one, else the path made up from its
+    moves; the player's name is the record's unless `player` gives one."""
     game = record_game(row["record"])
-    return game_to_evf(game, player=player, country=country, mode=PLAY_MODES.get(row.get("mode") or "", 0),
-                       finished_at=row.get("finished_at"))
+    player = player or row.get("player") or ""
+    mode = PLAY_MODES.get(row.get("mode") or "", 0)
+    if row.get("path") is None:
+        return game_to_evf(game, player=player, country=country, mode=mode, finished_at=row.get("finished_at"))
+    events = path_events(row["path"])
+    t0 = events[0].t  # the file's clock starts at its first event
+    events = [MouseEvent(e.kind, e.t - t0, e.x, e.y) for e in events]
+    finished_at = _time.time() if row.get("finished_at") is None else row["finished_at"]
+    assert game.board is not None  # (record_game refuses a record without one)
+    # the file's time is the path's own, from its first opening click to its last move, as its readers count
+    played = play_events(game.board, button_events(events), CELL).game
+    return write_evf(game.board, events, won=played.status == "won", time=played.elapsed, player=player,
+                     country=country, mode=mode, start=finished_at - played.elapsed, end=finished_at)

@@ -774,7 +774,7 @@ class RecordsPage {
     this.$("r-last").onclick = () => this.go(this.frames.length - 1);
     this.$("r-play").onclick = () => this.play();
     this.$("r-slider").oninput = e => this.go(Number(e.target.value));
-    for (const f of ["f-mode", "f-level", "f-status"]) this.$(f).onchange = () => { this.offset = 0; this.list(); };
+    for (const f of ["f-mode", "f-level", "f-status", "f-style"]) this.$(f).onchange = () => { this.offset = 0; this.list(); };
   }
   async start() {
     const modes = await api("GET", "/api/modes");
@@ -787,8 +787,11 @@ class RecordsPage {
     if (id) this.open(id);
   }
   async list() {
+    // a game given up (quit) or not made again (abandoned) was not played out: no rate of it
+    const rate = (r, v) => r.status === "quit" || r.status === "abandoned"
+      ? '<td class="num" title="not played out">–</td>' : `<td class="num">${v.toFixed(2)}</td>`;
     const q = new URLSearchParams({ limit: this.limit, offset: this.offset });
-    for (const [f, name] of [["f-mode", "mode"], ["f-level", "level"], ["f-status", "status"]])
+    for (const [f, name] of [["f-mode", "mode"], ["f-level", "level"], ["f-status", "status"], ["f-style", "style"]])
       if (this.$(f).value) q.set(name, this.$(f).value);
     const { records, total } = await api("GET", `/api/records?${q}`);
     this.$("page-info").textContent = total ? ` ${this.offset + 1}–${this.offset + records.length} of ${total} ` : " none yet ";
@@ -796,8 +799,8 @@ class RecordsPage {
     this.$("next-page").disabled = this.offset + records.length >= total;
     const rows = records.map(r => `<tr data-id="${r.id}"><td class="num">${r.id}</td><td>${fmtDate(r.finished_at)}</td>` +
       `<td>${this.labels[r.mode] || r.mode}</td><td>${r.level} ${r.width}x${r.height}/${r.mines}</td><td>${r.status}</td>` +
-      `<td class="num">${r.elapsed.toFixed(3)}</td><td class="num">${r.bbbv}</td><td class="num">${r.bbbv_per_second.toFixed(2)}</td>` +
-      `<td class="num">${r.ioe.toFixed(2)}</td><td>${[r.hints ? "hints" : "", r.practice ? "practice" : ""].filter(Boolean).join(", ")}` +
+      `<td class="num">${r.elapsed.toFixed(3)}</td><td class="num">${r.bbbv}</td>${rate(r, r.bbbv_per_second)}` +
+      `${rate(r, r.ioe)}<td>${[r.style === "nf" ? "NF" : "", r.hints ? "hints" : "", r.practice ? "practice" : ""].filter(Boolean).join(", ")}` +
       `</td><td>${r.player ? esc(r.player) : ""}</td></tr>`).join("");
     this.$("record-list").innerHTML = `<table class="classic" id="records-table"><tr><th>#</th><th>When</th><th>Mode</th>` +
       `<th>Level</th><th>Result</th><th>Time</th><th>3BV</th><th>3BV/s</th><th>IOE</th><th></th><th>Name</th></tr>${rows}</table>`;

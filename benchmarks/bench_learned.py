@@ -49,8 +49,8 @@ PUBLISHED = {  # case: [(who, figure, note)]
 def play(player: str, case: str, seed: int, start: int, stop: int) -> dict:
     """Games start..stop-1 of a case: won bits, CPU seconds, and for the learned player how each
     move stood in the exact analysis and how the fatal move of each lost game stood."""
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.players import make_player

@@ -29,8 +29,8 @@ import numpy as np
 from _timing import machine
 
 from sweeplab.board import Board
-from sweeplab.firstclick import kept_free
 from sweeplab.game import Game
+from sweeplab.generators import kept_free
 from sweeplab.lab import BenchSpec, run, summary
 from sweeplab.lab.autoplay import autoplay
 from sweeplab.lab.runner import game_seeds

@@ -75,7 +75,7 @@ CHECK = r"""
 import hashlib, json, pickle, sys
 import numpy as np
 from sweeplab import View
-from sweeplab.firstclick import make_rule, rule_seed
+from sweeplab.generators import make_rule, rule_seed
 from sweeplab.game import Game
 from sweeplab.lab.autoplay import autoplay
 from sweeplab.lab.runner import game_seeds

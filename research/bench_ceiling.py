@@ -56,8 +56,8 @@ def play(case: str, seed: int, start: int, stop: int, exact: int, budget: int) -
     from ceiling import ceiling  # (research/ceiling.py, beside this script)
 
     from sweeplab.errors import TooComplexError
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import WON, Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.complete import analyse

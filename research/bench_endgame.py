@@ -56,8 +56,8 @@ def main(argv=None):
         return compare(args)
 
     from sweeplab.errors import TooComplexError
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.complete import analyse
     from sweeplab.solver.endgame import endgame_search
@@ -168,8 +168,8 @@ def compare(args):
     """Both end games' endgame_move, side by side on the same positions, within the old limits."""
     import importlib.util
 
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver import endgame as new
     from sweeplab.solver.complete import analyse

@@ -54,8 +54,8 @@ from bench_winrate import CASES  # noqa: E402
 
 def boards(case, seed, games):
     """The mine indices (x + width*y) of games 0..games-1, laid by the case's first-click rule."""
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.runner import game_seeds
 
     w, h, m, rule, at = CASES[case]

@@ -41,8 +41,8 @@ from bench_winrate import CASES  # noqa: E402
 
 def play(player: str, case: str, seed: int, start: int, stop: int, breakdown: bool, endgame: int) -> dict:
     """Per-game outcomes of games start..stop-1: won bits, CPU seconds, and the class of each loss."""
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds
     from sweeplab.solver.players import make_player
@@ -72,8 +72,8 @@ def play(player: str, case: str, seed: int, start: int, stop: int, breakdown: bo
 def loss_classes(case: str, seed: int, losses: dict, endgame: int) -> dict:
     """Replay each lost game to its fatal guess and classify that position (with this checkout's
     code, so both players' losses are sorted by the same rule)."""
-    from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab.runner import game_seeds
 
     w, h, m, rule, at = CASES[case]

@@ -75,7 +75,7 @@ def test_each_first_click_rule_is_built_by_the_one_generator_that_defines_it():
     import pytest
 
     from sweeplab import generators
-    from sweeplab.firstclick import make_rule, rule_names
+    from sweeplab.generators import make_rule, rule_names
     names = rule_names()
     owners = {r: generators.rule_generator(r) for r in names}
     assert all(r in info.rules and r in info.first_clicks for r, info in owners.items())

@@ -35,11 +35,10 @@ def imports(root=PACKAGE):
     """(importing module, imported module, names) for every sweeplab import in the package, those
     inside functions too."""
     for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root.parent).with_suffix("")
-        parts = list(rel.parts)
-        package = parts if path.name == "__init__.py" else parts[:-1]
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        package = parts[:-1]  # the package a relative import starts from: an __init__.py's own, a module's
         if path.name == "__init__.py":
-            parts = parts[:-1]
+            parts = parts[:-1]  # an __init__.py is its package
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 yield from ((".".join(parts), a.name, []) for a in node.names if a.name.startswith("sweeplab"))
@@ -68,9 +67,11 @@ def test_every_room_has_a_floor():
 
 @pytest.mark.slow
 def test_no_import_runs_back_up_the_floors():
-    back = [f"{m} -> {t}" for m, t, _ in imports()
-            if t != "sweeplab" and FLOOR.get(room(t), 0) > FLOOR.get(room(m), 0)]
-    assert back == []
+    assert imports_back_up() == []
+
+
+def imports_back_up() -> list[str]:
+    return [f"{m} -> {t}" for m, t, _ in imports() if t != "sweeplab" and FLOOR.get(room(t), 0) > FLOOR.get(room(m), 0)]
 
 
 @pytest.mark.slow
@@ -81,9 +82,12 @@ def test_the_solver_reads_only_the_ground_floor_and_itself():
 
 @pytest.mark.slow
 def test_nothing_reaches_into_the_certifier():
-    reaching = [(m, sorted(set(names) - CERTIFY_INTERFACE)) for m, t, names in imports()
-                if t == "sweeplab.generators.certify" and m != t and set(names) - CERTIFY_INTERFACE]
-    assert reaching == []
+    assert reaching_into_the_certifier() == []
+
+
+def reaching_into_the_certifier() -> list:
+    return [(m, sorted(set(names) - CERTIFY_INTERFACE)) for m, t, names in imports()
+            if t == "sweeplab.generators.certify" and m != t and set(names) - CERTIFY_INTERFACE]
 
 
 def test_one_vocabulary_of_cell_codes():
@@ -341,27 +345,46 @@ def test_each_finder_sees_a_second_copy(find):
 
 # --- no circle, and sizes a reader can hold ----------------------------------------------------
 
-def test_no_import_goes_round_in_a_circle():
+def circles(root=PACKAGE) -> list[str]:
+    """The modules of the package under `root` that an import path leads from back to themselves."""
     modules = set()
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
         modules.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    edges = {m: set() for m in modules}
-    for m, t, _ in imports():
+    edges: dict[str, set] = {m: set() for m in modules}
+    for m, t, _ in imports(root):
         if t in modules and t != m:
             edges[m].add(t)
-    circles = []
+    found = []
     for start in sorted(modules):  # a circle through `start`: a path from it back to it
         seen, todo = set(), list(edges[start])
         while todo:
             m = todo.pop()
             if m == start:
-                circles.append(start)
+                found.append(start)
                 break
             if m not in seen:
                 seen.add(m)
                 todo.extend(edges[m])
-    assert circles == []
+    return found
+
+
+def test_no_import_goes_round_in_a_circle():
+    assert circles() == []
+
+
+def test_a_circle_through_a_package_init_is_found(tmp_path):
+    """A package's __init__.py imports relative to that package (`from ..x` is its parent's x), inside
+    functions too: a planted circle rules.py -> makers/__init__.py -> rules.py is found."""
+    root = tmp_path / "sweeplab"
+    (root / "makers").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "rules.py").write_text("def make():\n    from .makers import registry\n    return registry\n")
+    (root / "makers" / "__init__.py").write_text("from ..rules import make\nregistry = {}\n")
+    (root / "makers" / "plain.py").write_text("from . import registry\n")
+    assert circles(root) == ["sweeplab.makers", "sweeplab.rules"]
+    (root / "rules.py").write_text("def make():\n    return {}\n")
+    assert circles(root) == []
 
 
 def test_no_module_over_900_lines_and_no_engine_function_over_120():
@@ -371,3 +394,63 @@ def test_no_module_over_900_lines_and_no_engine_function_over_120():
     long_functions = [(module, fn.name, fn.end_lineno - fn.lineno + 1) for module, fn in definitions()
                       if module.split(".")[1] in ("solver", "generators") and fn.end_lineno - fn.lineno + 1 > 120]
     assert long_functions == []
+
+
+# --- the Facts table of docs/architecture.md, from the sources ---------------------------------
+
+DOC = PACKAGE.parents[1] / "docs" / "architecture.md"
+
+
+def _in_engine(path: str) -> bool:
+    return path.startswith("solver/") or path == "generators/certify.py"
+
+
+def facts() -> dict[str, str]:
+    """The rows of the Facts table as the sources make them today (lines: every line of a .py file)."""
+    lines = {str(p.relative_to(PACKAGE)): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
+    top = max(lines, key=lambda p: (lines[p], p))
+    engine_top = max((p for p in lines if _in_engine(p)), key=lambda p: (lines[p], p))
+    functions = [(module, fn.name, fn.end_lineno - fn.lineno + 1) for module, fn in definitions()
+                 if module.split(".")[1] in ("solver", "generators")]
+    module, name, length = max(functions, key=lambda f: f[2])
+    found = [find(definitions()) for find, _ in ONCE]
+    named = []
+    for f in found:
+        text = ", ".join(f"`{m.split('.')[-1]}.{n}`" for m, n in f)
+        if text not in named:
+            named.append(text)
+    each = "1 each" if all(len(f) == 1 for f in found) else "/".join(str(len(f)) for f in found)
+    return {
+        "largest module": f"`{top}`, {lines[top]} lines; the largest of the engine, `{engine_top}`, {lines[engine_top]}",
+        "largest function of the engine": f"`{'/'.join(module.split('.')[1:])}.py` `{name}`, {length} lines",
+        "functions that build constraints / split components / sweep a component / combine under the mine total / "
+        "search pairs / search perfect play": f"{each}: {', '.join(named)}",
+        "import circles, and imports that run back up the floors": f"{len(circles())}, {len(imports_back_up())}",
+        "modules reaching into the certifier's internals": str(len(reaching_into_the_certifier())),
+        "lines of `solver/` and `generators/certify.py`": f"{sum(n for p, n in lines.items() if _in_engine(p)):,}",
+    }
+
+
+def documented_facts(text: str) -> dict[str, str]:
+    """The rows of the table under the doc's "## Facts" heading: {fact: now}."""
+    section = text.split("\n## Facts\n", 1)[1]
+    rows = [line for line in section.split("\n\n| fact | now |\n|---|---|\n", 1)[1].splitlines()
+            if line.startswith("| ")]
+    return {cells[0]: cells[1] for cells in ([c.strip() for c in r.strip("|").split(" | ")] for r in rows)}
+
+
+def test_the_facts_table_says_what_the_sources_say():
+    """docs/architecture.md's Facts are the sources' own counts: any row that drifts fails, and the
+    message is the table to paste in its place."""
+    want = facts()
+    table = "\n".join(f"| {k} | {v} |" for k, v in want.items())
+    assert documented_facts(DOC.read_text()) == want, f"docs/architecture.md's Facts should read:\n{table}"
+
+
+def test_a_drifted_fact_is_seen():
+    text = DOC.read_text()
+    row = facts()["import circles, and imports that run back up the floors"]
+    assert documented_facts(text)["import circles, and imports that run back up the floors"] == row
+    drifted = text.replace(f"| import circles, and imports that run back up the floors | {row} |",
+                           "| import circles, and imports that run back up the floors | 0, 7 |")
+    assert documented_facts(drifted) != facts()

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_optimal import every_layout, layouts  # noqa: E402
 
 from sweeplab.board import Board  # noqa: E402
-from sweeplab.firstclick import kept_free  # noqa: E402
+from sweeplab.generators import kept_free  # noqa: E402
 from sweeplab.solver.optimal import OptimalPlay  # noqa: E402
 
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from sweeplab.cli import main
-from sweeplab.firstclick import make_rule, rule_names
+from sweeplab.generators import make_rule, rule_names
 
 # The README's rules (and Windows 7 and its no-guess patch, which the play modes use).
 RULES = ["none", "safe", "opening", "shift", "win7", "win7-noguess", "noguess"]

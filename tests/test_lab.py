@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sweeplab.errors import SweeplabError
-from sweeplab.firstclick import make_rule
+from sweeplab.generators import make_rule
 from sweeplab.lab import BenchSpec, Counts, game_seeds, play_games, read_done, run, wilson
 from sweeplab.lab.intervals import Z95
 from sweeplab.lab.runner import append_row, missing, split

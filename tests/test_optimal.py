@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from sweeplab import View
 from sweeplab.errors import InconsistentPositionError, InvalidBoardError, SearchTooLargeError, SweeplabError
-from sweeplab.firstclick import kept_free, make_rule
+from sweeplab.generators import kept_free, make_rule
 from sweeplab.solver.optimal import OptimalPlay
 
 from .test_cli import run

@@ -524,3 +524,20 @@ def test_an_opening_left_partly_open_by_flags_is_worded():
     assert [c for c in r.check() if c.startswith("3BV solved")] == [
         "3BV solved: sweeplab 0, ms-toollib 1: an opening is partly open (flags stopped its cascade), where "
         "ms-toollib's count can differ; sweeplab counts an opening only when all its zeros are open"]
+
+
+def test_a_risk_counts_only_layouts_that_fit_and_a_position_too_complex_says_so():
+    """The layouts with mines on given cells: 0 where no layout puts mines there together, and a
+    position too complex to count raises TooComplexError (its risk is unknown, not 0)."""
+    from sweeplab.errors import TooComplexError
+    from sweeplab.replays.judge import _layouts_with_mines
+    from sweeplab.view import View
+
+    from .test_solver_oracle import lattice_view
+
+    v = View.from_text("mines: 1\n1#\n##\n")  # one mine, somewhere among the three hidden cells
+    assert [_layouts_with_mines(v, [c]) for c in [(1, 0), (0, 1), (1, 1)]] == [1, 1, 1]
+    assert _layouts_with_mines(v, [(1, 0), (1, 1)]) == 0
+    tangle = lattice_view(30, 16, 99)
+    with pytest.raises(TooComplexError):
+        _layouts_with_mines(tangle, [(1, 0)])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sweeplab import Board, Game, generators
 from sweeplab.cli import cli
 from sweeplab.errors import InvalidBoardError
-from sweeplab.firstclick import make_rule
+from sweeplab.generators import make_rule
 from sweeplab.generators.winmine import VERSIONS, Shift, WinMineSession, shift_target, version, winmine_board
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_microsoft.json").read_text())

@@ -146,7 +146,7 @@ def bench_task(player: str, start: int, stop: int) -> None:
 def optimal_task(board: str) -> None:
     import re
 
-    from sweeplab.firstclick import kept_free
+    from sweeplab.generators import kept_free
     from sweeplab.solver.optimal import OptimalPlay
     w, h, m, rule, x, y = re.fullmatch(r"(\d+)x(\d+)/(\d+)-(\w+)@(\d+),(\d+)", board).groups()
     w, h, m, x, y = int(w), int(h), int(m), int(x), int(y)

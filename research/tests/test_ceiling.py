@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from tests.test_players import small_views
 
 from sweeplab import Board, Game
-from sweeplab.firstclick import kept_free
+from sweeplab.generators import kept_free
 from sweeplab.lab import BenchSpec, run
 from sweeplab.solver import analyse
 from sweeplab.solver.fifty import forced_pairs

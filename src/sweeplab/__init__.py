@@ -2,8 +2,9 @@
 
 from .board import Board, load_board, parse_board
 from .errors import FormatError, GameOverError, GenerationError, IllegalMoveError, InvalidBoardError, SweeplabError
-from .firstclick import FirstClick, make_rule
+from .firstclick import FirstClick
 from .game import Action, Game, replay
+from .generators import make_rule
 from .generators.uniform import uniform_board
 from .presets import PRESETS, preset
 from .view import View

@@ -3,19 +3,18 @@
 A rule may lay the board before any click (`none`, WinMine's `shift`) or at the first
 click (`safe`, `opening`, Windows 7, `noguess`), so a game can start before its board
 exists. Rules are deterministic: the same rule, seed and click give the same board,
-which is what makes replay exact. New rules register a factory by name.
+which is what makes replay exact. The rules by name (`make_rule`, `rule_names`) are the generators'
+registry's (generators/__init__.py): each generator registers the rules it defines.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
 
 import numpy as np
 
 from . import grid
 from .board import Board
-from .errors import InvalidBoardError
 from .rng import Seed
 
 
@@ -98,43 +97,3 @@ class Opening(Safe):
 
     def excluded(self, x: int, y: int) -> np.ndarray:
         return grid.block_mask(self.width, self.height, x, y, self.topology)
-
-
-# The rules by name live in the generators' registry (generators/__init__.py): each generator registers
-# once, naming the rules it defines, and these look them up there (lazily: generators imports this module).
-
-def rule_names() -> list[str]:
-    """Every first-click rule, by name."""
-    from .generators import rule_names
-    return rule_names()
-
-
-def rule_seed(name: str, key: int) -> int:
-    """The seed rule `name` takes for a 64-bit stream key: its low bits where the rule's seed is narrower
-    (WinMine's shift takes a 32-bit rand() state, Windows 7 a 32-bit time(0))."""
-    from .generators import rule_generator
-    return key & ((1 << rule_generator(name).seed_bits) - 1)
-
-
-def make_rule(name: str, width: int, height: int, mines: int, seed: Seed, topology: str = "bounded",
-              **options: Any) -> FirstClick:
-    """Build a first-click rule by name: none, safe, opening, shift, win7, noguess, ... (see `rule_names`)."""
-    from .generators import rule_generator
-    info = rule_generator(name)
-    return info.factory(width, height, mines, seed, first_click=name, topology=topology, **options)
-
-
-UNIFORM_RULES = ("none", "safe", "opening")
-
-
-def kept_free(name: str, width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> np.ndarray:
-    """The cells (flat bool mask) that rule `name` keeps free of mines at a first click on (x, y), for the
-    rules that lay every layout with those cells free equally likely: none (no cell kept), safe, opening.
-    Other rules (WinMine's shift, Windows 7, noguess) are not uniform over such layouts and raise."""
-    rule = make_rule(name, width, height, mines, 0, topology)
-    if type(rule) is Fixed:
-        return np.zeros(width * height, dtype=np.bool_)
-    if isinstance(rule, Safe) and type(rule) in (Safe, Opening):
-        return rule.excluded(x, y)
-    raise InvalidBoardError(f"first-click rule {name!r} does not lay its boards uniformly over the layouts it "
-                            f"allows; allowed: {', '.join(UNIFORM_RULES)}")

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ..firstclick import UNIFORM_RULES
+from ..generators import UNIFORM_RULES
 from .options import CELL, level_options, positive, resolve_level
 
 
@@ -23,7 +23,7 @@ from .options import CELL, level_options, positive, resolve_level
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def optimal(preset, width, height, mines, first_click, at, max_states, as_json):
     """Search the game tree of a small board exactly and print the win probability of perfect play."""
-    from ..firstclick import kept_free
+    from ..generators import kept_free
     from ..solver.optimal import MAX_STATES, OptimalPlay
 
     w, h, m = resolve_level(preset, width, height, mines, default=None)
@@ -69,7 +69,7 @@ def optimal(preset, width, height, mines, first_click, at, max_states, as_json):
 def warm_up(first_click: str, every_cell: bool) -> float:
     """Seconds spent searching a 4x4 board with 1 mine the same way: the kernels compile (on a first run)
     or load from the cache there, so the time reported is the search's own."""
-    from ..firstclick import kept_free
+    from ..generators import kept_free
     from ..solver.optimal import OptimalPlay
 
     t0 = time.perf_counter()

@@ -4,8 +4,8 @@ first-click rules.
 A generator is a factory of a first-click rule (see firstclick.py): it may lay the board at
 once or at the first click. `make(name, ...)` builds one; `GENERATORS` lists them. Each one
 carries the limits of its Custom dialog (`Limits`), which the play modes ask for, and names the
-first-click rules it defines (`rules`): `firstclick.make_rule(rule, ...)` builds a rule through the
-factory of the generator that defines it, so each factory is registered once.
+first-click rules it defines (`rules`): `make_rule(rule, ...)` builds a rule through the factory of the
+generator that defines it, so each factory is registered once.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ..board import Board
 from ..errors import InvalidBoardError
@@ -114,6 +116,35 @@ def rule_names() -> list[str]:
     """Every first-click rule, by name."""
     _load_all()
     return sorted(_RULES)
+
+
+def rule_seed(name: str, key: int) -> int:
+    """The seed rule `name` takes for a 64-bit stream key: its low bits where the rule's seed is narrower
+    (WinMine's shift takes a 32-bit rand() state, Windows 7 a 32-bit time(0))."""
+    return key & ((1 << rule_generator(name).seed_bits) - 1)
+
+
+def make_rule(name: str, width: int, height: int, mines: int, seed: Seed, topology: str = "bounded",
+              **options: Any) -> FirstClick:
+    """Build a first-click rule by name: none, safe, opening, shift, win7, noguess, ... (see `rule_names`)."""
+    info = rule_generator(name)
+    return info.factory(width, height, mines, seed, first_click=name, topology=topology, **options)
+
+
+UNIFORM_RULES = ("none", "safe", "opening")
+
+
+def kept_free(name: str, width: int, height: int, mines: int, x: int, y: int, topology: str = "bounded") -> np.ndarray:
+    """The cells (flat bool mask) that rule `name` keeps free of mines at a first click on (x, y), for the
+    rules that lay every layout with those cells free equally likely: none (no cell kept), safe, opening.
+    Other rules (WinMine's shift, Windows 7, noguess) are not uniform over such layouts and raise."""
+    rule = make_rule(name, width, height, mines, 0, topology)
+    if type(rule) is Fixed:
+        return np.zeros(width * height, dtype=np.bool_)
+    if isinstance(rule, Safe) and type(rule) in (Safe, Opening):
+        return rule.excluded(x, y)
+    raise InvalidBoardError(f"first-click rule {name!r} does not lay its boards uniformly over the layouts it "
+                            f"allows; allowed: {', '.join(UNIFORM_RULES)}")
 
 
 def lookup(name: str) -> GeneratorInfo:

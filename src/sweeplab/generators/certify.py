@@ -100,7 +100,8 @@ def settle(p):
     `keep(p)` makes that play the position's (or, after try_move, `undo`)."""
     qi, qb, qmeta = p.spare
     si, sb, sm = p.scratch
-    return play_fresh(p.mines, p.numbers, p.nbr, p.click, NO_BUDGET, qi, qb, qmeta, si, sb, sm)
+    # np.int64: a global passed as it is reaches play_fresh as a literal, compiled a second time for it
+    return play_fresh(p.mines, p.numbers, p.nbr, p.click, np.int64(NO_BUDGET), qi, qb, qmeta, si, sb, sm)
 
 
 @njit(inline='always')

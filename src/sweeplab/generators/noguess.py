@@ -242,7 +242,10 @@ def _repair(mines, excluded, nbr, click, state, repairs, budget, room):
     return state, repairs, False, p
 
 
-@njit
+# _verdict, _move, _pair and _fresh are inlined into the chain, the one kernel that calls them (through
+# each other): as kernels of their own, each of the four would link in and optimize again the whole
+# certifier below it (both plays).
+@njit(inline='always')
 def _verdict(p, status):
     """A play's verdict made the board's own: where the leaf budget stopped the play (whether a play
     meets an over-budget component depends on the order it went in, so on the old board's log),
@@ -250,7 +253,7 @@ def _verdict(p, status):
     return settle(p) if status == BUDGET else status
 
 
-@njit
+@njit(inline='always')
 def _move(p, src, dst):
     """The mine at `src` to the free cell `dst`, kept iff the board it gives certifies. Returns
     (kept, position)."""
@@ -260,7 +263,7 @@ def _move(p, src, dst):
     return False, p
 
 
-@njit
+@njit(inline='always')
 def _pair(p, a1, b1, a2, b2):
     """Two mines moved at once (a1 to b1, a2 to b2), kept iff the board they give certifies.
     Returns (kept, position). The first move's board is played only as a step to the second."""
@@ -273,7 +276,7 @@ def _pair(p, a1, b1, a2, b2):
     return False, keep(p)
 
 
-@njit
+@njit(inline='always')
 def _fresh(p, excluded, state):
     """A fresh uniform board in place of the certified position's, kept iff it certifies. Returns
     (state, kept, position)."""

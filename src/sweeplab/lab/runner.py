@@ -42,7 +42,7 @@ class BenchSpec:
     topology: str = "bounded"
 
     def check(self) -> BenchSpec:
-        from ..firstclick import make_rule
+        from ..generators import make_rule
         from ..solver.players import PLAYERS
         if self.player not in PLAYERS:
             raise SweeplabError(f"unknown player {self.player!r}; allowed: {', '.join(sorted(PLAYERS))}")
@@ -94,8 +94,8 @@ def game_seeds(seed: int, i: int) -> tuple[int, int]:
 
 def play_games(spec: BenchSpec, start: int, stop: int) -> Counts:
     """Play games start..stop-1 of a run and return their counts (the unit of work of a task)."""
-    from ..firstclick import make_rule, rule_seed
     from ..game import Game
+    from ..generators import make_rule, rule_seed
     from ..solver.players import make_player
     from ..stats import bbbv
     from .autoplay import autoplay

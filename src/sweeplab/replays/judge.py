@@ -24,6 +24,7 @@ from itertools import combinations
 
 import numpy as np
 
+from ..errors import InconsistentPositionError
 from ..game import Game
 from ..solver import analyse
 from ..view import FLAG, HIDDEN, View
@@ -104,7 +105,7 @@ def _layouts_with_mines(view: View, cells) -> int:
         codes[y, x] = FLAG
     try:
         return analyse(View(codes, view.mine_count, view.topology), trust_flags=True).layouts
-    except ValueError:  # no layout has mines on all of them together
+    except InconsistentPositionError:  # no layout has mines on all of them together
         return 0
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from .. import grid
 from ..errors import RLConfigError
-from ..firstclick import FirstClick, make_rule, rule_seed
+from ..firstclick import FirstClick
+from ..generators import make_rule, rule_seed
 from ..presets import preset
 from ..rng import MASK64
 from ..view import FLAG, HIDDEN

@@ -182,7 +182,7 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
         n_k = comp_start[k + 1] - comp_start[k]
         sizes[k] = n_k
         st_k, F, ws = sweep(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
-                            np.zeros((64, n_k + 1)), 0.0, True, workspace(64, n_k, cstart[k + 1] - cstart[k], n_k + 1))
+                            np.zeros((64, n_k + 1)), 0.0, True, workspace(np.int64(64), n_k, cstart[k + 1] - cstart[k], n_k + 1))
         tables.append((F, ws))
         if st_k != OK:  # too wide or too big: floats do not overflow
             return 6, k, prob, safe, mines, counts, 0, 0, 0, 0, C, reason
@@ -328,7 +328,7 @@ def _analysis(view: View, cells: np.ndarray, trust_flags: bool, source) -> Analy
 def component_residues(cells, nbr, trust_flags, si, sm, k, mods):
     """The layouts of component k of the analysis by mine count, modulo each of `mods` (primes below
     2**61): (status, residues (len(mods), cells + 1))."""
-    status, _, pi, pb, meta = _settled(cells, nbr, trust_flags, 1 << 40, si, sm)
+    status, _, pi, pb, meta = _settled(cells, nbr, trust_flags, np.int64(1 << 40), si, sm)  # (not a literal: one compile)
     st = pb[ST]
     fidx, front, nv, U, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
         build(st, cells, nbr, pi[HID], pi[KNO], pi[HMASK])
@@ -339,7 +339,7 @@ def component_residues(cells, nbr, trust_flags, si, sm, k, mods):
     for r in range(mods.shape[0]):
         st_k, F, ws = sweep(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
                             np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
-                            workspace(64, n_k, cstart[k + 1] - cstart[k], n_k + 1))
+                            workspace(np.int64(64), n_k, cstart[k + 1] - cstart[k], n_k + 1))
         if st_k != OK:
             return st_k, out
         layer = ws[4]

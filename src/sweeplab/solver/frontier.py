@@ -66,10 +66,11 @@ def view_position(cells, nbr, trust_flags, pi, pb, told):
     return 0, -1, known
 
 
-@njit(inline='always')
+@njit  # (a kernel, not inlined: numba would type and build it again at each of its calls; LLVM inlines it)
 def _carve(buf, at, k):
     """buf[at:at + k] and the offset after it: a build's arrays are carved one after another from
-    one allocation per type (a build is short; allocations would be much of its cost)."""
+    one allocation per type (a build is short; allocations would be much of its cost). Its callers
+    pass no literal offset (np.int64(0)): each literal would be a signature compiled anew."""
     return buf[at:at + k], at + k
 
 
@@ -85,7 +86,7 @@ def build(st, numbers, nbr, hid, kno, hmask):
     parent: union-find over the frontier)."""
     n = st.shape[0]
     cells = np.empty(3 * n, dtype=np.int32)
-    fidx, o = _carve(cells, 0, n)
+    fidx, o = _carve(cells, np.int64(0), n)
     fidx[:] = -1
     con_cell, o = _carve(cells, o, n)
     front, o = _carve(cells, o, n)
@@ -106,7 +107,7 @@ def build(st, numbers, nbr, hid, kno, hmask):
         hidden += st[i] == HIDDEN_STATE
     off = hidden - nf
     rest = np.empty(11 * nc + 1 + 10 * nf, dtype=np.int32)
-    need, o = _carve(rest, 0, nc)
+    need, o = _carve(rest, np.int64(0), nc)
     nfree, o = _carve(rest, o, nc)
     con_start, o = _carve(rest, o, nc + 1)
     con_front, o = _carve(rest, o, 8 * nc)
@@ -154,7 +155,7 @@ def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
     offsets; con_comp: each number's component; pos: each cell's place in its component's order).
     """
     work = np.empty(13 * nf + 2 + 2 * nc, dtype=np.int64)
-    root, o = _carve(work, 0, nf)
+    root, o = _carve(work, np.int64(0), nf)
     dist, o = _carve(work, o, nf)
     dist[:] = -1
     queue, o = _carve(work, o, nf)
@@ -170,7 +171,7 @@ def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
     qidx, o = _carve(work, o, nf)
     cand, o = _carve(work, o, nf)
     flags = np.zeros(2 * nf + nc, dtype=np.bool_)
-    seen, ob = _carve(flags, 0, nf)
+    seen, ob = _carve(flags, np.int64(0), nf)
     assigned, ob = _carve(flags, ob, nf)
     opened, ob = _carve(flags, ob, nc)
     for c in range(nc):

@@ -78,7 +78,10 @@ def _by_size(comp_start, order, front):
     return out
 
 
-@njit
+# complete_step, _with_total and run are inlined into their one caller each (run into play_fresh and
+# replay.play_moved): numba links a called kernel's code into its caller's and optimizes it all again,
+# so every level of calls between kernels compiles everything below it once more.
+@njit(inline='always')
 def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
     """One round of complete deduction on the position (its states `st` and counts).
 
@@ -94,7 +97,7 @@ def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_
     maxm = 0
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
-    ws = workspace(4 * maxm + 8, maxm, nc, 1)
+    ws = workspace(4 * maxm + 8, maxm, nc, np.int64(1))
     F = np.zeros((4 * maxm + 8, 1))  # (floats: a layout count is never 0 by rounding, so it says which exist)
     keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
     can = np.zeros(2 * nf, dtype=np.bool_)
@@ -154,7 +157,7 @@ def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_
                        mines_left, st, fidx, safe_out, mine_out, budget, ws, can_mine, can_safe)
 
 
-@njit
+@njit(inline='always')
 def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_start, con_front, pos, mines_left, st,
                 fidx, safe_out, mine_out, budget, ws, can_mine, can_safe):
     """The round's deductions with the mine total: each component counted by mine count (floats:
@@ -167,16 +170,21 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
     supp = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
     sizes = np.empty(ncomp, dtype=np.int64)
     ws = workspace(ws[0].shape[0], maxm, ws[10].shape[0], maxm + 1)  # (now with a column per mine count)
-    table = np.zeros((ws[0].shape[0], maxm + 1))  # (a table of m + 1 columns for each component)
+    rows = ws[0].shape[0]
+    # a table of m + 1 columns for each component, in one zeroed buffer (each sweep clears what it
+    # used): reshaped, not sliced, so it is C-contiguous as every other table the sweep takes, and
+    # the sweep is compiled once for them all
+    table = np.zeros(rows * (maxm + 1))
     for c in range(ncomp):
         m = comp_start[c + 1] - comp_start[c]
         sizes[c] = m
         status, F, ws = sweep(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
-                              table[:, :m + 1], 0.0, True, ws)
+                              table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
         if status != OK:
             return 0, BUDGET, False
-        if F.shape[0] > table.shape[0]:
-            table = np.zeros((F.shape[0], maxm + 1))
+        if F.shape[0] > rows:
+            rows = F.shape[0]
+            table = np.zeros(rows * (maxm + 1))
         fin = ws[4][m]
         layouts = 0.0
         for k in range(m + 1):
@@ -195,7 +203,7 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
         m = sizes[c]
         vars_ = order[comp_start[c]:comp_start[c + 1]]
         status, F, ws = sweep(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
-                              table[:, :m + 1], 0.0, True, ws)
+                              table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
         backward(F, ws, m, feasible[c, :m + 1], feasible[c, :m + 1], vars_, p_out, can_mine, can_safe, False)
         clear(F, ws, m, status)
         for q in range(m):
@@ -243,7 +251,7 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
     return bound + left
 
 
-@njit
+@njit(inline='always')
 def run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
     """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
     until the board is open (SOLVED) or nothing more can be decided."""

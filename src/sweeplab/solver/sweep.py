@@ -56,7 +56,7 @@ def workspace(rows, n, nc, L):
 def _grown(ws, F):
     """The workspace and a zeroed table with twice the rows."""
     keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-    out = workspace(2 * keys.shape[0], inc.shape[0], 0, E.shape[1])
+    out = workspace(2 * keys.shape[0], inc.shape[0], np.int64(0), E.shape[1])  # (np.int64: a literal is compiled for)
     return (out[0], out[1], out[2], out[3], layer, inc, inc_n, out[7], out[8], out[9], ints, out[11],
             out[12]), np.zeros((2 * keys.shape[0], F.shape[1]), dtype=F.dtype)
 

@@ -211,7 +211,8 @@ def _certified_among(layouts, nbr, click, room):
     """Which of the flat layouts [k, cells] certify (the verdict with no leaf budget)."""
     ok = np.zeros(layouts.shape[0], dtype=np.bool_)
     for k in range(layouts.shape[0]):
-        ok[k] = start(position(layouts[k].copy(), nbr, click, NO_BUDGET, room)) == SOLVED
+        # np.int64: a global passed as it is reaches the certifier as a literal, compiled a second time for it
+        ok[k] = start(position(layouts[k].copy(), nbr, click, np.int64(NO_BUDGET), room)) == SOLVED
     return ok
 
 

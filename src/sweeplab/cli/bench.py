@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import click
 
 from ..errors import SweeplabError
+from ..extras import install_hint
 from ..lab.runner import TASK_GAMES, BenchSpec, append_row, read_done, run, summary
 from .options import CELL, OutputPath, level_options, positive, resolve_level
 
@@ -145,7 +146,7 @@ def check_scheduler(address: str) -> None:
     or a scheduler that is down gets one clear line within seconds, not Dask's 30 s wait."""
     import importlib.util
     if importlib.util.find_spec("distributed") is None:
-        raise SweeplabError("the Dask backend needs the extra: pip install 'sweeplab[dask]'")
+        raise SweeplabError(f"the Dask backend needs the extra: {install_hint('dask')}")
     parts = urlsplit(address)
     try:
         port = parts.port

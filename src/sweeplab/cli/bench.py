@@ -66,7 +66,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("won {task.fields[won]:.2%}"), TimeRemainingColumn(),
+                        TextColumn("{task.fields[won]}"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=no_progress, transient=True)
     state = {"wins": sum(c.wins for (a, b), c in done.items() if b <= games), "games": already}
 
@@ -75,7 +75,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
             append_row(out, spec, a, b, c)
         state["wins"] += c.wins
         state["games"] += c.games
-        progress.update(bar, won=state["wins"] / max(1, state["games"]))
+        progress.update(bar, won=won_so_far(state["wins"], state["games"]))
 
     def on_progress(played):  # per game (per task on Dask); the win rate moves as tasks finish
         progress.update(bar, completed=already + played)
@@ -84,7 +84,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     try:
         with progress:
             bar = progress.add_task(spec.player, total=games, completed=already,
-                                    won=state["wins"] / max(1, state["games"]))
+                                    won=won_so_far(state["wins"], state["games"]))
             with _scheduler_errors(scheduler):
                 total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler,
                             cluster=cluster, done=done, on_task=on_task, on_progress=on_progress)
@@ -117,6 +117,14 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     if total.beyond_exact:
         click.echo(f"  note       {total.beyond_exact} guesses were made by a local estimate: the exact analysis "
                    "declined those positions as too complex")
+
+
+def won_so_far(wins: int, games: int) -> str:
+    """The progress bar's win rate: over the games of the tasks finished so far (a task reports its wins
+    when it ends), and nothing before the first one ends rather than a rate of 0."""
+    if not games:
+        return "win rate: after a task ends"
+    return f"won {wins / games:.2%} of {games:,}"
 
 
 def plural(n: int, word: str) -> str:

@@ -188,3 +188,18 @@ def test_a_batch_has_one_summary_of_all_its_boards(capsys, tmp_path):
     assert said.startswith("5 boards, 9x9, 10 mines; ") and f"3BV {mean:.2f} ({lo}..{hi})" in said, said
     code, boards, err = run(capsys, "board", "--preset", "beginner", "--seed", "11", "--count", "5")
     assert code == 0 and boards.encode() == out.read_bytes() and err.strip() == said.strip()
+
+
+@pytest.mark.slow
+def test_a_no_guess_batch_is_one_chain_of_certified_boards_written_as_made(capsys, tmp_path):
+    from sweeplab.board import parse_boards
+    from sweeplab.generators import noguess
+    from sweeplab.generators.certify import certify
+    out = tmp_path / "boards.txt"
+    code, said, _ = run(capsys, "board", "--generator", "noguess", "--width", "9", "--height", "9", "--mines", "26",
+                        "--click", "4,4", "--seed", "3", "--count", "6", "-o", str(out))
+    assert code == 0 and said.startswith("6 boards, 9x9, 26 mines, first click 4,4; "), said
+    written = list(parse_boards(out.read_bytes()))
+    batch = [r.board for r in noguess.boards(9, 9, 26, 4, 4, 3, 6)]
+    assert written == batch and len(set(b.to_text() for b in written)) == 6  # (26 mines: the chain serves)
+    assert all(certify(b, 4, 4)[0] and b.mine_count == 26 for b in written)

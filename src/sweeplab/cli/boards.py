@@ -28,14 +28,19 @@ def lay_board(generator, width, height, mines, seed, first_click, click_at, topo
             raise InvalidBoardError(f"generator {generator!r} with first-click rule {rule.name!r} lays its mines "
                                     "at the first click; give --click X,Y")
         return board
-    x, y = click_at
-    if not (0 <= x < width and 0 <= y < height):
-        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
-                                f"y in 0..{height - 1}")
+    x, y = on_board(click_at, width, height)
     placed = rule.board_for(x, y)
     if placed is None:
         raise InvalidBoardError(f"the first click at ({x}, {y}) does nothing on this board (no free cell to shift to)")
     return placed[0]
+
+
+def on_board(click_at, width, height) -> tuple[int, int]:
+    x, y = click_at
+    if not (0 <= x < width and 0 <= y < height):
+        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
+                                f"y in 0..{height - 1}")
+    return x, y
 
 
 class BoardWriter:
@@ -97,23 +102,23 @@ def _svg_head(first: str, count: int, gap: int) -> str:
 
 
 class RegistryOption(click.Option):
-    """An option whose help ends with names read from the generator registry when the help is shown (so
-    that listing the commands loads no generator): `names` is called then."""
+    """An option whose help is its `help` followed by names read from the generator registry when the
+    help is shown (so that listing the commands loads no generator): `names()` gives them."""
 
     def __init__(self, *args, names, **kw):
         super().__init__(*args, **kw)
-        self.names = names
+        self.names, self.lead = names, kw.get("help", "")
 
     def get_help_record(self, ctx):
-        self.help = f"{self.help.split(':')[0]}: {self.names()}."
+        self.help = f"{self.lead}: {self.names()}."
         return super().get_help_record(ctx)
 
 
 def generator_names() -> str:
     """Every registered generator, each with its aliases: 'uniform (random), winmine, ...'."""
-    infos = generators.GENERATORS
     generators.lookup("uniform")  # (loads every generator into the registry)
-    return ", ".join(name + (f" ({', '.join(i.aliases)})" if i.aliases else "") for name, i in infos.items())
+    return ", ".join(name + (f" ({', '.join(i.aliases)})" if i.aliases else "")
+                     for name, i in generators.GENERATORS.items())
 
 
 def rule_names() -> str:
@@ -129,9 +134,9 @@ def rule_names() -> str:
 @level_options
 @click.option("--seed", type=int, default=None, help="Seed (non-negative integer)  [default: 0].")
 @click.option("--generator", "generator", default="uniform", show_default=True, cls=RegistryOption,
-              names=generator_names, help="Generator name: the registry's.")
+              names=generator_names, help="Generator name")
 @click.option("--first-click", "first_click", default=None, cls=RegistryOption, names=rule_names,
-              help="First-click rule, by default the first its generator takes: the registry's.")
+              help="First-click rule, by default the first its generator takes")
 @click.option("--click", "click_at", type=CELL, default=None, help="The first click X,Y (0-based).")
 @click.option("--state", type=int, default=None,
               help="WinMine generators: start from this rand() state (0..2**32-1) instead of the 16-bit --seed.")
@@ -139,8 +144,8 @@ def rule_names() -> str:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--out", "-o", type=OutputPath(dash=True), default=None, help="Write to this file instead of stdout.")
 @click.option("--count", type=int, default=1, show_default=True,
-              help="Write this many boards one after another, board i from seed --seed + i (text: a blank line "
-                   "between boards; JSON: one object a line; MBF: records in a row; SVG: one drawing).")
+              help="Write this many boards one after another, as they are made (text: a blank line between boards; "
+                   "JSON: one object a line; MBF: records in a row; SVG: one drawing), and one summary of them all.")
 def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None,
           count=1):
     """Make a board and print or write it, with its 3BV, openings and islands (`sweeplab stats` measures
@@ -148,7 +153,9 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
 
     WinMine generators (winxp, win98, ...) take their version's levels (8x8 beginner up to
     win98) and the 16-bit start-up --seed or a --state; --count N then writes the session's next
-    N boards. Other generators write board i from seed --seed + i.
+    N boards. noguess makes the N boards as one batch seeded by --seed: where its chain serves, one warm
+    chain hands out a board every few moves (uniform each, far cheaper than a chain per board). Other
+    generators write board i from seed --seed + i. On a terminal a progress bar runs while a batch is made.
     """
     info = generators.lookup(generator)
     winmine_version = _winmine_version(info.name)
@@ -179,11 +186,8 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
     batch = Batch()
     try:
         with batch_progress(count, f"{generator} {w}x{h}/{m}") as advance:
-            for i in range(count):
-                if winmine_version is not None:
-                    b = lay_board(generator, w, h, m, seed, first_click, click_at, topology, game=i, **options)
-                else:
-                    b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology, **options)
+            for b in made_boards(info.name, winmine_version, w, h, m, seed, first_click, click_at, topology, count,
+                                 **options):
                 writer.add(b, click=click_at)
                 # only what is printed: ZiNi takes far longer and `sweeplab stats` is where it is shown
                 batch.add(next(stats_of_layouts([(b.width, b.height, b.flat_mines, b.topology)], with_zini=False)))
@@ -193,6 +197,23 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
     at = f", first click {click_at[0]},{click_at[1]}" if click_at is not None else ""
     # The summary goes to stderr when stdout carries the boards themselves, so pipes stay clean.
     click.echo(batch.summary(at), err=out is None or out == "-")
+
+
+def made_boards(name, winmine_version, w, h, m, seed, first_click, click_at, topology, count, **options):
+    """The boards `board` writes, one at a time as they are made: a WinMine session's next boards; a
+    no-guess batch (one seed, where the chain serves one warm chain handing out a board every few
+    moves, see generators/noguess.py); else board i from seed + i."""
+    if name == "noguess" and count > 1 and click_at is not None:
+        from ..generators import noguess
+        generators.make(name, w, h, m, seed, first_click=first_click, topology=topology, **options)  # (checks them)
+        for made in noguess.boards(w, h, m, *on_board(click_at, w, h), seed, count, topology=topology):
+            yield made.board
+        return
+    for i in range(count):
+        if winmine_version is not None:
+            yield lay_board(name, w, h, m, seed, first_click, click_at, topology, game=i, **options)
+        else:
+            yield lay_board(name, w, h, m, seed + i, first_click, click_at, topology, **options)
 
 
 class Batch:

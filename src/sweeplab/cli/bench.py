@@ -75,7 +75,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
             append_row(out, spec, a, b, c)
         state["wins"] += c.wins
         state["games"] += c.games
-        progress.update(bar, won=won_so_far(state["wins"], state["games"]))
+        progress.update(bar, won=won_so_far(state["wins"], state["games"]), refresh=True)
 
     def on_progress(played):  # per game (per task on Dask); the win rate moves as tasks finish
         progress.update(bar, completed=already + played)

@@ -224,7 +224,7 @@ def cycles(ctx, subject, version_name, preset, width, height, mines, state, meth
         update, bar = _progress("start-up seeds", as_json)
         try:
             # most of the time on a large size goes to finding and marking the two cycles: the bar says so
-            stage = (lambda what: bar.update(bar.task_ids[0], description=what)) if bar else None
+            stage = (lambda what: bar.update(bar.task_ids[0], description=what, refresh=True)) if bar else None
             rep = C.seed_map(size, progress=update, stage=stage)
         finally:
             if bar:

@@ -308,20 +308,39 @@ def _distinguished(s, shift):
 
 
 @njit
-def cycle_marks(entry, length, dbits, width, height, mines, mw, mh, mask):
-    """The marks of a cycle: its index-0 state and every distinguished state, with their indices."""
+def marks_between(state, start, stop, dbits, width, height, mines, mw, mh, mask):
+    """The distinguished states at indices start..stop-1 of a walk whose state at index start - 1 is
+    `state`, with their indices, and the state at index stop - 1 (where the next call goes on)."""
     occ = np.zeros(width * height, dtype=np.bool_)
     order = np.empty(mines, dtype=np.int32)
     shift = np.uint32(32 - dbits)
-    states = [np.uint32(entry)]
+    states = [np.uint32(0)]  # (typed by a first item, taken out again)
     index = [np.int64(0)]
-    s = np.uint32(entry)
-    for i in range(1, length):
+    states.pop()
+    index.pop()
+    s = np.uint32(state)
+    for i in range(start, stop):
         s = _next(s, width, height, mines, mw, mh, mask, occ, order)
         if _distinguished(s, shift):
             states.append(s)
             index.append(np.int64(i))
-    return np.array(states, dtype=np.uint32), np.array(index, dtype=np.int64)
+    return np.array(states, dtype=np.uint32), np.array(index, dtype=np.int64), s
+
+
+def cycle_marks(entry, length, dbits, args, progress: Progress | None = None,
+                chunk: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
+    """The marks of a cycle: its index-0 state and every distinguished state, with their indices; a
+    lap of the cycle in chunks, so that `progress` (boards done, the lap's length) moves."""
+    states, index = [np.array([entry], dtype=np.uint32)], [np.zeros(1, dtype=np.int64)]
+    s = np.uint32(entry)
+    for lo in range(1, length, chunk):
+        hi = min(length, lo + chunk)
+        st, ix, s = marks_between(s, lo, hi, dbits, *args)
+        states.append(st)
+        index.append(ix)
+        if progress:
+            progress(hi, length)
+    return np.concatenate(states), np.concatenate(index)
 
 
 @njit
@@ -394,13 +413,19 @@ class SeedReport:
 
 
 def seed_map(size: Size, *, seeds=None, dbits: int = 8, progress: Progress | None = None,
-             chunk: int = 1024) -> SeedReport:
+             chunk: int = 1024, stage: Callable[[str], None] | None = None) -> SeedReport:
     """The cycle and tail of every start-up seed (default all 65,536), for any size.
 
     A lap of the first cycle found records its distinguished states (one in 2**dbits); each seed
     then walks only until it meets one of them. A seed that meets none gets its own walk(),
-    which adds its cycle.
+    which adds its cycle. `progress` gets (done, total) in seeds; while a cycle is found and while
+    its lap is marked (most of the time on large sizes) it gets boards instead, `stage` saying which
+    ("finding a cycle", "marking the cycle", "start-up seeds").
     """
+    def say(what: str) -> None:
+        if stage:
+            stage(what)
+
     seeds = np.arange(TICK_SEEDS, dtype=np.uint32) if seeds is None else np.asarray(seeds, dtype=np.uint32)
     args = (*size.args(), np.uint32(size.mask))
     cycle_out = np.full(seeds.size, -1, dtype=np.int64)
@@ -410,7 +435,9 @@ def seed_map(size: Size, *, seeds=None, dbits: int = 8, progress: Progress | Non
 
     def add_cycle(w: WalkReport):
         found.append(w)
-        marks.append(cycle_marks(np.uint32(w.entry), w.length, dbits, *args))
+        say("marking the cycle")
+        marks.append(cycle_marks(np.uint32(w.entry), w.length, dbits, args, progress))
+        say("start-up seeds")
 
     def tables():
         key_states = np.concatenate([m[0] for m in marks])
@@ -438,7 +465,9 @@ def seed_map(size: Size, *, seeds=None, dbits: int = 8, progress: Progress | Non
                 if cycle_out[f] >= 0:
                     break
             else:
-                w = walk(size, int(seeds[f]))
+                say("finding a cycle")
+                w = walk(size, int(seeds[f]), progress=progress)
+                say("start-up seeds")
                 probe = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
                 if found:  # on a cycle every distinguished state is a mark of it: one is enough to tell
                     assign_seeds(np.array([w.entry], dtype=np.uint32), *tables(), dbits, 1, *probe, *args)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .board import Board
 from .errors import SweeplabError
+from .extras import install_hint
 from .svg import FLAG_CELL, HIDDEN_CELL, MINE_CELL, NUMBER_COLOURS, QUESTION_CELL, draw_cells
 
 # The automaton's cell statuses (sweeplab.automaton: closed, open, marked) as svg cell codes.
@@ -113,7 +114,7 @@ def pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SweeplabError("drawing plots needs matplotlib; install sweeplab[plot]") from None
+        raise SweeplabError(f"drawing plots needs matplotlib; install it with: {install_hint('plot')}") from None
     return plt
 
 

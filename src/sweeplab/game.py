@@ -108,6 +108,13 @@ class Game:
         """Seconds since the game was created, on its clock (the time the next action would log)."""
         return self._clock() - self._created
 
+    def run_clock_from(self, now: float) -> None:
+        """From here on the clock runs in real time from `now` seconds after the game's creation: a game
+        made again goes on from where its clock stood (or, for a game kept while its program was
+        closed, from where it was left, so the time away does not count)."""
+        offset = time.monotonic() - (self._created + now)  # (the clock keeps its base: _started stays right)
+        self._clock = lambda: time.monotonic() - offset
+
     def view(self) -> View:
         cells = np.full(self.width * self.height, HIDDEN, dtype=np.int8)
         if self.board is not None:
@@ -299,7 +306,5 @@ def replay(board: Board | None, actions: Iterable[Action | Sequence[Any]], *, ru
         pass
     if now is None:
         now = float(actions[-1].t if isinstance(actions[-1], Action) else actions[-1][3]) if actions else 0.0
-    offset = time.monotonic() - now
-    game._clock = lambda: time.monotonic() - offset
-    game._created = 0.0
+    game.run_clock_from(now)
     return game

@@ -392,11 +392,11 @@ def figure_rows(layouts, *, with_zini: bool = True):
 
 @dataclass(frozen=True)
 class GameStats:
-    """Click statistics of a game, by the rules of minesweepergame.com's statistics page as ms-toollib
-    counts them. Effective clicks are opens and chords that opened a cell (a chord that lost opened a
-    mine) and right clicks that flagged a mine for the first time; IOE = 3BV / clicks; correctness =
-    effective / clicks; throughput = 3BV / effective clicks; RQP = time² / 3BV; 3BV/s, IOE, throughput
-    and RQP use the 3BV solved (all of it for a win)."""
+    """Click statistics of a game, as minesweepergame.com defines them and ms-toollib counts them.
+    Effective clicks: a left click or a chord that opened a cell, a right click that flagged a mine
+    for the first time; wasted clicks are the others. IOE = 3BV / clicks; correctness = effective /
+    clicks; throughput = 3BV / effective clicks; 3BV/s = 3BV / time; RQP = time / (3BV/s) = time² /
+    3BV (0 before any 3BV is solved). 3BV in each is the 3BV solved (all of it for a win)."""
 
     status: str
     time: float
@@ -411,7 +411,8 @@ class GameStats:
     ioe: float
     correctness: float
     throughput: float
-    rqp: float  # 0.0 while no 3BV is solved
+    wasted_clicks: int = 0
+    rqp: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -425,12 +426,10 @@ def game_stats(game) -> GameStats:
     left = sum(1 for a in log if a.kind == "open")
     right = sum(1 for a in log if a.kind == "flag")
     chords = sum(1 for a in log if a.kind == "chord")
-    # a chord that lost opened a mine: ms-toollib counts it (a left click on a mine it does not)
-    lost_chord = game.status == "lost" and bool(log) and log[-1].kind == "chord" and log[-1].opened == 0
-    effective = sum(1 for a in log if a.opened > 0) + lost_chord + first_flags_on_mines(board, log)
     if board is None:
-        total = solved = 0
+        total = solved = effective = 0
     else:
+        effective = effective_clicks(log, board.flat_mines, board.width, lost=game.status == "lost")
         total = bbbv(board)
         opened = game.view().opened.reshape(-1)
         solved = int(solved_bbbv_kernel(board.flat_mines, board.flat_numbers, board.neighbours, opened))
@@ -440,16 +439,31 @@ def game_stats(game) -> GameStats:
         return a / b if b else 0.0
 
     return GameStats(game.status, t, total, solved, clicks, left, right, chords, effective, ratio(solved, t),
-                     ratio(solved, clicks), ratio(effective, clicks), ratio(solved, effective), ratio(t * t, solved))
+                     ratio(solved, clicks), ratio(effective, clicks), ratio(solved, effective), clicks - effective,
+                     rqp(t, solved))
 
 
-def first_flags_on_mines(board, log) -> int:
-    """Right clicks that flag a mine for the first time: the effective right clicks of ms-toollib (a flag
-    taken off and put back, or a flag on a safe cell, does no work)."""
-    if board is None:
-        return 0
-    seen = set()
-    for a in log:
-        if a.kind == "flag" and a.flagged and board.is_mine(a.x, a.y):
-            seen.add((a.x, a.y))
-    return len(seen)
+def effective_clicks(log, mines, width: int, *, lost: bool = False) -> int:
+    """Clicks that did something (ms-toollib's rule): a left click that opened a safe cell; a chord
+    that opened a cell, a mine too (the chord that lost a game, its last click; a left click on a
+    mine is not effective); and a right click that flagged a mine no flag had been on before
+    (re-flagging, or flagging a safe cell, does not count). `mines` is the board's flat mine array."""
+    flagged_once: set[int] = set()
+    effective = 0
+    for k, a in enumerate(log):
+        if a.kind == "open":
+            effective += a.opened > 0
+        elif a.kind == "chord":
+            effective += a.opened > 0 or (lost and k == len(log) - 1)
+        elif a.kind == "flag" and a.flagged:
+            i = a.y * width + a.x
+            if mines[i] and i not in flagged_once:
+                flagged_once.add(i)
+                effective += 1
+    return effective
+
+
+def rqp(time: float, bbbv_solved: int) -> float:
+    """RQP = time / (3BV/s) = time² / 3BV solved: seconds per 3BV per 3BV/s, lower is better (0 before
+    any 3BV is solved, where it has no value)."""
+    return time * time / bbbv_solved if bbbv_solved else 0.0

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import threading
 import webbrowser
-from pathlib import Path
 
 import click
 
-from ..errors import FormatError
+from ..userfile import MiB, read_user_file
+
+POSITION_BYTES = MiB  # the analysis board takes 10,000 cells; their text is a few tens of kB
 
 
 @click.command()
@@ -31,10 +32,7 @@ def analyse(path, host, port, no_browser, db):
 
     where = "analyse"
     if path is not None:
-        try:
-            data = click.get_binary_stream("stdin").read() if path == "-" else Path(path).read_bytes()
-        except OSError as e:
-            raise FormatError(f"cannot read {path!r}: {e.strerror or e}") from None
+        data = read_user_file(path, what="a position or board file", limit=POSITION_BYTES)
         pos, _ = read_position(data)  # a bad file stops here, with one line
         where += f"#p={pos.code}"
     from ..play.server import serve

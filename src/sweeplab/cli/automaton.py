@@ -13,7 +13,10 @@ from ..figures import evolution_png, evolution_svg
 from ..figures import pyplot as _pyplot
 from ..grid import TOPOLOGIES
 from ..lab import automaton as A
+from ..userfile import MiB, read_user_file
 from .options import PLOT_FORMATS, OutputPath
+
+ROWS_BYTES = 16 * MiB  # the rows of a sweep or a scaling run are a few kB
 
 STATUS_CHARS: dict[int, str] = {int(A.CLOSED): "#", int(A.MARKED): "F"}
 
@@ -317,9 +320,9 @@ def scaling(sizes, density, games, topologies, seed, as_json, plot_path):
               help="Image file to write (PNG, SVG or PDF by its name).")
 def plot_rows(path, out):
     """Draw the rows that `sweep --json` or `scaling --json` printed (long runs need not run twice)."""
+    data = read_user_file(path, what="a JSON file of rows", limit=ROWS_BYTES, error=SweeplabError)
     try:
-        with open(path) as f:
-            rows = json.load(f)
+        rows = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise SweeplabError(f"{path} is not JSON from `sweeplab automaton sweep/scaling --json`: {e}") from None
     if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and "topology" in r for r in rows):

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import click
 
 from ..errors import SweeplabError
+from ..extras import install_hint
 from ..lab.runner import TASK_GAMES, BenchSpec, append_row, read_done, run, summary
 from .options import CELL, OutputPath, level_options, positive, resolve_level
 
@@ -65,7 +66,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("won {task.fields[won]:.2%}"), TimeRemainingColumn(),
+                        TextColumn("{task.fields[won]}"), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=no_progress, transient=True)
     state = {"wins": sum(c.wins for (a, b), c in done.items() if b <= games), "games": already}
 
@@ -74,7 +75,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
             append_row(out, spec, a, b, c)
         state["wins"] += c.wins
         state["games"] += c.games
-        progress.update(bar, won=state["wins"] / max(1, state["games"]))
+        progress.update(bar, won=won_so_far(state["wins"], state["games"]), refresh=True)
 
     def on_progress(played):  # per game (per task on Dask); the win rate moves as tasks finish
         progress.update(bar, completed=already + played)
@@ -83,7 +84,7 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
     try:
         with progress:
             bar = progress.add_task(spec.player, total=games, completed=already,
-                                    won=state["wins"] / max(1, state["games"]))
+                                    won=won_so_far(state["wins"], state["games"]))
             with _scheduler_errors(scheduler):
                 total = run(spec, games, workers=workers, task_games=task_games, scheduler=scheduler,
                             cluster=cluster, done=done, on_task=on_task, on_progress=on_progress)
@@ -118,6 +119,14 @@ def bench(player, preset, width, height, mines, first_click, at, games, seed, wo
                    "declined those positions as too complex")
 
 
+def won_so_far(wins: int, games: int) -> str:
+    """The progress bar's win rate: over the games of the tasks finished so far (a task reports its wins
+    when it ends), and nothing before the first one ends rather than a rate of 0."""
+    if not games:
+        return "win rate: after a task ends"
+    return f"won {wins / games:.2%} of {games:,}"
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -145,7 +154,7 @@ def check_scheduler(address: str) -> None:
     or a scheduler that is down gets one clear line within seconds, not Dask's 30 s wait."""
     import importlib.util
     if importlib.util.find_spec("distributed") is None:
-        raise SweeplabError("the Dask backend needs the extra: pip install 'sweeplab[dask]'")
+        raise SweeplabError(f"the Dask backend needs the extra: {install_hint('dask')}")
     parts = urlsplit(address)
     try:
         port = parts.port

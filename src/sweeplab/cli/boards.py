@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -13,6 +12,7 @@ from .. import generators
 from ..board import dump_board, iter_layouts
 from ..errors import FormatError, InvalidBoardError, SweeplabError
 from ..stats import BOARD_FIGURES, figure_rows, stats_of_layouts
+from ..userfile import MiB, read_user_file
 from .options import CELL, OutputPath, check_level_options, conflict, level_options, positive, resolve_level
 
 FORMATS = ("text", "mbf", "json", "svg")  # svg draws; the others read back (see board.py)
@@ -28,14 +28,19 @@ def lay_board(generator, width, height, mines, seed, first_click, click_at, topo
             raise InvalidBoardError(f"generator {generator!r} with first-click rule {rule.name!r} lays its mines "
                                     "at the first click; give --click X,Y")
         return board
-    x, y = click_at
-    if not (0 <= x < width and 0 <= y < height):
-        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
-                                f"y in 0..{height - 1}")
+    x, y = on_board(click_at, width, height)
     placed = rule.board_for(x, y)
     if placed is None:
         raise InvalidBoardError(f"the first click at ({x}, {y}) does nothing on this board (no free cell to shift to)")
     return placed[0]
+
+
+def on_board(click_at, width, height) -> tuple[int, int]:
+    x, y = click_at
+    if not (0 <= x < width and 0 <= y < height):
+        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
+                                f"y in 0..{height - 1}")
+    return x, y
 
 
 class BoardWriter:
@@ -96,13 +101,42 @@ def _svg_head(first: str, count: int, gap: int) -> str:
             f'viewBox="0 0 {w:g} {total:g}">')
 
 
+class RegistryOption(click.Option):
+    """An option whose help is its `help` followed by names read from the generator registry when the
+    help is shown (so that listing the commands loads no generator): `names()` gives them."""
+
+    def __init__(self, *args, names, **kw):
+        super().__init__(*args, **kw)
+        self.names, self.lead = names, kw.get("help", "")
+
+    def get_help_record(self, ctx):
+        self.help = f"{self.lead}: {self.names()}."
+        return super().get_help_record(ctx)
+
+
+def generator_names() -> str:
+    """Every registered generator, each with its aliases: 'uniform (random), winmine, ...'."""
+    generators.lookup("uniform")  # (loads every generator into the registry)
+    return ", ".join(name + (f" ({', '.join(i.aliases)})" if i.aliases else "")
+                     for name, i in generators.GENERATORS.items())
+
+
+def rule_names() -> str:
+    """The first-click rules each generator takes, generators alike grouped: 'uniform: safe, opening, none; ...'."""
+    generators.lookup("uniform")  # (loads every generator into the registry)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, info in generators.GENERATORS.items():
+        groups.setdefault(info.first_clicks, []).append(name)
+    return "; ".join(f"{', '.join(names)}: {', '.join(rules)}" for rules, names in groups.items())
+
+
 @click.command()
 @level_options
 @click.option("--seed", type=int, default=None, help="Seed (non-negative integer)  [default: 0].")
-@click.option("--generator", "generator", default="uniform", show_default=True,
-              help="Generator name (uniform; and winxp, win98, win7, noguess when installed).")
-@click.option("--first-click", "first_click", default=None,
-              help="First-click rule: none, safe, opening (default: the generator's own).")
+@click.option("--generator", "generator", default="uniform", show_default=True, cls=RegistryOption,
+              names=generator_names, help="Generator name")
+@click.option("--first-click", "first_click", default=None, cls=RegistryOption, names=rule_names,
+              help="First-click rule, by default the first its generator takes")
 @click.option("--click", "click_at", type=CELL, default=None, help="The first click X,Y (0-based).")
 @click.option("--state", type=int, default=None,
               help="WinMine generators: start from this rand() state (0..2**32-1) instead of the 16-bit --seed.")
@@ -110,8 +144,8 @@ def _svg_head(first: str, count: int, gap: int) -> str:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--out", "-o", type=OutputPath(dash=True), default=None, help="Write to this file instead of stdout.")
 @click.option("--count", type=int, default=1, show_default=True,
-              help="Write this many boards one after another, board i from seed --seed + i (text: a blank line "
-                   "between boards; JSON: one object a line; MBF: records in a row; SVG: one drawing).")
+              help="Write this many boards one after another, as they are made (text: a blank line between boards; "
+                   "JSON: one object a line; MBF: records in a row; SVG: one drawing), and one summary of them all.")
 def board(preset, width, height, mines, seed, generator, first_click, click_at, topology, fmt, out, state=None,
           count=1):
     """Make a board and print or write it, with its 3BV, openings and islands (`sweeplab stats` measures
@@ -119,7 +153,9 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
 
     WinMine generators (winxp, win98, ...) take their version's levels (8x8 beginner up to
     win98) and the 16-bit start-up --seed or a --state; --count N then writes the session's next
-    N boards. Other generators write board i from seed --seed + i.
+    N boards. noguess makes the N boards as one batch seeded by --seed: where its chain serves, one warm
+    chain hands out a board every few moves (uniform each, far cheaper than a chain per board). Other
+    generators write board i from seed --seed + i. On a terminal a progress bar runs while a batch is made.
     """
     info = generators.lookup(generator)
     winmine_version = _winmine_version(info.name)
@@ -147,22 +183,90 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
         first_click = "none"
     options = {} if state is None else {"state": state}
     writer = BoardWriter(fmt, out, count)
+    batch = Batch()
     try:
-        for i in range(count):
-            if winmine_version is not None:
-                b = lay_board(generator, w, h, m, seed, first_click, click_at, topology, game=i, **options)
-            else:
-                b = lay_board(generator, w, h, m, seed + i, first_click, click_at, topology, **options)
-            writer.add(b, click=click_at)
-            # only what is printed: ZiNi takes far longer and `sweeplab stats` is where it is shown
-            st = next(stats_of_layouts([(b.width, b.height, b.flat_mines, b.topology)], with_zini=False))
-            at = f", first click {click_at[0]},{click_at[1]}" if click_at is not None else ""
-            msg = (f"{b.width}x{b.height}, {plural(b.mine_count, 'mine')}, 3BV {st.bbbv}, openings {st.openings}, "
-                   f"islands {st.islands}{at}")
-            # The summary goes to stderr when stdout carries the board itself, so pipes stay clean.
-            click.echo(msg, err=out is None or out == "-")
+        with batch_progress(count, f"{generator} {w}x{h}/{m}") as advance:
+            for b in made_boards(info.name, winmine_version, w, h, m, seed, first_click, click_at, topology, count,
+                                 **options):
+                writer.add(b, click=click_at)
+                # only what is printed: ZiNi takes far longer and `sweeplab stats` is where it is shown
+                batch.add(next(stats_of_layouts([(b.width, b.height, b.flat_mines, b.topology)], with_zini=False)))
+                advance()
     finally:
         writer.close()
+    at = f", first click {click_at[0]},{click_at[1]}" if click_at is not None else ""
+    # The summary goes to stderr when stdout carries the boards themselves, so pipes stay clean.
+    click.echo(batch.summary(at), err=out is None or out == "-")
+
+
+def made_boards(name, winmine_version, w, h, m, seed, first_click, click_at, topology, count, **options):
+    """The boards `board` writes, one at a time as they are made: a WinMine session's next boards; a
+    no-guess batch (one seed, where the chain serves one warm chain handing out a board every few
+    moves, see generators/noguess.py); else board i from seed + i."""
+    if name == "noguess" and count > 1 and click_at is not None:
+        from ..generators import noguess
+        generators.make(name, w, h, m, seed, first_click=first_click, topology=topology, **options)  # (checks them)
+        for made in noguess.boards(w, h, m, *on_board(click_at, w, h), seed, count, topology=topology):
+            yield made.board
+        return
+    for i in range(count):
+        if winmine_version is not None:
+            yield lay_board(name, w, h, m, seed, first_click, click_at, topology, game=i, **options)
+        else:
+            yield lay_board(name, w, h, m, seed + i, first_click, click_at, topology, **options)
+
+
+class Batch:
+    """What `board` says of the boards it made: one board's figures, or for a batch their means and
+    ranges, kept as running sums (a batch of millions holds nothing per board)."""
+
+    FIGURES = ("bbbv", "openings", "islands")
+
+    def __init__(self):
+        self.count, self.first = 0, None
+        self.sums = dict.fromkeys(self.FIGURES, 0)
+        self.low = dict.fromkeys(self.FIGURES, None)
+        self.high = dict.fromkeys(self.FIGURES, None)
+
+    def add(self, st) -> None:
+        self.count += 1
+        self.first = self.first or st
+        for k in self.FIGURES:
+            v = getattr(st, k)
+            self.sums[k] += v
+            self.low[k] = v if self.low[k] is None else min(self.low[k], v)
+            self.high[k] = v if self.high[k] is None else max(self.high[k], v)
+
+    def summary(self, at: str = "") -> str:
+        st = self.first
+        size = f"{st.width}x{st.height}, {plural(st.mines, 'mine')}"
+        if self.count == 1:
+            return f"{size}, 3BV {st.bbbv}, openings {st.openings}, islands {st.islands}{at}"
+        figures = ", ".join(f"{_label(k)} {self.sums[k] / self.count:.2f} ({self.low[k]}..{self.high[k]})"
+                            for k in self.FIGURES)
+        return f"{self.count:,} boards, {size}{at}; mean (least..most): {figures}"
+
+
+PROGRESS_AFTER = 2  # boards: a single board needs no bar
+
+
+def batch_progress(count: int, label: str):
+    """A progress bar on stderr while a batch is made, only where stderr is a terminal (a log or a pipe
+    gets the summary alone); a context giving the function that counts one board done."""
+    import contextlib
+    if count < PROGRESS_AFTER or not sys.stderr.isatty():
+        return contextlib.nullcontext(lambda: None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    @contextlib.contextmanager
+    def shown():
+        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=Console(stderr=True), transient=True)
+        task = bar.add_task(label, total=count)
+        with bar:
+            yield lambda: bar.advance(task)
+    return shown()
 
 
 def plural(n: int, word: str) -> str:
@@ -197,7 +301,7 @@ def stats(path, topology, table, as_json):
         if table not in (None, "json"):
             raise click.UsageError(f"--json and --format {table} cannot be given together")
         table = "json"
-    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    data = read_user_file(path, what="a board file (text, MBF or JSON)", limit=BOARD_FILE_BYTES)
     rows = figure_rows(_layouts(data, path, topology))  # tuples in BOARD_FIGURES order
     first = next(rows)  # (a file holds at least one board: an empty one is an error)
     second = next(rows, None)
@@ -224,6 +328,7 @@ def stats(path, topology, table, as_json):
                for i, row in enumerate(rows, 1))
 
 
+BOARD_FILE_BYTES = 64 * MiB  # some 600,000 9x9 text boards
 TABLE_WIDTH = 7  # columns of a table of many boards: as wide as "bounded", fixed, so rows go out as measured
 REPLAY_SUFFIXES = (".avf", ".rmv", ".mvf", ".evf")
 

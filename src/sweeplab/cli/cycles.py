@@ -27,7 +27,7 @@ def _progress(label: str, quiet: bool):
         return None, None
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=Console(stderr=True), transient=True)
     task = bar.add_task(label, total=None)
     bar.start()
@@ -223,7 +223,9 @@ def cycles(ctx, subject, version_name, preset, width, height, mines, state, meth
     elif subject == "seeds":
         update, bar = _progress("start-up seeds", as_json)
         try:
-            rep = C.seed_map(size, progress=update)
+            # most of the time on a large size goes to finding and marking the two cycles: the bar says so
+            stage = (lambda what: bar.update(bar.task_ids[0], description=what, refresh=True)) if bar else None
+            rep = C.seed_map(size, progress=update, stage=stage)
         finally:
             if bar:
                 bar.stop()

@@ -7,6 +7,7 @@ import time
 
 import click
 
+from ..errors import SweeplabError
 from ..generators import UNIFORM_RULES
 from .options import CELL, level_options, positive, resolve_level
 
@@ -28,6 +29,8 @@ def optimal(preset, width, height, mines, first_click, at, max_states, as_json):
 
     w, h, m = resolve_level(preset, width, height, mines, default=None)
     positive("max-states", max_states)
+    if at is not None and not (0 <= at[0] < w and 0 <= at[1] < h):
+        raise SweeplabError(f"--at {at[0]},{at[1]} is off the {w}x{h} board; x in 0..{w - 1}, y in 0..{h - 1}")
     kept_free(first_click, w, h, m, 0, 0)  # the rule's name and the mine count, checked before any work
     search = OptimalPlay(w, h, m, max_states=max_states or MAX_STATES)
     compile_seconds = warm_up(first_click, at is None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..extras import install_hint
 from ..presets import PRESETS, preset
 
 
@@ -99,7 +100,7 @@ class OutputPath(click.ParamType):
         if not existed:
             os.remove(path)
         if self.needs and importlib.util.find_spec(self.needs) is None:
-            self.fail(f"writing {value!r} needs {self.needs}; install it with: pip install 'sweeplab[plot]'",
+            self.fail(f"writing {value!r} needs {self.needs}; install it with: {install_hint('plot')}",
                       param, ctx)
         return value
 

@@ -8,6 +8,7 @@ import webbrowser
 import click
 
 from ..errors import SweeplabError
+from ..extras import install_hint
 
 
 def check_host(host: str) -> None:
@@ -77,7 +78,7 @@ def play(host, port, no_browser, db, tui, replay_file):
             from ..play.tui import run_tui
         except ImportError as e:
             raise SweeplabError(f"the terminal version needs Textual ({e}); install it with: "
-                                "pip install 'sweeplab[tui]'") from None
+                                f"{install_hint('tui')}") from None
         warm_in_background()
         run_tui(db_path)
         stop_now_if_still_compiling()

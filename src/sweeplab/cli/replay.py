@@ -184,12 +184,12 @@ def _clicks_table(console, s):
                       f"{c.best:.3f}", str(c.safe_elsewhere), kind)
     console.print(table)
     tl = s["toollib"]
-    ours = "infinite" if s["pluck"] is None else f"{s['pluck']:.4f}"
+    ours = pluck_text(s["pluck"])
     if tl["pluck"] is None:
         console.print(f"ms-toollib's own click analysis failed on this file ({tl['failed']}); sweeplab: pluck {ours}",
                       markup=False, highlight=False)
         return
-    theirs = "infinite" if tl["pluck"] > 1e300 else f"{tl['pluck']:.4f}"
+    theirs = pluck_text(tl["pluck"])
     console.print(f"ms-toollib: pluck {theirs} (sweeplab: {ours}); flagged: "
                   + (", ".join(f"{n['comment'].rstrip(';')} at {n['x']},{n['y']} ({n['t']:.2f} s)" for n in tl["flagged"])
                      or "nothing"), markup=False, highlight=False)
@@ -225,3 +225,11 @@ def export(record_id, output, db, player, country):
     except OSError as e:
         raise SweeplabError(f"cannot write {output!r} ({e.strerror})") from None
     click.echo(f"sweeplab replay: wrote record {record_id} to {output} ({len(data)} bytes, EVF v4)", err=True)
+
+
+def pluck_text(pluck: float | None) -> str:
+    """A pluck as printed: 4 decimals, 'infinite' for a certain mine clicked (ms-toollib's is a huge
+    float), and 0.0000 for a game that needed no luck (-log10 of 1 is -0.0 in floats)."""
+    if pluck is None or pluck > 1e300:
+        return "infinite"
+    return f"{max(pluck, 0.0) + 0.0:.4f}"

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-from pathlib import Path
 
 import click
 
 from ..errors import FormatError
+from ..userfile import MiB, read_user_file
 from ..view import View
+
+POSITION_BYTES = 16 * MiB  # a 2,000 x 2,000 position, far past what the solver takes in one go
 
 
 def _read(path: str) -> View:
+    data = read_user_file(path, what="a position (the View text)", limit=POSITION_BYTES)
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as e:
+        text = data.decode()
+    except UnicodeDecodeError as e:
         raise FormatError(f"cannot read {path!r} as a text view ({e}); expected a 'mines: N' line and rows of "
                           "'#', 'F' and '0'-'8'") from None
     return View.from_text(text)

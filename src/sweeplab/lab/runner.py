@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SweeplabError
+from ..extras import install_hint
 from ..rng import mix64, seed_key, stream_key
 
 TASK_GAMES = 1000
@@ -280,7 +281,7 @@ def _dask(work, todo, workers, scheduler, cluster, client, on_progress):
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
     except ImportError:
-        raise SweeplabError("the Dask backend needs the extra: pip install 'sweeplab[dask]'") from None
+        raise SweeplabError(f"the Dask backend needs the extra: {install_hint('dask')}") from None
     local = None
     own = client is None
     if client is None and scheduler:

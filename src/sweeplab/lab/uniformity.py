@@ -13,6 +13,7 @@ certified board of a small level, so that a sampler can be judged against the ex
 
 from __future__ import annotations
 
+import io
 import math
 import time
 from itertools import combinations
@@ -26,6 +27,7 @@ from ..generators.certify import NO_BUDGET, SOLVED, certify, position, start, wo
 from ..grid import around
 from ..rng import seed_key, stream_key
 from ..stats import bbbv_kernel, label_openings
+from ..userfile import MiB, read_user_file
 
 
 def rim(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
@@ -44,6 +46,9 @@ def layout_figures(mines, nbr, edge, corner) -> tuple[int, int, int]:
 
 
 # The per-board figures a sample keeps, each compared with the reference in standard errors.
+REFERENCE_BYTES = 256 * MiB  # a saved reference of a million boards is a few tens of MiB
+REFERENCE_ARRAYS = ("width", "height", "counts", "bbbv", "openings", "needs_total", "label", "edge", "corner",
+                    "touching")
 REFERENCE_OFFSET = 1_000_003  # a reference drawn for a run seeded S is seeded S + this
 FIGURES = ("bbbv", "openings", "edge", "corner", "touching", "needs_total")
 
@@ -105,13 +110,24 @@ class Sample:
 
     @classmethod
     def load(cls, path) -> Sample:
-        try:
-            d = np.load(path)
-            return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"], d["needs_total"],
-                       str(d["label"]), edge=d["edge"], corner=d["corner"], touching=d["touching"])
-        except (OSError, ValueError, KeyError, AttributeError) as e:
-            raise SweeplabError(f"cannot read reference sample {path!r} ({e}); expected a .npz written by "
-                                "`sweeplab uniformity --save-reference`") from None
+        expected = "expected a .npz written by `sweeplab uniformity --save-reference`"
+        data = read_user_file(path, what="a reference sample (.npz)", limit=REFERENCE_BYTES, error=SweeplabError,
+                              name=f"cannot read reference sample {str(path)!r}")
+        if not data:
+            raise SweeplabError(f"cannot read reference sample {str(path)!r}: the file is empty; {expected}")
+        try:  # never pickles: a reference holds arrays and strings only, and a pickle runs code
+            d = np.load(io.BytesIO(data), allow_pickle=False)
+            missing = [k for k in REFERENCE_ARRAYS if k not in getattr(d, "files", ())]
+            if not missing:
+                return cls(int(d["width"]), int(d["height"]), d["counts"], d["bbbv"], d["openings"],
+                           d["needs_total"], str(d["label"]), edge=d["edge"], corner=d["corner"],
+                           touching=d["touching"])
+        except Exception as e:  # noqa: BLE001  (a truncated, foreign or damaged file raises many kinds)
+            # numpy's own words may advise allow_pickle, which would run code from the file: never pass that on
+            why = "not a .npz archive of arrays" if "pickle" in str(e) or not str(e) else str(e)
+            raise SweeplabError(f"cannot read reference sample {str(path)!r} ({why}); {expected}") from None
+        raise SweeplabError(f"cannot read reference sample {str(path)!r}: it has no {', '.join(missing)} "
+                            f"array{'s' * (len(missing) > 1)}; {expected}")
 
 
 def chi2_per_dof(a: Sample, b: Sample) -> tuple[float, int]:

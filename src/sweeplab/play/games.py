@@ -434,11 +434,10 @@ class Hub:
 
 def finished_figures(st) -> dict:
     """A finished game's figures for the page's counters: every count of `GameStats`, the ratios to 3
-    decimals, and the wasted clicks (clicks less the effective ones)."""
+    decimals."""
     out = st.as_dict()
     for k in ("time", "bbbv_per_second", "ioe", "correctness", "throughput", "rqp"):
         out[k] = round(out[k], 3)
-    out["wasted_clicks"] = st.clicks - st.effective_clicks
     return out
 
 

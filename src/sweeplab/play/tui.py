@@ -2,8 +2,10 @@
 the same modes, the counter and timer, and the same SQLite records as the browser.
 
 It drives the same game hub as the web server, so the rules, the modes, the filing of finished
-games and the keeping of a game in play (it goes on at the next start) are shared; it only draws
-what the hub's state says. Every cell state has its own glyph, so the board reads without colour.
+games and the keeping of a game in play (it goes on at the next start, its clock where it was
+left) are shared; it only draws what the hub's state says. Every cell state has its own glyph, so
+the board reads without colour. The counters under the board come from `sweeplab.stats`, as the
+page's: while a game is played only what the player knows (time and clicks), the rest at its end.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Static
 
 from ..errors import SweeplabError
+from ..stats import game_stats
 from . import modes as M
 from .games import Hub, PlayedGame
 from .store import Store
@@ -40,6 +43,19 @@ def lcd(value: int) -> str:
     return f"-{min(99, -value):02d}" if value < 0 else f"{min(999, value):03d}"
 
 
+def counters_text(game) -> str:
+    """The counters under the board, from `sweeplab.stats` (the page shows the same). While the game
+    is played: time and clicks, which the player knows; 3BV and what depends on it, and wasted clicks
+    (a right click counts only on a mine), only once it is over, when the board is shown anyway."""
+    st = game_stats(game)
+    clicks = f"clicks {st.left_clicks} left, {st.right_clicks} right, {st.chords} chord{'s' * (st.chords != 1)}"
+    line = f"time {st.time:.1f} s   {clicks}"
+    if not game.over:
+        return line
+    return (f"{line}, {st.wasted_clicks} wasted\n3BV {st.bbbv_solved}/{st.bbbv}   3BV/s {st.bbbv_per_second:.3f}   "
+            f"IOE {st.ioe:.3f}   RQP {st.rqp:.3f}   correctness {st.correctness:.3f}   throughput {st.throughput:.3f}")
+
+
 def _sweeper(app: App) -> MinesweeperApp:
     """The running app as the game's own class (a widget's `app` is typed as any app)."""
     assert isinstance(app, MinesweeperApp)
@@ -56,6 +72,12 @@ class BoardView(Widget, can_focus=True):
         super().__init__(**kw)
         self.state: dict | None = None
         self._chord_press = False
+
+    def on_focus(self) -> None:
+        self.refresh()  # the cursor shows only while the board has the keys
+
+    def on_blur(self) -> None:
+        self.refresh()
 
     def render(self) -> Text:
         s = self.state
@@ -224,6 +246,7 @@ class MinesweeperApp(App):
     .lcd { color: red; background: black; text-style: bold; width: 5; height: 1; margin: 1 1; content-align: center middle; }
     #face { min-width: 6; width: 6; margin: 0 2; }
     BoardView { width: auto; height: auto; border: tall grey; margin: 0 1; }
+    #counters { width: 100%; height: auto; padding: 0 1; }
     #status { width: 100%; height: auto; padding: 0 1; color: $text-muted; }
     """
     # The footer shows the few keys that fit 80 columns; the status line lists the rest at start.
@@ -262,6 +285,7 @@ class MinesweeperApp(App):
             yield Button(":)", id="face")
             yield self.timer_lcd
         yield BoardView(id="board")
+        yield Static("", id="counters")
         yield Static("", id="status")
         yield Footer()
 
@@ -270,6 +294,7 @@ class MinesweeperApp(App):
             self.new_game(seed=self.first_seed)
             self.say(f"{self.status_line()}   {self.KEYS}")
         self.query_one(BoardView).focus()
+        self.call_after_refresh(self.query_one(BoardView).focus)  # (after the first frame too: the keys must be there)
         self.set_interval(0.25, self.tick)
 
     def resume(self) -> bool:
@@ -284,6 +309,9 @@ class MinesweeperApp(App):
             return False
         if self.pg.game.over:
             return False
+        log = self.pg.game.log
+        if log:  # the clock goes on from the last move the store kept: the time the program was closed does not count
+            self.pg.game.run_clock_from(log[-1].t)
         self.mode, self.level = self.pg.mode, self.pg.level
         if self.level == "custom":
             self.custom = (self.pg.game.width, self.pg.game.height, self.pg.game.mine_count)
@@ -394,6 +422,7 @@ class MinesweeperApp(App):
         # the interval timer can fire once more while the app tears its screen down
         if self.pg is not None and self.timer_lcd.is_attached:
             self.timer_lcd.update(lcd(self.pg.game.timer))
+            self.query_one("#counters", Static).update(counters_text(self.pg.game))
 
     def set_face(self) -> None:
         status = self.pg.game.status if self.pg else "ready"
@@ -458,15 +487,28 @@ class MinesweeperApp(App):
         cells = "; ".join(f"column {x + 1}, row {y + 1}" for x, y in h["cells"][:4])
         self.say(f"Hint: {h['kind']} {cells}: {h['reason']} (this game no longer counts for best times)")
 
-    def action_move(self, dx: int, dy: int) -> None:
+    def board_keys(self) -> BoardView:
+        """The board, given the keys if it has not got them: the arrows and Space are the app's own keys
+        and work wherever the focus is, but the cursor shows only on a focused board (the focus can be
+        nowhere at the start, after the terminal reported the window out of focus)."""
         board = self.query_one(BoardView)
+        if not board.has_focus and not isinstance(self.screen, ModalScreen):
+            board.focus()
+        return board
+
+    def on_app_focus(self) -> None:
+        if self.focused is None and not isinstance(self.screen, ModalScreen):
+            self.query_one(BoardView).focus()
+
+    def action_move(self, dx: int, dy: int) -> None:
+        board = self.board_keys()
         if board.state is None:
             return
         x, y = board.cursor
         board.cursor = (max(0, min(board.state["width"] - 1, x + dx)), max(0, min(board.state["height"] - 1, y + dy)))
 
     def action_key_act(self, kind: str) -> None:
-        self.act(kind, *self.query_one(BoardView).cursor)
+        self.act(kind, *self.board_keys().cursor)
 
 
 def run_tui(db_path, **kw) -> None:

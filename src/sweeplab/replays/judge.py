@@ -32,6 +32,14 @@ from ..view import FLAG, HIDDEN, View
 TOL = 1e-9  # only to pick candidate cells from the float probabilities; every decision is made exactly
 
 
+def pluck(luck) -> float | None:
+    """-log10 of the luck a game needed; 0.0 (never -0.0) for a game that needed none, None where a
+    certain mine was clicked (luck 0)."""
+    if luck <= 0:
+        return None
+    return 0.0 if luck >= 1 else -math.log10(luck)
+
+
 @dataclass(frozen=True)
 class Click:
     """One judged click: the action's index in the game's log, what and where, and its exact risk."""
@@ -92,7 +100,7 @@ class Judgement:
         return {
             "judged": len(self.clicks), "guesses": len(g), "forced": sum(c.forced for c in g),
             "needless": sum(c.needless for c in g), "fifty_fifties": sum(c.fifty_fifty for c in g),
-            "luck": float(luck), "pluck": -math.log10(luck) if luck > 0 else None,  # None: a certain mine was clicked
+            "luck": float(luck), "pluck": pluck(luck),
             "largest_risk": float(max((c.risk for c in g), default=0)),
         }
 

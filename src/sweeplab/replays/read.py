@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -22,8 +21,10 @@ import numpy as np
 
 from ..board import Board
 from ..errors import ChildError, ReplayError
+from ..extras import install_hint
 from ..game import Game
 from ..stats import game_stats, label_openings, zini
+from ..userfile import read_user_file
 from .child import Child
 from .mouse import KINDS, MouseEvent, play_events
 
@@ -47,7 +48,7 @@ class _Worker:
             import ms_toollib  # noqa: F401  (only to say clearly when it is missing)
         except ImportError:
             raise ReplayError("reading replay files needs ms-toollib; install it with: "
-                              "pip install 'sweeplab[replays]'") from None
+                              f"{install_hint('replays')}") from None
         try:
             return self._child.ask((fmt, data, features), timeout=timeout)
         except ChildError as e:
@@ -179,25 +180,7 @@ def replay_format(name: str) -> str:
 def read_file(path, name: str | None = None) -> bytes:
     """The bytes of a replay file: a regular file of at most MAX_BYTES, read no further than that (a
     device such as /dev/zero, a pipe or a folder is refused before anything is read)."""
-    name = name or str(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # (a pipe's open would wait for a writer)
-    except OSError as e:
-        raise ReplayError(f"{name}: cannot read it ({e.strerror})") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise ReplayError(f"{name}: not a regular file (a device, pipe or folder); give a replay file")
-    with os.fdopen(fd, "rb") as f:
-        if info.st_size > MAX_BYTES:
-            raise ReplayError(f"{name}: {info.st_size} bytes is too large for a replay; at most {MAX_BYTES}")
-        try:
-            data = f.read(MAX_BYTES + 1)
-        except OSError as e:
-            raise ReplayError(f"{name}: cannot read it ({e.strerror})") from None
-    if len(data) > MAX_BYTES:  # it grew while being read
-        raise ReplayError(f"{name}: over {MAX_BYTES} bytes, too large for a replay; at most {MAX_BYTES}")
-    return data
+    return read_user_file(path, what="a replay", limit=MAX_BYTES, error=ReplayError, name=name)
 
 
 def read_replay(source: str | os.PathLike | bytes, *, name: str | None = None, features: bool = False,

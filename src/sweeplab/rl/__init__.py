@@ -13,9 +13,17 @@ Each id makes a `MinesweeperEnv` with `gymnasium.make` and a batched `Minesweepe
 
 from __future__ import annotations
 
-import gymnasium as gym
-
 from ..errors import RLConfigError
+from ..extras import install_hint
+
+try:
+    import gymnasium as gym
+except ModuleNotFoundError as e:
+    if e.name != "gymnasium":
+        raise
+    raise ModuleNotFoundError(f"sweeplab.rl needs gymnasium, which is not installed; install the rl extra with: "
+                              f"{install_hint('rl')}", name="gymnasium") from None
+
 from .config import Config, Rewards
 from .env import MinesweeperEnv
 from .vector import MinesweeperVectorEnv

@@ -11,6 +11,7 @@ MAX_ANSWER bytes. A bad file is a 4xx JSON error like every other bad request.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import sys
 from pathlib import Path
@@ -20,12 +21,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import ChildBusy, ChildError, ReplayBusy, ReplayError
+from ..errors import BodyTooLarge, ChildBusy, ChildError, ReplayBusy, ReplayError
 from ..replays.child import Child
 from ..replays.judge import judge
 from ..replays.read import Replay, read_replay
 from .bodies import read_body
 from .games import replay_frames
+from .threads import Threads
 
 MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
 MAX_ANSWER = 16 * 2 ** 20  # the viewer's JSON: an expert game of 1,000 moves takes under 1 MB
@@ -34,12 +36,32 @@ VIEW_MEMORY = 2 * 2 ** 30  # the reading child's address space (the interpreter 
 FRAME_BYTES = 400  # a frame's JSON besides its cells, and a judged click's, at most
 
 
+def answer_size(width: int, height: int, actions: int) -> int:
+    """About how many bytes a game's frames take as JSON, from its size alone (before any is made)."""
+    return (actions + 1) * (width * height + FRAME_BYTES)
+
+
+def replay_answer(rec: dict) -> bytes:
+    """A finished record's frames as GET /api/records/{id}/replay answers them (JSON bytes), refused
+    (ReplayTooLarge, 413) when they would take more than MAX_ANSWER bytes. Blocking: run it in a thread."""
+    actions = len(rec["record"].get("actions", []))
+    size = answer_size(rec["width"], rec["height"], actions)
+    if size > MAX_ANSWER:
+        raise ReplayTooLarge(f"record {rec['id']}: its {actions:,} moves on a {rec['width']}x{rec['height']} board are "
+                             f"too many to show move by move (about {size / 2 ** 20:.0f} MB; at most "
+                             f"{MAX_ANSWER / 2 ** 20:.0f} MB)")
+    # frame by frame: one json.dumps of the whole answer would hold the interpreter for all of it at once
+    head = json.dumps({"id": rec["id"], "width": rec["width"], "height": rec["height"]}, separators=(",", ":"))
+    frames = ",".join(json.dumps(f, separators=(",", ":")) for f in replay_frames(rec["record"]))
+    return f'{head[:-1]},"frames":[{frames}]}}'.encode()
+
+
 def replay_view(replay: Replay) -> dict:
     """What the viewer draws: frames as the records page takes them, the judged clicks by action index,
     the file's statistics and where sweeplab and ms-toollib disagree. A game whose frames would take
     more than MAX_ANSWER bytes is refused before any is made."""
     game = replay.game
-    size = (len(game.log) + 1) * (game.width * game.height + FRAME_BYTES)
+    size = answer_size(game.width, game.height, len(game.log))
     if size > MAX_ANSWER:
         raise ReplayError(f"{replay.name}: its {len(game.log)} moves on a {game.width}x{game.height} board are too "
                           f"many to show move by move (about {size / 2 ** 20:.0f} MB; at most "
@@ -90,7 +112,12 @@ class Reader:
         self._child.close()
 
 
-def replay_routes(preloaded: dict | None = None, reader: Reader | None = None) -> list[Route]:
+class ReplayTooLarge(BodyTooLarge):
+    """A record whose frames would take more than MAX_ANSWER bytes (413, as a body past its limit)."""
+
+
+def replay_routes(preloaded: dict | None = None, reader: Reader | None = None, threads: Threads | None = None
+                  ) -> list[Route]:
     """Routes: POST /api/replays?name=FILE (the file's bytes as the body, read by `reader`) and GET
     /api/replays/preloaded (the file `sweeplab play --replay` was given, already read)."""
     reader = reader or Reader()
@@ -102,7 +129,9 @@ def replay_routes(preloaded: dict | None = None, reader: Reader | None = None) -
                               ".mvf, .evf)")
         data = await read_body(request, MAX_UPLOAD)
         # in a worker thread that waits on the child's pipe (it holds no interpreter lock meanwhile)
-        return Response(await anyio.to_thread.run_sync(reader.view, data, name), media_type="application/json")
+        view = (await threads.run("replays", reader.view, data, name) if threads is not None
+                else await anyio.to_thread.run_sync(reader.view, data, name))
+        return Response(view, media_type="application/json")
 
     async def preloaded_view(request: Request):
         if preloaded is None:

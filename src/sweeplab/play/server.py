@@ -27,7 +27,6 @@ import socket
 import threading
 from pathlib import Path
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -44,7 +43,9 @@ from ..errors import (
     GenerationError,
     NotFoundError,
     NotYoursError,
+    OneAtATimeError,
     ReplayBusy,
+    ServerBusyError,
     StoreBusyError,
     StoreError,
     SweeplabError,
@@ -53,10 +54,12 @@ from ..errors import (
 )
 from . import modes as M
 from .analyse import analyse_routes
+from .board_child import Layer
 from .bodies import check_text, read_body
-from .games import Hub, replay_frames
-from .replays import Reader, replay_routes
+from .games import Hub
+from .replays import Reader, replay_answer, replay_routes
 from .store import PER_CLIENT, Store
+from .threads import Threads
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -185,6 +188,8 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                replay: dict | None = None) -> Guard:
     """The app over `store`; `host` is the address it listens on (for the Host check)."""
     hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
+    threads = Threads()  # a pool per purpose: no kind of work waits for another's threads
+    layer = Layer()  # the child that lays dense no-guess boards (started at the first one)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -210,19 +215,18 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
               if k in data}
         client = request.client.host if request.client else None
         # In a worker thread: it may file the tab's game given up (synced) or wait for the database.
-        pg = await anyio.to_thread.run_sync(lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
+        pg = await threads.run("games", lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
         return JSONResponse(hub.state(pg), status_code=201)
 
     async def name_player(request):
         pg = hub.get(request.path_params["gid"])
         data = await _body(request, {"player", "session"})
-        return JSONResponse(await anyio.to_thread.run_sync(hub.name_player, pg, data.get("player"),
-                                                           data.get("session")))
+        return JSONResponse(await threads.run("games", hub.name_player, pg, data.get("player"), data.get("session")))
 
     async def get_game(request):
         pg = hub.get(request.path_params["gid"])
         if pg.game.over and pg.record_id is None:  # over, but the store did not take it then: filed now
-            return JSONResponse(await anyio.to_thread.run_sync(hub.file, pg))
+            return JSONResponse(await threads.run("games", hub.file, pg))
         return JSONResponse(hub.state(pg))
 
     async def act(request):
@@ -235,10 +239,15 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                              "\"x\": column, \"y\": row}")
         kind, x, y = data["kind"], data["x"], data["y"]
         g = pg.game
-        if g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count):
-            # A dense or large no-guess board can take seconds: in a worker thread, so other games
-            # still get answers meanwhile (slowly, as the thread holds the GIL much of the time).
-            state = await anyio.to_thread.run_sync(lambda: hub.act(pg, kind, x, y, file=False))
+        first = g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count)
+        if first and pg.mode == "noguess" and type(x) is int and type(y) is int and 0 <= x < g.width \
+                and 0 <= y < g.height:
+            # A dense or large no-guess board can take many seconds, holding the interpreter: laid in the
+            # board child (board_child.py) under a deadline, while this request waits without the GIL.
+            laid = await threads.run("boards", layer.lay, pg.mode, g.width, g.height, g.mine_count, pg.seed, x, y)
+            state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False, laid=laid))
+        elif first:  # any board while the kernels still compile: in a thread, other games answered meanwhile
+            state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
         else:
             # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
             # thread would hold the GIL against the loop and slow every other game's answer far more
@@ -249,11 +258,11 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                 state = hub.act(pg, kind, x, y, file=False, wait=False, store_wait=0)
             except StoreBusyError:
                 pg = hub.get(gid)
-                state = await anyio.to_thread.run_sync(lambda: hub.act(pg, kind, x, y, file=False))
+                state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
         if state["status"] in ("won", "lost"):
             # Filed (committed and synced) before the answer goes out; in a worker thread, because
             # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
-            state = await anyio.to_thread.run_sync(hub.file, pg)
+            state = await threads.run("games", hub.file, pg)
         return JSONResponse(state)
 
     async def hint(request):
@@ -262,7 +271,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         try:  # as a move: the write tried once on the loop, waited for in a worker thread
             return JSONResponse(hub.hint(pg, store_wait=0))
         except StoreBusyError:
-            return JSONResponse(await anyio.to_thread.run_sync(hub.hint, pg))
+            return JSONResponse(await threads.run("games", hub.hint, pg))
 
     def _table(rows):
         for r in rows:
@@ -301,8 +310,8 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
 
     async def record_replay(request):
         rec = store.get(_record_id(request))
-        return JSONResponse({"id": rec["id"], "width": rec["width"], "height": rec["height"],
-                             "frames": replay_frames(rec["record"])})
+        # its size checked before a frame is made, and the frames made in a thread: never on the loop
+        return Response(await threads.run("reads", replay_answer, rec), media_type="application/json")
 
     async def bad_request(request, exc):
         return _error(400, str(exc))
@@ -357,15 +366,15 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
-    routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
-    routes[-1:-1] = analyse_routes(hub, store, _body)  # the analysis board (play/analyse.py)
+    routes[-1:-1] = replay_routes(replay, reader, threads)  # replay files: upload, or the one given to `play --replay`
+    routes[-1:-1] = analyse_routes(hub, store, _body, threads)  # the analysis board (play/analyse.py)
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
                 GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
                 ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,
-                BodyTooLarge: too_large,
+                BodyTooLarge: too_large, ServerBusyError: store_failed, OneAtATimeError: too_many,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
-    app.state.hub, app.state.store, app.state.reader = hub, store, reader
+    app.state.hub, app.state.store, app.state.reader, app.state.layer = hub, store, reader, layer
     return Guard(app, host_checker(host))
 
 
@@ -423,6 +432,34 @@ def _no_wait_while_warming(server) -> None:
     server.handle_exit = stop
 
 
+STOP_SECONDS = 3  # the most a stop waits for the answers in flight
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, whose stop first stops the heavy work (the analysis and board children), so
+        that the requests waiting for it are answered at once (503) instead of when it would have ended."""
+
+        def __init__(self, config, app: Guard):
+            super().__init__(config)
+            self.app = app
+
+        async def shutdown(self, sockets=None):
+            stop_heavy_work(self.app)
+            await super().shutdown(sockets)
+
+    return Server
+
+
+def stop_heavy_work(app: Guard) -> None:
+    """Kill the children that run long jobs, and have them start no other: the server is stopping."""
+    from .analyse import WORKER
+    WORKER.close()
+    app.state.layer.close()
+
+
 def _stop(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the server as Ctrl-C does: gracefully
 
@@ -434,6 +471,7 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
     play one client address may keep."""
     import uvicorn
 
+    Server = _server_class()
     store = Store(db_path)
     sock = None
     previous = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
@@ -444,8 +482,10 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
             warm_up()
         app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay)
         # proxy_headers off: a client's X-Forwarded-For must not choose the address its games count against
-        server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
-                                              timeout_keep_alive=60, proxy_headers=False))
+        # timeout_graceful_shutdown: a stop waits at most that long for the answers in flight
+        server = Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
+                                       timeout_keep_alive=60, proxy_headers=False,
+                                       timeout_graceful_shutdown=STOP_SECONDS), app)
 
         def watch():
             while not server.started and not server.should_exit:

@@ -20,6 +20,7 @@ is filed as quit, a loss in the statistics, as in Windows 7.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import secrets
 import threading
@@ -38,6 +39,7 @@ from ..errors import (
     NotFoundError,
     NotYoursError,
     StoreError,
+    StoreFullError,
     TooManyGamesError,
     UnknownGameError,
 )
@@ -49,6 +51,22 @@ from . import modes as M
 from .store import MAX_LIVE, PER_CLIENT, Store
 
 IDLE = 24 * 3600.0  # a game in play untouched this long may give way to its own client's new game (as quit)
+IDLE_ANYONE = 3600.0  # under the server's cap of games in play, any game untouched this long gives way to a new one
+GIVE_WAY = 8  # games that may give way to one new game (more: something keeps them from going)
+LOOPBACK = "loopback"  # every client on this machine (127.0.0.0/8, ::1) counts as this one owner
+
+
+def owner_of(client: str | None) -> str:
+    """Who a new game counts against: its client's address, every loopback address as one client (each
+    of 127.0.0.0/8 would otherwise count as a new client, from the same machine)."""
+    if client is None:
+        return "local"
+    try:
+        return LOOPBACK if ipaddress.ip_address(client).is_loopback else client
+    except ValueError:
+        return client
+
+
 ACTIONS_PER_CELL, LEAST_ACTIONS = 3, 1000  # a game takes at most max(1000, 3 per cell) actions
 
 
@@ -216,17 +234,26 @@ class Hub:
             old = self.store.live_of_session(session)
             if old is not None:
                 self._give_up(old)
-        owner = client or "local"
-        while True:
+        owner = owner_of(client)
+        for _ in range(GIVE_WAY):
             try:
                 self.store.start_live(pg.id, spec, created=time.time(), session=session, owner=owner,
                                       per_client=self.per_client, most=self.most_live)
                 break
             except TooManyGamesError:
-                idle = self.store.idle_game(owner, time.time() - IDLE)
+                # this machine's browser is never locked out of a new game: its stalest game gives way
+                idle = self.store.idle_game(owner, time.time() - (0 if owner == LOOPBACK else IDLE))
                 if idle is None:
                     raise
-                self._give_up(idle)  # left a day ago: counted as quit, and its room is this game's
+                self._give_up(idle)  # counted as quit (one without a move is forgotten), and its room is this game's
+            except StoreFullError:
+                idle = self.store.idle_game(None, time.time() - IDLE_ANYONE)  # anyone's, an hour untouched
+                if idle is None:
+                    raise
+                self._give_up(idle)
+        else:
+            raise StoreFullError("the server keeps as many games in play as it may, none of them free to give way; "
+                                 "try again later")
         self._keep(pg)
         return pg
 

@@ -54,6 +54,7 @@ from ..errors import (
 )
 from . import modes as M
 from .analyse import analyse_routes
+from .board_child import SECONDS as BOARD_SECONDS
 from .board_child import Layer
 from .bodies import check_text, read_body
 from .games import Hub
@@ -185,11 +186,11 @@ class Guard:
 
 
 def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
-               replay: dict | None = None) -> Guard:
+               replay: dict | None = None, board_seconds: float = BOARD_SECONDS) -> Guard:
     """The app over `store`; `host` is the address it listens on (for the Host check)."""
     hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
     threads = Threads()  # a pool per purpose: no kind of work waits for another's threads
-    layer = Layer()  # the child that lays dense no-guess boards (started at the first one)
+    layer = Layer(board_seconds)  # the child that lays dense no-guess boards (started at the first one)
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
@@ -465,10 +466,11 @@ def _stop(signum, frame):
 
 
 def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
-          warm: bool = True, replay: dict | None = None, per_client: int = PER_CLIENT) -> None:
+          warm: bool = True, replay: dict | None = None, per_client: int = PER_CLIENT,
+          board_seconds: float = BOARD_SECONDS) -> None:
     """Run the server until Ctrl-C or SIGTERM (both shut down cleanly: games in play stay in the store,
     the WAL is checkpointed away); `on_started(url)` is called once it listens. `per_client`: games in
-    play one client address may keep."""
+    play one client address may keep; `board_seconds`: the most a dense no-guess first click may take."""
     import uvicorn
 
     Server = _server_class()
@@ -480,7 +482,8 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
         url = url_of(sock)
         if warm:
             warm_up()
-        app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay)
+        app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay,
+                         board_seconds=board_seconds)
         # proxy_headers off: a client's X-Forwarded-For must not choose the address its games count against
         # timeout_graceful_shutdown: a stop waits at most that long for the answers in flight
         server = Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
@@ -507,9 +510,10 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
 
 
 def main() -> None:
-    """`python -m sweeplab.play.server DB [PORT] [--no-warm] [--per-client N]`: the server alone, for tests
-    and benchmarks (--no-warm: no board laid before it listens, the first games compile or load the
-    kernels; --per-client: a load test's many players come from one address)."""
+    """`python -m sweeplab.play.server DB [PORT] [--no-warm] [--per-client N] [--board-seconds S]`: the
+    server alone, for tests and benchmarks (--no-warm: no board laid before it listens, the first games
+    compile or load the kernels; --per-client: a load test's many players come from one address;
+    --board-seconds: the deadline of a dense no-guess first click)."""
     import argparse
     import sys
     ap = argparse.ArgumentParser(prog="python -m sweeplab.play.server")
@@ -517,9 +521,10 @@ def main() -> None:
     ap.add_argument("port", nargs="?", type=int, default=0)
     ap.add_argument("--no-warm", action="store_true")
     ap.add_argument("--per-client", type=int, default=PER_CLIENT)
+    ap.add_argument("--board-seconds", type=float, default=BOARD_SECONDS)
     a = ap.parse_args()
     try:
-        serve(a.db, port=a.port, warm=not a.no_warm, per_client=a.per_client,
+        serve(a.db, port=a.port, warm=not a.no_warm, per_client=a.per_client, board_seconds=a.board_seconds,
               on_started=lambda url: print(url, flush=True))
     except SweeplabError as e:
         print(f"sweeplab play: {e}", file=sys.stderr)

@@ -5,6 +5,7 @@ from this machine)."""
 from __future__ import annotations
 
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -12,6 +13,7 @@ import time
 import httpx
 import pytest
 
+from sweeplab.play.connections import HEADER_SECONDS
 from sweeplab.play.games import Hub, most_actions
 from sweeplab.play.replays import MAX_ANSWER, answer_size
 from sweeplab.play.store import Store
@@ -202,3 +204,18 @@ def test_a_dense_no_guess_first_click_runs_in_its_child_and_the_other_player_is_
     r = answer["r"]
     assert r.status_code == 503 and "the most a first click may take is 3 s" in r.json()["error"]
     assert len(times) > 20 and sorted(times)[len(times) // 2] < 0.1 and max(times) < 1.0
+
+
+def test_a_connection_that_does_not_finish_its_request_head_is_closed(server):
+    url, _ = server
+    host, port = url.split("//")[1].strip("/").split(":")
+    silent, dribbling = socket.create_connection((host, int(port))), socket.create_connection((host, int(port)))
+    dribbling.sendall(b"GET /api/modes HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line
+    t0 = time.perf_counter()
+    for s in (silent, dribbling):
+        s.settimeout(HEADER_SECONDS + 10)
+        assert s.recv(1024) == b""  # closed by the server
+        s.close()
+    assert HEADER_SECONDS - 0.5 < time.perf_counter() - t0 < HEADER_SECONDS + 5
+    with httpx.Client(base_url=url) as c:  # a whole request is answered as ever
+        assert c.get("/api/modes").status_code == 200

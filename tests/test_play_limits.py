@@ -78,15 +78,6 @@ def test_a_chunked_body_is_cut_off_once_past_the_limit(server):
     assert sent[0] < 64 * 2 ** 20 and MAX_BODY < 2 ** 20  # far fewer bytes than were on offer
 
 
-def play(client: httpx.Client, session=None, click=True) -> tuple[int, dict]:
-    r = client.post("/api/games", json={"mode": "safe", **({"session": session} if session else {})})
-    if r.status_code != 201 or not click:
-        return r.status_code, r.json()
-    s = client.post(f"/api/games/{r.json()['id']}/actions", json={"kind": "flag", "x": 0, "y": 0})
-    assert s.status_code == 200
-    return 201, s.json()
-
-
 def test_one_client_never_pushes_another_clients_game_in_play_out(tmp_path):
     # clients on other machines (this machine's loopback addresses all count as one: test_play_bounds.py)
     from sweeplab.errors import TooManyGamesError

@@ -473,6 +473,8 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
     play one client address may keep; `board_seconds`: the most a dense no-guess first click may take."""
     import uvicorn
 
+    from .connections import Protocol
+
     Server = _server_class()
     store = Store(db_path)
     sock = None
@@ -487,7 +489,7 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
         # proxy_headers off: a client's X-Forwarded-For must not choose the address its games count against
         # timeout_graceful_shutdown: a stop waits at most that long for the answers in flight
         server = Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
-                                       timeout_keep_alive=60, proxy_headers=False,
+                                       timeout_keep_alive=60, proxy_headers=False, http=Protocol,
                                        timeout_graceful_shutdown=STOP_SECONDS), app)
 
         def watch():

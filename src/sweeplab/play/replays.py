@@ -41,15 +41,16 @@ def answer_size(width: int, height: int, actions: int) -> int:
     return (actions + 1) * (width * height + FRAME_BYTES)
 
 
-def replay_answer(rec: dict) -> bytes:
+def replay_answer(store, record_id: int) -> bytes:
     """A finished record's frames as GET /api/records/{id}/replay answers them (JSON bytes), refused
-    (ReplayTooLarge, 413) when they would take more than MAX_ANSWER bytes. Blocking: run it in a thread."""
-    actions = len(rec["record"].get("actions", []))
-    size = answer_size(rec["width"], rec["height"], actions)
+    (ReplayTooLarge, 413) when they would take more than MAX_ANSWER bytes, counted before the record is
+    read. Blocking: run it in a thread."""
+    width, height, actions = store.actions_of(record_id)
+    size = answer_size(width, height, actions)
     if size > MAX_ANSWER:
-        raise ReplayTooLarge(f"record {rec['id']}: its {actions:,} moves on a {rec['width']}x{rec['height']} board are "
-                             f"too many to show move by move (about {size / 2 ** 20:.0f} MB; at most "
-                             f"{MAX_ANSWER / 2 ** 20:.0f} MB)")
+        raise ReplayTooLarge(f"record {record_id}: its {actions:,} moves on a {width}x{height} board are too many to "
+                             f"show move by move (about {size / 2 ** 20:.0f} MB; at most {MAX_ANSWER / 2 ** 20:.0f} MB)")
+    rec = store.get(record_id)
     # frame by frame: one json.dumps of the whole answer would hold the interpreter for all of it at once
     head = json.dumps({"id": rec["id"], "width": rec["width"], "height": rec["height"]}, separators=(",", ":"))
     frames = ",".join(json.dumps(f, separators=(",", ":")) for f in replay_frames(rec["record"]))

@@ -310,9 +310,9 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         return JSONResponse(_public(store.get(_record_id(request))))
 
     async def record_replay(request):
-        rec = store.get(_record_id(request))
-        # its size checked before a frame is made, and the frames made in a thread: never on the loop
-        return Response(await threads.run("reads", replay_answer, rec), media_type="application/json")
+        # its size counted before the record is read, and its frames made in a thread: never on the loop
+        return Response(await threads.run("reads", replay_answer, store, _record_id(request)),
+                        media_type="application/json")
 
     async def bad_request(request, exc):
         return _error(400, str(exc))

@@ -424,6 +424,15 @@ class Store:
                 f"SELECT {', '.join(SUMMARY)} FROM games{w} ORDER BY id DESC LIMIT ? OFFSET ?", [*args, limit, offset])]
         return rows, int(total)
 
+    def actions_of(self, record_id: int) -> tuple[int, int, int]:
+        """A record's (width, height, actions), counted by SQLite: its record is not read into Python."""
+        with self._read() as db:
+            r = db.execute("SELECT width, height, json_array_length(record, '$.actions') FROM games WHERE id = ?",
+                           (record_id,)).fetchone()
+        if r is None:
+            raise NotFoundError(f"no record with id {record_id}")
+        return int(r[0]), int(r[1]), int(r[2] or 0)
+
     def get(self, record_id: int) -> dict:
         with self._read() as db:
             r = db.execute(f"SELECT {', '.join(SUMMARY)}, record FROM games WHERE id = ?",

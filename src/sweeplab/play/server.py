@@ -185,169 +185,208 @@ class Guard:
         await self.app(scope, receive, send)
 
 
+# --- the routes: each finds the hub, store, thread pools and board child in request.app.state ----------
+async def index(request):
+    return FileResponse(STATIC / "index.html")
+
+
+async def records_page(request):
+    return FileResponse(STATIC / "records.html")
+
+
+async def favicon(request):
+    return Response(status_code=204)
+
+
+async def api_modes(request):
+    return JSONResponse(M.modes_info())
+
+
+async def new_game(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    data = await _body(request, NEW_GAME_FIELDS, empty_ok=True)
+    if "seed" in data and not isinstance(data["seed"], str):
+        raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
+                         f"got {data['seed']!r}")
+    again = data.get("again")
+    if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
+        raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
+    kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player", "session")
+          if k in data}
+    client = request.client.host if request.client else None
+    # In a worker thread: it may file the tab's game given up (synced) or wait for the database.
+    pg = await threads.run("games", lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
+    return JSONResponse(hub.state(pg), status_code=201)
+
+
+async def name_player(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    pg = hub.get(request.path_params["gid"])
+    data = await _body(request, {"player", "session"})
+    return JSONResponse(await threads.run("games", hub.name_player, pg, data.get("player"), data.get("session")))
+
+
+async def get_game(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    pg = hub.get(request.path_params["gid"])
+    if pg.game.over and pg.record_id is None:  # over, but the store did not take it then: filed now
+        return JSONResponse(await threads.run("games", hub.file, pg))
+    return JSONResponse(hub.state(pg))
+
+
+async def act(request):
+    hub, threads, layer = request.app.state.hub, request.app.state.threads, request.app.state.layer
+    gid = request.path_params["gid"]
+    pg = hub.get(gid)
+    data = await _body(request, ACTION_FIELDS)
+    missing = ACTION_FIELDS - set(data)
+    if missing:
+        raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
+                         "\"x\": column, \"y\": row}")
+    kind, x, y = data["kind"], data["x"], data["y"]
+    g = pg.game
+    first = g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count)
+    if first and pg.mode == "noguess" and type(x) is int and type(y) is int and 0 <= x < g.width \
+            and 0 <= y < g.height:
+        # A dense or large no-guess board can take many seconds, holding the interpreter: laid in the
+        # board child (board_child.py) under a deadline, while this request waits without the GIL.
+        laid = await threads.run("boards", layer.lay, pg.mode, g.width, g.height, g.mine_count, pg.seed, x, y)
+        state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False, laid=laid))
+    elif first:  # any board while the kernels still compile: in a thread, other games answered meanwhile
+        state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
+    else:
+        # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
+        # thread would hold the GIL against the loop and slow every other game's answer far more
+        # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
+        # The write is tried once; when another program holds the database's write lock, the move
+        # is rolled back and made again in a worker thread that waits for the lock (a bounded time).
+        try:
+            state = hub.act(pg, kind, x, y, file=False, wait=False, store_wait=0)
+        except StoreBusyError:
+            pg = hub.get(gid)
+            state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
+    if state["status"] in ("won", "lost"):
+        # Filed (committed and synced) before the answer goes out; in a worker thread, because
+        # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
+        state = await threads.run("games", hub.file, pg)
+    return JSONResponse(state)
+
+
+async def hint(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    pg = hub.get(request.path_params["gid"])
+    await _body(request, set(), empty_ok=True)
+    try:  # as a move: the write tried once on the loop, waited for in a worker thread
+        return JSONResponse(hub.hint(pg, store_wait=0))
+    except StoreBusyError:
+        return JSONResponse(await threads.run("games", hub.hint, pg))
+
+
+def _table(rows):
+    for r in rows:
+        r["table"] = "session" if r["mode"] in M.MODES and M.MODES[r["mode"]].session else "best"
+    return rows
+
+
+async def best(request):
+    store = request.app.state.store
+    return JSONResponse({"best": _table(store.best_times())})
+
+
+async def stats(request):
+    store = request.app.state.store
+    return JSONResponse({"statistics": store.statistics(), "top": _table(store.top_times(10))})
+
+
+async def records(request):
+    store = request.app.state.store
+    limit = _int_param(request, "limit", 50, 1, 500)
+    offset = _int_param(request, "offset", 0, 0, 10 ** 9)
+    filters = {}
+    for name in ("mode", "level", "status"):
+        v = request.query_params.get(name)
+        if v is not None:
+            filters[name] = v
+    unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status"}
+    if unknown:
+        raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
+                         "mode, level, status")
+    rows, total = store.records(limit=limit, offset=offset, **filters)
+    return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
+
+
+def _record_id(request) -> int:
+    raw = request.path_params["rid"]
+    if not RECORD_ID.fullmatch(raw):
+        raise BadRequest(f"record id {raw!r} is not a positive integer")
+    return int(raw)
+
+
+async def record(request):
+    store = request.app.state.store
+    return JSONResponse(_public(store.get(_record_id(request))))
+
+
+async def record_replay(request):
+    store, threads = request.app.state.store, request.app.state.threads
+    # its size counted before the record is read, and its frames made in a thread: never on the loop
+    return Response(await threads.run("reads", replay_answer, store, _record_id(request)),
+                    media_type="application/json")
+
+
+async def bad_request(request, exc):
+    return _error(400, str(exc))
+
+
+async def not_found(request, exc):
+    return _error(404, str(exc))
+
+
+async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
+    return _error(503, f"{exc}; try again or choose another mode")
+
+
+async def store_failed(request, exc):  # the database did not take a write: its message says what was kept
+    return _error(503, str(exc))
+
+
+async def too_many(request, exc):
+    return _error(429, str(exc))
+
+
+async def not_yours(request, exc):
+    return _error(403, str(exc))
+
+
+async def too_large(request, exc):
+    return _error(413, str(exc))
+
+
+async def gone(request, exc: GameGoneError):
+    return JSONResponse({"error": str(exc), "abandoned": True, "record_id": exc.record_id}, status_code=410)
+
+
+async def conflict(request, exc):
+    return _error(409, str(exc))
+
+
+async def http_error(request, exc: HTTPException):
+    msg = {404: f"no such page or API route: {request.url.path}",
+           405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+    return _error(exc.status_code, msg)
+
+
+async def server_error(request, exc):  # a bug: still a JSON body, and the test suite fails on it
+    return _error(500, f"internal error: {type(exc).__name__}")
+
+
 def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                replay: dict | None = None, board_seconds: float = BOARD_SECONDS) -> Guard:
-    """The app over `store`; `host` is the address it listens on (for the Host check)."""
+    """The app over `store`; `host` is the address it listens on (for the Host check). The routes above
+    find what they serve (hub, store, threads, layer) in the app's state."""
     hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
     threads = Threads()  # a pool per purpose: no kind of work waits for another's threads
     layer = Layer(board_seconds)  # the child that lays dense no-guess boards (started at the first one)
-
-    async def index(request):
-        return FileResponse(STATIC / "index.html")
-
-    async def records_page(request):
-        return FileResponse(STATIC / "records.html")
-
-    async def favicon(request):
-        return Response(status_code=204)
-
-    async def api_modes(request):
-        return JSONResponse(M.modes_info())
-
-    async def new_game(request):
-        data = await _body(request, NEW_GAME_FIELDS, empty_ok=True)
-        if "seed" in data and not isinstance(data["seed"], str):
-            raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
-                             f"got {data['seed']!r}")
-        again = data.get("again")
-        if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
-            raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
-        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player", "session")
-              if k in data}
-        client = request.client.host if request.client else None
-        # In a worker thread: it may file the tab's game given up (synced) or wait for the database.
-        pg = await threads.run("games", lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
-        return JSONResponse(hub.state(pg), status_code=201)
-
-    async def name_player(request):
-        pg = hub.get(request.path_params["gid"])
-        data = await _body(request, {"player", "session"})
-        return JSONResponse(await threads.run("games", hub.name_player, pg, data.get("player"), data.get("session")))
-
-    async def get_game(request):
-        pg = hub.get(request.path_params["gid"])
-        if pg.game.over and pg.record_id is None:  # over, but the store did not take it then: filed now
-            return JSONResponse(await threads.run("games", hub.file, pg))
-        return JSONResponse(hub.state(pg))
-
-    async def act(request):
-        gid = request.path_params["gid"]
-        pg = hub.get(gid)
-        data = await _body(request, ACTION_FIELDS)
-        missing = ACTION_FIELDS - set(data)
-        if missing:
-            raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
-                             "\"x\": column, \"y\": row}")
-        kind, x, y = data["kind"], data["x"], data["y"]
-        g = pg.game
-        first = g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count)
-        if first and pg.mode == "noguess" and type(x) is int and type(y) is int and 0 <= x < g.width \
-                and 0 <= y < g.height:
-            # A dense or large no-guess board can take many seconds, holding the interpreter: laid in the
-            # board child (board_child.py) under a deadline, while this request waits without the GIL.
-            laid = await threads.run("boards", layer.lay, pg.mode, g.width, g.height, g.mine_count, pg.seed, x, y)
-            state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False, laid=laid))
-        elif first:  # any board while the kernels still compile: in a thread, other games answered meanwhile
-            state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
-        else:
-            # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
-            # thread would hold the GIL against the loop and slow every other game's answer far more
-            # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
-            # The write is tried once; when another program holds the database's write lock, the move
-            # is rolled back and made again in a worker thread that waits for the lock (a bounded time).
-            try:
-                state = hub.act(pg, kind, x, y, file=False, wait=False, store_wait=0)
-            except StoreBusyError:
-                pg = hub.get(gid)
-                state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
-        if state["status"] in ("won", "lost"):
-            # Filed (committed and synced) before the answer goes out; in a worker thread, because
-            # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
-            state = await threads.run("games", hub.file, pg)
-        return JSONResponse(state)
-
-    async def hint(request):
-        pg = hub.get(request.path_params["gid"])
-        await _body(request, set(), empty_ok=True)
-        try:  # as a move: the write tried once on the loop, waited for in a worker thread
-            return JSONResponse(hub.hint(pg, store_wait=0))
-        except StoreBusyError:
-            return JSONResponse(await threads.run("games", hub.hint, pg))
-
-    def _table(rows):
-        for r in rows:
-            r["table"] = "session" if r["mode"] in M.MODES and M.MODES[r["mode"]].session else "best"
-        return rows
-
-    async def best(request):
-        return JSONResponse({"best": _table(store.best_times())})
-
-    async def stats(request):
-        return JSONResponse({"statistics": store.statistics(), "top": _table(store.top_times(10))})
-
-    async def records(request):
-        limit = _int_param(request, "limit", 50, 1, 500)
-        offset = _int_param(request, "offset", 0, 0, 10 ** 9)
-        filters = {}
-        for name in ("mode", "level", "status"):
-            v = request.query_params.get(name)
-            if v is not None:
-                filters[name] = v
-        unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status"}
-        if unknown:
-            raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
-                             "mode, level, status")
-        rows, total = store.records(limit=limit, offset=offset, **filters)
-        return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
-
-    def _record_id(request) -> int:
-        raw = request.path_params["rid"]
-        if not RECORD_ID.fullmatch(raw):
-            raise BadRequest(f"record id {raw!r} is not a positive integer")
-        return int(raw)
-
-    async def record(request):
-        return JSONResponse(_public(store.get(_record_id(request))))
-
-    async def record_replay(request):
-        # its size counted before the record is read, and its frames made in a thread: never on the loop
-        return Response(await threads.run("reads", replay_answer, store, _record_id(request)),
-                        media_type="application/json")
-
-    async def bad_request(request, exc):
-        return _error(400, str(exc))
-
-    async def not_found(request, exc):
-        return _error(404, str(exc))
-
-    async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
-        return _error(503, f"{exc}; try again or choose another mode")
-
-    async def store_failed(request, exc):  # the database did not take a write: its message says what was kept
-        return _error(503, str(exc))
-
-    async def too_many(request, exc):
-        return _error(429, str(exc))
-
-    async def not_yours(request, exc):
-        return _error(403, str(exc))
-
-    async def too_large(request, exc):
-        return _error(413, str(exc))
-
-    async def gone(request, exc: GameGoneError):
-        return JSONResponse({"error": str(exc), "abandoned": True, "record_id": exc.record_id}, status_code=410)
-
-    async def conflict(request, exc):
-        return _error(409, str(exc))
-
-    async def http_error(request, exc: HTTPException):
-        msg = {404: f"no such page or API route: {request.url.path}",
-               405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
-        return _error(exc.status_code, msg)
-
-    async def server_error(request, exc):  # a bug: still a JSON body, and the test suite fails on it
-        return _error(500, f"internal error: {type(exc).__name__}")
 
     routes = [
         Route("/", index),
@@ -376,6 +415,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store, app.state.reader, app.state.layer = hub, store, reader, layer
+    app.state.threads = threads
     return Guard(app, host_checker(host))
 
 

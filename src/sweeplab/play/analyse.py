@@ -4,8 +4,10 @@ games and records it opens.
 The page holds no rule logic: it sends a position and draws the report the server sends back
 (analyse_report.py). Each analysis runs in a worker process (analyse_worker.py) under a time limit;
 a position not analysed within it is answered with what the local rules decide, and the worker is
-stopped and started afresh. A game in play is opened as its View only (what the player sees), and
-opening it counts as a hint (the game is no longer eligible for best times).
+killed and a spare one takes its place. Analyses wait in a bounded queue (WAITING, one per client
+address), holding no thread meanwhile; one whose client goes is dropped. A game in play is opened
+as its View only (what the player sees), and opening it counts as a hint (the game is no longer
+eligible for best times).
 
 API (every bad request a 4xx JSON body `{"error": ...}` that says what was wrong and what is allowed):
 

@@ -5,7 +5,8 @@ An uploaded file is read in a child process of its own (_replay_child.py: ms-too
 child, the engine, the judge, the frames), with a memory limit and a deadline, one file at a time, so
 that the server keeps answering every other request at its usual pace while a file is read, and a
 crafted file costs at most VIEW_MEMORY and VIEW_SECONDS before it is refused. The answer is at most
-MAX_ANSWER bytes. A bad file is a 4xx JSON error like every other bad request.
+MAX_ANSWER bytes, and so is a finished record's replay (`replay_answer`, made in a server thread). A bad
+file is a 4xx JSON error like every other bad request.
 """
 
 from __future__ import annotations

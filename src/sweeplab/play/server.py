@@ -12,8 +12,11 @@ listen on (a DNS-rebinding page arrives with its own host name).
 
 What one client can make the server hold is bounded: a body past its route's limit is refused (413)
 by its Content-Length or once that much has come; a client address keeps at most PER_CLIENT games in
-play (429 beyond, dropping only its own games that have no move); a replay file is read in a child
-with a memory limit and a deadline (replays.py). A 200 to a move means the move is in the database;
+play (429 beyond, dropping only its own games that have no move; this machine's loopback clients are
+one, and its stalest game gives way instead); a game takes at most games.most_actions; a replay file
+is read in a child with a memory limit and a deadline (replays.py). Heavy work has threads of its own
+(threads.py) and bounds: analyses a queue (analyse.py), dense no-guess first clicks a child with a
+deadline (board_child.py), record replays a size. A 200 to a move means the move is in the database;
 when the database does not take it, 503 says so and the game is as before the move.
 """
 

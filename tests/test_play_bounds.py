@@ -15,7 +15,7 @@ import pytest
 
 from sweeplab.play.connections import HEADER_SECONDS
 from sweeplab.play.games import Hub, most_actions
-from sweeplab.play.replays import MAX_ANSWER, answer_size
+from sweeplab.play.replays import MAX_RECORD_ANSWER, answer_size
 from sweeplab.play.store import Store
 
 from .play_server import running, start, stop
@@ -122,9 +122,10 @@ def test_a_replay_past_its_answer_cap_is_refused_and_one_within_is_answered(serv
     g = big.game
     g.open(15, 12)
     mines = [(x, y) for y in range(24) for x in range(30) if g.board.mines[y, x]]
-    while answer_size(30, 24, len(g.log)) <= MAX_ANSWER:
+    while answer_size(30, 24, len(g.log)) <= MAX_RECORD_ANSWER:
         g.flag(*mines[0])
     assert len(g.log) > most_actions(30, 24)
+    assert answer_size(30, 24, most_actions(30, 24)) <= MAX_RECORD_ANSWER  # the largest game played now fits
     g.open(*mines[1])
     small = hub.new(mode="safe", level="beginner", seed="8", client="192.0.2.2")
     small.game.open(4, 4)

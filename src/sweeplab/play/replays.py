@@ -5,7 +5,7 @@ An uploaded file is read in a child process of its own (_replay_child.py: ms-too
 child, the engine, the judge, the frames), with a memory limit and a deadline, one file at a time, so
 that the server keeps answering every other request at its usual pace while a file is read, and a
 crafted file costs at most VIEW_MEMORY and VIEW_SECONDS before it is refused. The answer is at most
-MAX_ANSWER bytes, and so is a finished record's replay (`replay_answer`, made in a server thread). A bad
+MAX_ANSWER bytes; a finished record's replay MAX_RECORD_ANSWER (`replay_answer`, made in a server thread). A bad
 file is a 4xx JSON error like every other bad request.
 """
 
@@ -32,6 +32,8 @@ from .threads import Threads
 
 MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
 MAX_ANSWER = 16 * 2 ** 20  # the viewer's JSON: an expert game of 1,000 moves takes under 1 MB
+# a record's replay: every game within its most actions fits (30x24 at 2,160 actions: about 2.3 MB)
+MAX_RECORD_ANSWER = 4 * 2 ** 20
 VIEW_SECONDS = 5.0  # an expert replay is read in well under 1 s
 VIEW_MEMORY = 2 * 2 ** 30  # the reading child's address space (the interpreter and its libraries take ~0.6 GB)
 FRAME_BYTES = 400  # a frame's JSON besides its cells, and a judged click's, at most
@@ -44,13 +46,14 @@ def answer_size(width: int, height: int, actions: int) -> int:
 
 def replay_answer(store, record_id: int) -> bytes:
     """A finished record's frames as GET /api/records/{id}/replay answers them (JSON bytes), refused
-    (ReplayTooLarge, 413) when they would take more than MAX_ANSWER bytes, counted before the record is
-    read. Blocking: run it in a thread."""
+    (ReplayTooLarge, 413) when they would take more than MAX_RECORD_ANSWER bytes, counted before the
+    record is read. Blocking: run it in a thread."""
     width, height, actions = store.actions_of(record_id)
     size = answer_size(width, height, actions)
-    if size > MAX_ANSWER:
+    if size > MAX_RECORD_ANSWER:
         raise ReplayTooLarge(f"record {record_id}: its {actions:,} moves on a {width}x{height} board are too many to "
-                             f"show move by move (about {size / 2 ** 20:.0f} MB; at most {MAX_ANSWER / 2 ** 20:.0f} MB)")
+                             f"show move by move (about {size / 2 ** 20:.0f} MB; at most "
+                             f"{MAX_RECORD_ANSWER / 2 ** 20:.0f} MB)")
     rec = store.get(record_id)
     # frame by frame: one json.dumps of the whole answer would hold the interpreter for all of it at once
     head = json.dumps({"id": rec["id"], "width": rec["width"], "height": rec["height"]}, separators=(",", ":"))

@@ -12,8 +12,12 @@ file, over loopback HTTP.
    ~4 s). Rounds alternate a quiet window and an attacked one of the same length; for each file the
    uploads' answers and times, the peak memory of the ms-toollib child and of the server with all its
    children, and the player's round trips, quiet and attacked (all rounds pooled).
+3. heavy work: 60 analyses at once, 6 clients fetching a replay of 4 MB again and again, 2 dense no-guess
+   first clicks, 150 games from this machine's loopback addresses; meanwhile another player's moves
+   (timed), a new game and a game-ending move each second (timed), and the moves acknowledged checked
+   at the end; then SIGTERM with 60 analyses sent, and the seconds the server takes to end.
 
-    python benchmarks/bench_attack.py [--rounds 3] [--seconds 6] [--hold 4]
+    python benchmarks/bench_attack.py [--rounds 3] [--seconds 6] [--hold 4] [--only heavy]
 
 Linux only (/proc for the memory of the process tree).
 """
@@ -271,6 +275,181 @@ def replays(rounds: int, seconds: float) -> list[dict]:
     return rows
 
 
+# --- heavy work: analyses, large replays, dense first clicks, many games from this machine --------------
+SLOW = "\n".join("".join("2" if y == 50 and x % 3 == 0 else "#" for x in range(100)) for y in range(100))
+
+
+def big_record(db) -> int:
+    """A record whose replay answer is just within the server's cap (a game of before the cap on actions:
+    flags toggled on the game itself), filed straight into the database."""
+    from sweeplab.play.games import Hub
+    from sweeplab.play.replays import MAX_RECORD_ANSWER, answer_size
+    from sweeplab.play.store import Store
+    store = Store(db)
+    hub = Hub(store)
+    pg = hub.new(mode="safe", level="custom", width=30, height=24, mines=10, seed="7", client="192.0.2.1")
+    g = pg.game
+    g.open(15, 12)
+    mines = [(x, y) for y in range(24) for x in range(30) if g.board.mines[y, x]]
+    while answer_size(30, 24, len(g.log) + 2) <= MAX_RECORD_ANSWER:  # (and the losing click after)
+        g.flag(*mines[0])
+    g.open(*mines[1])
+    rid = hub.file(pg)["record_id"]
+    store.close()
+    return rid
+
+
+def ending(c: httpx.Client, seed: int) -> tuple[float, float]:
+    """(ms for a new game, ms for its game-ending move): a safe beginner board by seed, lost at once."""
+    from sweeplab.firstclick import Safe
+    t0 = time.perf_counter()
+    g = post(c, "/api/games", {"mode": "safe", "seed": str(seed)})
+    t1 = time.perf_counter()
+    gid = g.json()["id"]
+    post(c, f"/api/games/{gid}/actions", {"kind": "open", "x": 0, "y": 0})
+    board, _ = Safe(9, 9, 10, seed).board_for(0, 0)
+    y, x = map(int, np.argwhere(board.mines)[0])
+    t2 = time.perf_counter()
+    r = post(c, f"/api/games/{gid}/actions", {"kind": "open", "x": x, "y": y})
+    t3 = time.perf_counter()
+    assert g.status_code == 201 and r.json()["status"] == "lost", (g.text, r.text)
+    return (t1 - t0) * 1000, (t3 - t2) * 1000
+
+
+def attacked(proc, url, attack, label) -> dict:
+    """Another player's moves (one every 20 ms, timed) and, every second, a new game and a game-ending
+    move, while `attack()` runs in threads; returns the row."""
+    peaks = [tree_rss(proc.pid)[0]]
+    stop = threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            peaks.append(tree_rss(proc.pid)[0])
+            time.sleep(0.1)
+
+    threading.Thread(target=sample, daemon=True).start()
+    with httpx.Client(base_url=url, timeout=300) as c:
+        players = [Player(c, seed=SEED + int(time.time()))]
+        answers: list[int] = []
+        worker = threading.Thread(target=lambda: answers.extend(attack()), daemon=True)
+        worker.start()
+        times, news, ends, k = [], [], [], 0
+        last = 0.0
+        while worker.is_alive():
+            if players[-1].k == len(players[-1].closed):  # every closed cell flagged once: another game
+                players.append(Player(c, seed=SEED + len(players)))
+            times.append(players[-1].move()[1] * 1000)
+            if time.perf_counter() - last > 1.0:
+                last = time.perf_counter()
+                n, e = ending(c, 1000 + k)
+                k += 1
+                news.append(n)
+                ends.append(e)
+            time.sleep(0.02)
+        worker.join()
+        checked = [p.check(c) for p in players]
+    stop.set()
+    acked = sum(len(p.acked) for p in players)
+    found, extra = sum(f for f, _ in checked), sum(e for _, e in checked)
+    a = np.array(times)
+    return {"attack": label, "attack answered": ", ".join(f"{answers.count(k)} x {k}" for k in sorted(set(answers))),
+            "acknowledged moves lost": acked - found + extra,
+            "other player's moves p50/p99/max ms": f"{np.percentile(a, 50):.1f} / {np.percentile(a, 99):.1f} / "
+                                                   f"{a.max():.1f} ({len(a)})",
+            "new game p50/p99 ms": f"{np.percentile(news, 50):.0f} / {np.percentile(news, 99):.0f} ({len(news)})",
+            "game-ending move p50/p99 ms": f"{np.percentile(ends, 50):.0f} / {np.percentile(ends, 99):.0f}",
+            "server and children peak MB": max(peaks) / 2 ** 20}
+
+
+def many(n, fn) -> list[int]:
+    """`fn(i)` for i < n at once, each in its thread; their status codes."""
+    out: list[int] = []
+    threads = [threading.Thread(target=lambda i=i: out.append(fn(i))) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def analysis(url, i, seconds=30.0) -> int:
+    transport = httpx.HTTPTransport(local_address=f"127.0.{1 + i // 200}.{1 + i % 200}")
+    with httpx.Client(base_url=url, timeout=300, transport=transport) as c:
+        return post(c, "/api/analyse", {"text": SLOW, "mines": 2000, "time_limit": seconds}).status_code
+
+
+def heavy(seconds: float) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "play.db"
+        rid = big_record(db)
+        proc, url = start(db)
+        try:
+            with httpx.Client(base_url=url, timeout=900) as c:  # the analysis worker and board child started
+                post(c, "/api/analyse", {"text": "1#\n##", "mines": 1})
+                g = post(c, "/api/games", {"mode": "noguess", "level": "custom", "width": 30, "height": 20,
+                                           "mines": 100}).json()
+                post(c, f"/api/games/{g['id']}/actions", {"kind": "open", "x": 4, "y": 4})
+            rows.append(attacked(proc, url, lambda: many(60, lambda i: analysis(url, i, seconds)),
+                                 f"60 analyses of a 100x100 position at once ({seconds:g} s limit)"))
+
+            def replays():
+                def get(i):
+                    with httpx.Client(base_url=url, timeout=300) as c:
+                        codes = []
+                        end = time.perf_counter() + seconds
+                        while time.perf_counter() < end:
+                            codes.append(c.get(f"/api/records/{rid}/replay").status_code)
+                        return codes
+                return [k for codes in many(6, get) for k in codes]  # type: ignore[attr-defined]
+
+            rows.append(attacked(proc, url, replays, f"6 clients GET a 4 MB replay again and again ({seconds:g} s)"))
+
+            def dense(i):
+                with httpx.Client(base_url=url, timeout=300) as c:
+                    g = post(c, "/api/games", {"mode": "noguess", "level": "custom", "width": 30, "height": 24,
+                                               "mines": 426}).json()
+                    return post(c, f"/api/games/{g['id']}/actions", {"kind": "open", "x": 15, "y": 12}).status_code
+
+            rows.append(attacked(proc, url, lambda: many(2, dense), "2 dense no-guess first clicks (30x24, 426 mines)"))
+
+            def games(i):
+                transport = httpx.HTTPTransport(local_address=f"127.1.{i // 200}.{1 + i % 200}")
+                with httpx.Client(base_url=url, timeout=60, transport=transport) as c:
+                    g = post(c, "/api/games", {"mode": "safe"})
+                    if g.status_code == 201:
+                        post(c, f"/api/games/{g.json()['id']}/actions", {"kind": "open", "x": 0, "y": 0})
+                    return g.status_code
+
+            rows.append(attacked(proc, url, lambda: [games(i) for i in range(150)],
+                                 "150 games with a move from 150 loopback addresses (100 per client)"))
+        finally:
+            kill(proc)
+    return rows
+
+
+def stop_time(n: int = 60) -> dict:
+    """Seconds from SIGTERM to the server's end with `n` analyses sent (each 30 s of work)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start(Path(tmp) / "play.db")
+        try:
+            with httpx.Client(base_url=url, timeout=900) as c:
+                post(c, "/api/analyse", {"text": "1#\n##", "mines": 1})
+            codes: list[int] = []
+            t = threading.Thread(target=lambda: codes.extend(many(n, lambda i: analysis(url, i))), daemon=True)
+            t.start()
+            time.sleep(3)
+            t0 = time.perf_counter()
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(120)
+            took = time.perf_counter() - t0
+            t.join(30)
+        finally:
+            kill(proc) if proc.poll() is None else None
+    return {"attack": f"SIGTERM with {n} analyses sent", "attack answered": ", ".join(
+        f"{codes.count(k)} x {k}" for k in sorted(set(codes))), "server ended after s": f"{took:.2f}"}
+
+
 def table(rows: list[dict]) -> str:
     keys = list(rows[0])
     out = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
@@ -284,12 +463,18 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="quiet and attacked windows per replay file")
     ap.add_argument("--seconds", type=float, default=6.0, help="length of each window")
     ap.add_argument("--hold", type=float, default=4.0, help="seconds another program holds the write lock")
+    ap.add_argument("--only", choices=("heavy",), help="only the heavy-work rows")
     a = ap.parse_args()
     print(f"machine: {machine()}; the store waits {WAIT:g} s for a write lock")
+    if a.only is None:
+        print()
+        print(table(durability(a.hold)))
+        print()
+        print(table(replays(a.rounds, a.seconds)))
     print()
-    print(table(durability(a.hold)))
+    print(table(heavy(a.seconds)))
     print()
-    print(table(replays(a.rounds, a.seconds)))
+    print(table([stop_time()]))
 
 
 if __name__ == "__main__":

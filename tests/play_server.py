@@ -37,11 +37,11 @@ def running(store, **app_kw):
         t.join(5)
 
 
-def start(db, port: int = 0, **popen_kw) -> tuple[subprocess.Popen, str]:
-    """`python -m sweeplab.play.server DB PORT --no-warm` started; returns the process and its URL once it
-    listens."""
+def start(db, port: int = 0, *options: str, **popen_kw) -> tuple[subprocess.Popen, str]:
+    """`python -m sweeplab.play.server DB PORT --no-warm [OPTIONS]` started; returns the process and its URL
+    once it listens."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    p = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", str(db), str(port), "--no-warm"],
+    p = subprocess.Popen([sys.executable, "-m", "sweeplab.play.server", str(db), str(port), "--no-warm", *options],
                          stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env, **popen_kw)
     line = p.stdout.readline()

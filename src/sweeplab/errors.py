@@ -105,6 +105,14 @@ class ReplayBusy(SweeplabError):
     """Another replay file is being read (one at a time)."""
 
 
+class ServerBusyError(SweeplabError):
+    """Heavy work refused because as much of it waits as the server takes (503: try again later)."""
+
+
+class OneAtATimeError(SweeplabError):
+    """Heavy work refused because this client already has one waiting or running (429)."""
+
+
 class GameBusyError(SweeplabError):
     """An action on a game that is still busy with the previous one (laying a large no-guess board)."""
 

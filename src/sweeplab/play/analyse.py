@@ -4,8 +4,10 @@ games and records it opens.
 The page holds no rule logic: it sends a position and draws the report the server sends back
 (analyse_report.py). Each analysis runs in a worker process (analyse_worker.py) under a time limit;
 a position not analysed within it is answered with what the local rules decide, and the worker is
-stopped and started afresh. A game in play is opened as its View only (what the player sees), and
-opening it counts as a hint (the game is no longer eligible for best times).
+killed and a spare one takes its place. Analyses wait in a bounded queue (WAITING, one per client
+address), holding no thread meanwhile; one whose client goes is dropped. A game in play is opened
+as its View only (what the player sees), and opening it counts as a hint (the game is no longer
+eligible for best times).
 
 API (every bad request a 4xx JSON body `{"error": ...}` that says what was wrong and what is allowed):
 
@@ -34,17 +36,20 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Route
 
 from ..board import Board
-from ..errors import AnalysisError, ChildError, IllegalMoveError, PositionError
+from ..errors import AnalysisError, ChildError, IllegalMoveError, OneAtATimeError, PositionError, ServerBusyError
 from ..game import ACTIONS, replay_steps
 from ..replays.child import Child
 from ..view import HIDDEN
 from .analyse_position import Position, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
+from .threads import Threads
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
 TIME_LIMIT = 5.0               # seconds an analysis may take, unless the request asks for less or more
 TIME_LIMITS = (0.05, 30.0)     # what a request may ask for
+WAITING = 4                   # analyses that may wait for the worker besides the one it runs
+MEMORY = 2 * 2 ** 30          # the worker's address space (the interpreter and its kernels take ~0.8 GB)
 START_TIMEOUT = 900.0          # the worker's first start may compile the kernels (minutes on a slow machine)
 FIELDS = {"code", "text", "file", "cells", "width", "height", "topology", "mines", "trust_flags", "click",
           "optimal", "time_limit"}
@@ -52,28 +57,57 @@ SOURCES = ("code", "text", "file", "cells")
 
 
 class Worker:
-    """The analysis worker process (replays/child.py's Child): started on demand, one job at a time,
-    killed when a job runs past its time, and started again at once for the next."""
+    """The analysis worker process (replays/child.py's Child, under a memory limit): one job at a time,
+    killed when a job runs past its time or its client goes. A spare worker is kept started, so that a
+    killed worker is replaced at once instead of after a start (1.3 to 1.5 s of imports and kernels)."""
 
     def __init__(self):
-        self._child = Child([sys.executable, "-m", "sweeplab.play.analyse_worker"], startup=START_TIMEOUT)
+        self._child: Child | None = None
+        self._spare: Child | None = None
+        self._swap = threading.Lock()
+        self.closed = False
+
+    def _new(self) -> Child:
+        return Child([sys.executable, "-m", "sweeplab.play.analyse_worker"], memory=MEMORY, startup=START_TIMEOUT,
+                     group=True)
+
+    def _current(self) -> Child:
+        with self._swap:
+            if self._child is None:
+                self._child = self._new()
+            if self._spare is None:
+                self._spare = self._new()
+                threading.Thread(target=self._start_quietly, args=(self._spare,), daemon=True).start()
+            return self._child
+
+    def _start_quietly(self, child: Child) -> None:
+        try:
+            child.start()
+        except ChildError:
+            pass  # (the job that needs it says why: its own start fails the same way)
 
     def start(self) -> None:
         """Start it now (it loads its kernels), so that the first analysis does not wait for it."""
-        self._child.start()
+        self._current().start()
 
     def run(self, job: dict, limit: float) -> tuple[dict, bool, float]:
         """(the parts of the report that came within `limit` seconds, whether the time ran out, the
         seconds the job took: its time limit counts from when the worker is ready)."""
+        if self.closed:
+            raise AnalysisStopped("the server is stopping; no analysis is started now")
+        child = self._current()
         try:
-            self._child.start()  # (a start is not the job's time)
+            child.start()  # (a start is not the job's time)
             t0 = time.monotonic()
-            got, late = self._child.ask_parts(job, timeout=limit)
+            got, late = child.ask_parts(job, timeout=limit)
         except ChildError as e:
+            self._replace(child)
+            if self.closed:
+                raise AnalysisStopped("the server is stopping; the analysis was stopped") from None
             raise RuntimeError(f"the analysis worker failed: {e}") from None
         seconds = time.monotonic() - t0
-        if late:  # stopped: a fresh one starts meanwhile
-            threading.Thread(target=self.start, daemon=True).start()
+        if late:  # killed: the spare takes its place, and another spare starts meanwhile
+            self._replace(child)
         parts: dict = {}
         for kind, value in got:
             if kind == "error":
@@ -81,12 +115,98 @@ class Worker:
             parts[kind] = value
         return parts, late, seconds
 
+    def _replace(self, dead: Child) -> None:
+        with self._swap:
+            if self._child is dead:
+                self._child, self._spare = self._spare, None
+        dead.close()
+
+    def stop_job(self) -> None:
+        """Kill the job running now (its client went): its thread returns at once, the spare takes over."""
+        with self._swap:
+            child = self._child
+        if child is not None:
+            child.stop()
+
     def close(self) -> None:
-        self._child.close()
+        """Stop both workers, and start no other (the server is stopping)."""
+        self.closed = True
+        with self._swap:
+            children, self._child, self._spare = (self._child, self._spare), None, None
+        for child in children:
+            if child is not None:
+                child.stop()
+                child.close()
+
+
+class AnalysisStopped(ServerBusyError):
+    """The server stops: no analysis is run or finished now."""
 
 
 WORKER = Worker()
 atexit.register(WORKER.close)
+
+
+class Queue:
+    """Who waits for the worker: at most WAITING requests besides the one it runs, and one per client
+    (its address); a request past either is refused at once, and one whose client goes is dropped,
+    waiting or running. Waiting holds no thread: the game's writes never wait behind analyses."""
+
+    def __init__(self, worker: Worker, waiting: int = WAITING):
+        self.worker, self.most = worker, waiting
+        self.waiting = 0
+        self.clients: set[str] = set()
+        self._gate: anyio.Lock | None = None  # (made on the server's event loop, at the first request)
+        self._thread: anyio.CapacityLimiter | None = None
+        self.running_for: str | None = None
+
+    async def run(self, client: str, request: Request, job) -> Any:
+        """`job()` (blocking) in a thread of the analysis' own, once the worker is free; None when the
+        client went before it was answered."""
+        if client in self.clients:
+            raise OneAtATimeError("this client has an analysis waiting or running already; one at a time: "
+                                  "send the next once it is answered")
+        if self.waiting >= self.most:
+            raise ServerBusyError(f"{self.waiting} analyses are waiting for the analysis worker, the most it takes; "
+                                  "try again in a moment")
+        if self._gate is None:
+            self._gate, self._thread = anyio.Lock(), anyio.CapacityLimiter(1)
+        self.clients.add(client)
+        self.waiting += 1
+        queued = True
+        result: Any = None
+        failed: Exception | None = None
+        gone = False
+        try:
+            async with anyio.create_task_group() as tg:
+                running = False
+
+                async def watch() -> None:
+                    while (await request.receive())["type"] != "http.disconnect":
+                        pass
+                    if running:
+                        self.worker.stop_job()  # its thread returns at once; the cancel then takes effect
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(watch)
+                async with self._gate:
+                    self.waiting -= 1
+                    queued = False
+                    running = True
+                    try:
+                        result = await anyio.to_thread.run_sync(job, limiter=self._thread)
+                    except Exception as e:  # (raised past the task group, not as a group of one)
+                        failed = e
+                    running = False
+                gone = tg.cancel_scope.cancel_called
+                tg.cancel_scope.cancel()
+        finally:
+            if queued:
+                self.waiting -= 1
+            self.clients.discard(client)
+        if failed is not None and not gone:  # (a job killed because its client went fails: nobody waits)
+            raise failed
+        return result
 
 
 def _flag(data: dict, key: str, default: bool) -> bool:
@@ -180,17 +300,20 @@ def record_position(rec: dict, step: int | None = None) -> dict:
                          "topology": view.topology, "cells": view.text, "code": view.code}}
 
 
-def analyse_routes(hub, store, read_object) -> list[Route]:
+def analyse_routes(hub, store, read_object, threads: Threads, queue: Queue) -> list[Route]:
     """The page and the API routes, over the server's games (`hub`) and records (`store`);
     `read_object(request, fields, limit=...)` is the server's reader of a JSON object body (capped,
-    its fields checked)."""
+    its fields checked); `threads`: the server's thread pools (threads.py); `queue`: who waits for the
+    analysis worker (shared with practice.py's odds)."""
 
     async def page(request: Request):
         return FileResponse(STATIC / "analyse.html")
 
     async def api_analyse(request: Request):
         data = await read_object(request, FIELDS, limit=MAX_BODY)
-        return JSONResponse(await anyio.to_thread.run_sync(analyse_request, data))
+        client = request.client.host if request.client else "local"
+        answer = await queue.run(client, request, lambda: analyse_request(data))
+        return JSONResponse(answer if answer is not None else {"error": "the client went"}, status_code=200)
 
     def _step(request: Request) -> int | None:
         raw = request.query_params.get("step")
@@ -205,7 +328,7 @@ def analyse_routes(hub, store, read_object) -> list[Route]:
         if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
             raise AnalysisError(f"record id {raw!r} is not a positive integer")
         rec = store.get(int(raw))
-        return JSONResponse(await anyio.to_thread.run_sync(record_position, rec, _step(request)))
+        return JSONResponse(await threads.run("reads", record_position, rec, _step(request)))
 
     def game_position(gid: str) -> dict:
         pg = hub.get(gid)
@@ -224,10 +347,10 @@ def analyse_routes(hub, store, read_object) -> list[Route]:
         return record_position(store.get(pg.record_id))
 
     async def game(request: Request):
-        return JSONResponse(await anyio.to_thread.run_sync(game_position, request.path_params["gid"]))
+        return JSONResponse(await threads.run("games", game_position, request.path_params["gid"]))
 
     return [Route("/analyse", page), Route("/api/analyse", api_analyse, methods=["POST"]),
             Route("/api/analyse/record/{rid}", record), Route("/api/analyse/game/{gid}", game, methods=["POST"])]
 
 
-__all__ = ["AnalysisError", "PositionError", "WORKER", "analyse_request", "analyse_routes", "record_position"]
+__all__ = ["AnalysisError", "PositionError", "Queue", "WORKER", "analyse_request", "analyse_routes", "record_position"]

@@ -2,7 +2,8 @@
 
 The solver's kernels hold the interpreter while they count, and a thread cannot be stopped, so a
 position that runs past its time limit could only be waited out. A process can be killed: the server
-sends each job here and stops this process when the job's time is up (replays/child.py's Child).
+sends each job here and stops this process when the job's time is up (replays/child.py's Child), and
+its memory is limited as the replay readers' is.
 
 A job is {"code", "trust_flags", "click", "optimal"}; its answer comes in parts (child.py's protocol:
 "ready" once at start, its kernels loaded, then per job ("core", {...}), ("optimal", {...}) where
@@ -36,8 +37,11 @@ def answer(job: dict):
 
 
 def main() -> None:
-    from ..replays.child import serve
+    import sys
 
+    from ..replays.child import limit_memory, serve
+
+    limit_memory(sys.argv)  # (before the kernels load: --memory BYTES, from the server)
     _warm()
     serve(answer, parts=True)
 

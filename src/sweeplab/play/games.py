@@ -20,6 +20,7 @@ is filed as quit, a loss in the statistics, as in Windows 7.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import secrets
 import threading
@@ -38,6 +39,7 @@ from ..errors import (
     NotFoundError,
     NotYoursError,
     StoreError,
+    StoreFullError,
     TooManyGamesError,
     UnknownGameError,
 )
@@ -49,6 +51,29 @@ from . import modes as M
 from .store import MAX_LIVE, PER_CLIENT, Store
 
 IDLE = 24 * 3600.0  # a game in play untouched this long may give way to its own client's new game (as quit)
+IDLE_ANYONE = 3600.0  # under the server's cap of games in play, any game untouched this long gives way to a new one
+GIVE_WAY = 8  # games that may give way to one new game (more: something keeps them from going)
+LOOPBACK = "loopback"  # every client on this machine (127.0.0.0/8, ::1) counts as this one owner
+
+
+def owner_of(client: str | None) -> str:
+    """Who a new game counts against: its client's address, every loopback address as one client (each
+    of 127.0.0.0/8 would otherwise count as a new client, from the same machine)."""
+    if client is None:
+        return "local"
+    try:
+        return LOOPBACK if ipaddress.ip_address(client).is_loopback else client
+    except ValueError:
+        return client
+
+
+ACTIONS_PER_CELL, LEAST_ACTIONS = 3, 1000  # a game takes at most max(1000, 3 per cell) actions
+
+
+def most_actions(width: int, height: int) -> int:
+    """The actions a game may take: every cell opened, flagged and chorded once over, and then some; a
+    game past it (a client toggling one flag forever) is refused further moves, not kept growing."""
+    return max(LEAST_ACTIONS, ACTIONS_PER_CELL * width * height)
 
 # One character per cell code (svg.py): 0..8 numbers, hidden, flag, "?", mine, exploded mine, wrong flag.
 CODE_CHARS = {**{k: str(k) for k in range(9)}, HIDDEN_CELL: "#", FLAG_CELL: "F", QUESTION_CELL: "?", MINE_CELL: "*",
@@ -61,6 +86,31 @@ _TABLE = bytes(_table)
 
 def cells_text(codes: np.ndarray) -> str:
     return codes.astype(np.uint8).tobytes().translate(_TABLE).decode("ascii")
+
+
+class Laid(FirstClick):
+    """A game's rule, with the board of its first click laid already (in the board child): the very
+    board the rule lays there from its seed."""
+
+    def __init__(self, rule: FirstClick, x: int, y: int, placed):  # (the rule checked its size already)
+        self.rule, self.at, self.placed = rule, (x, y), placed
+        self.width, self.height, self.mines, self.topology = rule.width, rule.height, rule.mines, rule.topology
+        self.name, self.check_win_on_first = rule.name, rule.check_win_on_first
+
+    def __getattr__(self, name):  # what else the rule offers (its seed, its last generation)
+        return getattr(self.__dict__["rule"], name)
+
+    def board_before(self):
+        return self.rule.board_before()
+
+    def board_for(self, x, y):
+        return self.placed if (x, y) == self.at else self.rule.board_for(x, y)
+
+    def spec(self):
+        return self.rule.spec()
+
+    def board_note(self):
+        return self.rule.board_note()
 
 
 @dataclass
@@ -184,17 +234,26 @@ class Hub:
             old = self.store.live_of_session(session)
             if old is not None:
                 self._give_up(old)
-        owner = client or "local"
-        while True:
+        owner = owner_of(client)
+        for _ in range(GIVE_WAY):
             try:
                 self.store.start_live(pg.id, spec, created=time.time(), session=session, owner=owner,
                                       per_client=self.per_client, most=self.most_live)
                 break
             except TooManyGamesError:
-                idle = self.store.idle_game(owner, time.time() - IDLE)
+                # this machine's browser is never locked out of a new game: its stalest game gives way
+                idle = self.store.idle_game(owner, time.time() - (0 if owner == LOOPBACK else IDLE))
                 if idle is None:
                     raise
-                self._give_up(idle)  # left a day ago: counted as quit, and its room is this game's
+                self._give_up(idle)  # counted as quit (one without a move is forgotten), and its room is this game's
+            except StoreFullError:
+                idle = self.store.idle_game(None, time.time() - IDLE_ANYONE)  # anyone's, an hour untouched
+                if idle is None:
+                    raise
+                self._give_up(idle)
+        else:
+            raise StoreFullError("the server keeps as many games in play as it may, none of them free to give way; "
+                                 "try again later")
         self._keep(pg)
         return pg
 
@@ -314,13 +373,14 @@ class Hub:
                        "marks": spec["marks"], "actions": acts, "played_board": None}})
 
     def act(self, pg: PlayedGame, kind, x, y, *, file: bool = True, wait: bool = True,
-            store_wait: float | None = None) -> dict:
+            store_wait: float | None = None, laid=None) -> dict:
         """Apply one action and keep it in the store, as one: when the store does not take the action,
         the game is rolled back to what the store has and StoreError says the move was not made. A
         finished game is filed before this returns (unless `file` is False: then the caller must call
         `file(pg)` before it answers). Raises, changing nothing, on an unknown kind, a cell off the
         board, a finished game, or (with `wait` False) a game that another thread is still busy with.
-        `store_wait`: how long the store may wait for another program's write lock (None: its own)."""
+        `store_wait`: how long the store may wait for another program's write lock (None: its own).
+        `laid`: the board a first click at (x, y) lays, laid already (board_child.py), or None."""
         if kind not in ACTIONS:
             raise IllegalMoveError(f"unknown action {kind!r}; allowed: {', '.join(ACTIONS)}")
         if not pg.lock.acquire(blocking=wait):
@@ -328,7 +388,14 @@ class Hub:
                                 "try again in a moment")
         try:
             self._check_live(pg)
-            pg.game.act(kind, x, y)
+            g = pg.game
+            most = most_actions(g.width, g.height)
+            if len(g.log) >= most:
+                raise IllegalMoveError(f"this game has taken {len(g.log):,} actions, the most a {g.width}x{g.height} "
+                                       f"game may take ({most:,}); finish it or start a new game")
+            if laid is not None and g.board is None:
+                g.rule = Laid(g.rule, x, y, laid)
+            g.act(kind, x, y)
             a = pg.game.log[-1]
             try:
                 self.store.add_action(pg.id, len(pg.game.log) - 1, a.kind, a.x, a.y, a.t, wait=store_wait)

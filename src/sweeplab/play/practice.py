@@ -4,7 +4,8 @@ exact odds of the player's own view over the live board, the best move with its 
 
 Everything here starts from the game's View (what the player sees, nothing of where the mines are) and
 asks the analysis board's own call for it (`analyse.analyse_request`: its worker process, its time
-limit), so no odds ever come from a hidden cell and nothing heavy runs on the event loop. A game that
+limit, waiting in its queue with the analysis board's requests), so no odds ever come from a hidden cell,
+nothing heavy runs on the event loop and a tab's odds count against its one analysis at a time. A game that
 could count for best times is refused: odds during it would be cheating. A solver's move is made as
 the player's clicks are (`Hub.act`: logged, kept in the store, filed when it ends the game) and counts
 as a hint, so the record says the solver helped.
@@ -20,7 +21,6 @@ API (a body `{"session": ...}`, the tab that started the game; every refusal a 4
 
 from __future__ import annotations
 
-import anyio
 import numpy as np
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -28,7 +28,7 @@ from starlette.routing import Route
 
 from ..errors import GameBusyError, GameOverError, NotYoursError
 from ..view import FLAG, HIDDEN
-from .analyse import analyse_request
+from .analyse import Queue, analyse_request
 from .analyse_position import Position
 from .games import Hub, PlayedGame, cells_text
 
@@ -110,9 +110,16 @@ def step(hub: Hub, pg: PlayedGame) -> dict:
                                      "probability": move["probability"]}}
 
 
-def practice_routes(hub: Hub, read_object) -> list[Route]:
+def practice_routes(hub: Hub, read_object, queue: Queue) -> list[Route]:
     """The routes, over the server's games (`hub`); `read_object(request, fields, empty_ok=...)` is the
-    server's reader of a JSON object body (capped, its fields checked)."""
+    server's reader of a JSON object body (capped, its fields checked); `queue`: the analysis worker's
+    (analyse.py), whose bounds these routes share."""
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client else "local"
+
+    def answer(result) -> JSONResponse:
+        return JSONResponse(result if result is not None else {"error": "the client went"})
 
     async def game_of(request: Request) -> PlayedGame | JSONResponse:
         data = await read_object(request, FIELDS, empty_ok=True)
@@ -122,14 +129,14 @@ def practice_routes(hub: Hub, read_object) -> list[Route]:
         pg = await game_of(request)
         if isinstance(pg, JSONResponse):
             return pg
-        return JSONResponse(await anyio.to_thread.run_sync(odds, pg))
+        return answer(await queue.run(client(request), request, lambda: odds(pg)))
 
     async def step_route(request: Request):
         pg = await game_of(request)
         if isinstance(pg, JSONResponse):
             return pg
         try:
-            return JSONResponse(await anyio.to_thread.run_sync(step, hub, pg))
+            return answer(await queue.run(client(request), request, lambda: step(hub, pg)))
         except NoMoveError as e:
             return JSONResponse({"error": f"the solver found no move: {e}"}, status_code=e.status)
 

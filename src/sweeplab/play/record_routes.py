@@ -24,7 +24,6 @@ from __future__ import annotations
 import html
 import re
 
-import anyio
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -36,6 +35,7 @@ from ..replays.mouse import play_events
 from . import modes as M
 from .paths import MAX_BODY, check_path, path_events
 from .store import Store
+from .threads import Threads
 
 RECORD_ID = re.compile(r"[0-9]{1,18}")
 BOARD_LINK = ("won", "lost")  # a board link opens a game played to its end, never one in play or given up
@@ -77,9 +77,9 @@ def _link_page(status: int, title: str, text: str) -> HTMLResponse:
                         "</div></div></body></html>", status_code=status)
 
 
-def record_routes(store: Store, read_object) -> list[Route]:
+def record_routes(store: Store, read_object, threads: Threads) -> list[Route]:
     """The routes over `store`; `read_object(request, fields, limit=...)` is the server's reader of a JSON
-    object body."""
+    object body; `threads`: the server's pools by purpose (threads.py), where paths and EVF files are made."""
 
     def record_id(request: Request) -> int:
         raw = request.path_params["rid"]
@@ -112,17 +112,17 @@ def record_routes(store: Store, read_object) -> list[Route]:
             store.set_path(gid, path)
             return {"record_id": rid, "events": len(path) // 4}
 
-        return JSONResponse(await anyio.to_thread.run_sync(keep), status_code=201)
+        return JSONResponse(await threads.run("games", keep), status_code=201)
 
     async def record_path(request: Request):
         rec = store.get(record_id(request))
-        return JSONResponse(await anyio.to_thread.run_sync(path_view, rec))
+        return JSONResponse(await threads.run("reads", path_view, rec))
 
     async def record_evf(request: Request):
         rid = record_id(request)
         rec = store.get(rid)
         try:
-            data = await anyio.to_thread.run_sync(lambda: record_to_evf(rec))
+            data = await threads.run("reads", record_to_evf, rec)
         except EvfWriteError as e:
             raise BadRequest(f"record {rid}: {e}") from None
         return Response(data, media_type="application/octet-stream",

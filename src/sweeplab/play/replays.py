@@ -5,12 +5,14 @@ An uploaded file is read in a child process of its own (_replay_child.py: ms-too
 child, the engine, the judge, the frames), with a memory limit and a deadline, one file at a time, so
 that the server keeps answering every other request at its usual pace while a file is read, and a
 crafted file costs at most VIEW_MEMORY and VIEW_SECONDS before it is refused. The answer is at most
-MAX_ANSWER bytes. A bad file is a 4xx JSON error like every other bad request.
+MAX_ANSWER bytes; a finished record's replay MAX_RECORD_ANSWER (`replay_answer`, made in a server thread). A bad
+file is a 4xx JSON error like every other bad request.
 """
 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import sys
 from pathlib import Path
@@ -20,18 +22,43 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import ChildBusy, ChildError, ReplayBusy, ReplayError
+from ..errors import BodyTooLarge, ChildBusy, ChildError, ReplayBusy, ReplayError
 from ..replays.child import Child
 from ..replays.judge import judge
 from ..replays.read import Replay, read_replay
 from .bodies import read_body
 from .games import replay_frames
+from .threads import Threads
 
 MAX_UPLOAD = 4 * 1024 * 1024  # the longest real replays are a few hundred kB
 MAX_ANSWER = 16 * 2 ** 20  # the viewer's JSON: an expert game of 1,000 moves takes under 1 MB
+# a record's replay: every game within its most actions fits (30x24 at 2,160 actions: about 2.3 MB)
+MAX_RECORD_ANSWER = 4 * 2 ** 20
 VIEW_SECONDS = 5.0  # an expert replay is read in well under 1 s
 VIEW_MEMORY = 2 * 2 ** 30  # the reading child's address space (the interpreter and its libraries take ~0.6 GB)
 FRAME_BYTES = 400  # a frame's JSON besides its cells, and a judged click's, at most
+
+
+def answer_size(width: int, height: int, actions: int) -> int:
+    """About how many bytes a game's frames take as JSON, from its size alone (before any is made)."""
+    return (actions + 1) * (width * height + FRAME_BYTES)
+
+
+def replay_answer(store, record_id: int) -> bytes:
+    """A finished record's frames as GET /api/records/{id}/replay answers them (JSON bytes), refused
+    (ReplayTooLarge, 413) when they would take more than MAX_RECORD_ANSWER bytes, counted before the
+    record is read. Blocking: run it in a thread."""
+    width, height, actions = store.actions_of(record_id)
+    size = answer_size(width, height, actions)
+    if size > MAX_RECORD_ANSWER:
+        raise ReplayTooLarge(f"record {record_id}: its {actions:,} moves on a {width}x{height} board are too many to "
+                             f"show move by move (about {size / 2 ** 20:.0f} MB; at most "
+                             f"{MAX_RECORD_ANSWER / 2 ** 20:.0f} MB)")
+    rec = store.get(record_id)
+    # frame by frame: one json.dumps of the whole answer would hold the interpreter for all of it at once
+    head = json.dumps({"id": rec["id"], "width": rec["width"], "height": rec["height"]}, separators=(",", ":"))
+    frames = ",".join(json.dumps(f, separators=(",", ":")) for f in replay_frames(rec["record"]))
+    return f'{head[:-1]},"frames":[{frames}]}}'.encode()
 
 
 def replay_view(replay: Replay) -> dict:
@@ -39,7 +66,7 @@ def replay_view(replay: Replay) -> dict:
     the file's statistics and where sweeplab and ms-toollib disagree. A game whose frames would take
     more than MAX_ANSWER bytes is refused before any is made."""
     game = replay.game
-    size = (len(game.log) + 1) * (game.width * game.height + FRAME_BYTES)
+    size = answer_size(game.width, game.height, len(game.log))
     if size > MAX_ANSWER:
         raise ReplayError(f"{replay.name}: its {len(game.log)} moves on a {game.width}x{game.height} board are too "
                           f"many to show move by move (about {size / 2 ** 20:.0f} MB; at most "
@@ -90,7 +117,12 @@ class Reader:
         self._child.close()
 
 
-def replay_routes(preloaded: dict | None = None, reader: Reader | None = None) -> list[Route]:
+class ReplayTooLarge(BodyTooLarge):
+    """A record whose frames would take more than MAX_ANSWER bytes (413, as a body past its limit)."""
+
+
+def replay_routes(preloaded: dict | None = None, reader: Reader | None = None, threads: Threads | None = None
+                  ) -> list[Route]:
     """Routes: POST /api/replays?name=FILE (the file's bytes as the body, read by `reader`) and GET
     /api/replays/preloaded (the file `sweeplab play --replay` was given, already read)."""
     reader = reader or Reader()
@@ -102,7 +134,9 @@ def replay_routes(preloaded: dict | None = None, reader: Reader | None = None) -
                               ".mvf, .evf)")
         data = await read_body(request, MAX_UPLOAD)
         # in a worker thread that waits on the child's pipe (it holds no interpreter lock meanwhile)
-        return Response(await anyio.to_thread.run_sync(reader.view, data, name), media_type="application/json")
+        view = (await threads.run("replays", reader.view, data, name) if threads is not None
+                else await anyio.to_thread.run_sync(reader.view, data, name))
+        return Response(view, media_type="application/json")
 
     async def preloaded_view(request: Request):
         if preloaded is None:

@@ -12,8 +12,11 @@ listen on (a DNS-rebinding page arrives with its own host name).
 
 What one client can make the server hold is bounded: a body past its route's limit is refused (413)
 by its Content-Length or once that much has come; a client address keeps at most PER_CLIENT games in
-play (429 beyond, dropping only its own games that have no move); a replay file is read in a child
-with a memory limit and a deadline (replays.py). A 200 to a move means the move is in the database;
+play (429 beyond, dropping only its own games that have no move; this machine's loopback clients are
+one, and its stalest game gives way instead); a game takes at most games.most_actions; a replay file
+is read in a child with a memory limit and a deadline (replays.py). Heavy work has threads of its own
+(threads.py) and bounds: analyses a queue (analyse.py), dense no-guess first clicks a child with a
+deadline (board_child.py), record replays a size. A 200 to a move means the move is in the database;
 when the database does not take it, 503 says so and the game is as before the move.
 """
 
@@ -27,7 +30,6 @@ import socket
 import threading
 from pathlib import Path
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -44,7 +46,9 @@ from ..errors import (
     GenerationError,
     NotFoundError,
     NotYoursError,
+    OneAtATimeError,
     ReplayBusy,
+    ServerBusyError,
     StoreBusyError,
     StoreError,
     SweeplabError,
@@ -52,13 +56,16 @@ from ..errors import (
     UnknownGameError,
 )
 from . import modes as M
-from .analyse import analyse_routes
+from .analyse import WORKER, Queue, analyse_routes
+from .board_child import SECONDS as BOARD_SECONDS
+from .board_child import Layer
 from .bodies import check_text, read_body
-from .games import Hub, replay_frames
+from .games import Hub
 from .practice import practice_routes
 from .record_routes import record_routes
-from .replays import Reader, replay_routes
+from .replays import Reader, replay_answer, replay_routes
 from .store import PER_CLIENT, Store
+from .threads import Threads
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -183,164 +190,209 @@ class Guard:
         await self.app(scope, receive, send)
 
 
-def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
-               replay: dict | None = None) -> Guard:
-    """The app over `store`; `host` is the address it listens on (for the Host check)."""
-    hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
+# --- the routes: each finds the hub, store, thread pools and board child in request.app.state ----------
+async def index(request):
+    return FileResponse(STATIC / "index.html")
 
-    async def index(request):
-        return FileResponse(STATIC / "index.html")
 
-    async def records_page(request):
-        return FileResponse(STATIC / "records.html")
+async def records_page(request):
+    return FileResponse(STATIC / "records.html")
 
-    async def favicon(request):
-        return Response(status_code=204)
 
-    async def api_modes(request):
-        return JSONResponse(M.modes_info())
+async def favicon(request):
+    return Response(status_code=204)
 
-    async def new_game(request):
-        data = await _body(request, NEW_GAME_FIELDS, empty_ok=True)
-        if "seed" in data and not isinstance(data["seed"], str):
-            raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
-                             f"got {data['seed']!r}")
-        again = data.get("again")
-        if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
-            raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
-        kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player", "session")
-              if k in data}
-        client = request.client.host if request.client else None
-        # In a worker thread: it may file the tab's game given up (synced) or wait for the database.
-        pg = await anyio.to_thread.run_sync(lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
-        return JSONResponse(hub.state(pg), status_code=201)
 
-    async def name_player(request):
-        pg = hub.get(request.path_params["gid"])
-        data = await _body(request, {"player", "session"})
-        return JSONResponse(await anyio.to_thread.run_sync(hub.name_player, pg, data.get("player"),
-                                                           data.get("session")))
+async def api_modes(request):
+    return JSONResponse(M.modes_info())
 
-    async def get_game(request):
-        pg = hub.get(request.path_params["gid"])
-        if pg.game.over and pg.record_id is None:  # over, but the store did not take it then: filed now
-            return JSONResponse(await anyio.to_thread.run_sync(hub.file, pg))
-        return JSONResponse(hub.state(pg))
 
-    async def act(request):
-        gid = request.path_params["gid"]
-        pg = hub.get(gid)
-        data = await _body(request, ACTION_FIELDS)
-        missing = ACTION_FIELDS - set(data)
-        if missing:
-            raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
-                             "\"x\": column, \"y\": row}")
-        kind, x, y = data["kind"], data["x"], data["y"]
-        g = pg.game
-        if g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count):
-            # A dense or large no-guess board can take seconds: in a worker thread, so other games
-            # still get answers meanwhile (slowly, as the thread holds the GIL much of the time).
-            state = await anyio.to_thread.run_sync(lambda: hub.act(pg, kind, x, y, file=False))
-        else:
-            # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
-            # thread would hold the GIL against the loop and slow every other game's answer far more
-            # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
-            # The write is tried once; when another program holds the database's write lock, the move
-            # is rolled back and made again in a worker thread that waits for the lock (a bounded time).
-            try:
-                state = hub.act(pg, kind, x, y, file=False, wait=False, store_wait=0)
-            except StoreBusyError:
-                pg = hub.get(gid)
-                state = await anyio.to_thread.run_sync(lambda: hub.act(pg, kind, x, y, file=False))
-        if state["status"] in ("won", "lost"):
-            # Filed (committed and synced) before the answer goes out; in a worker thread, because
-            # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
-            state = await anyio.to_thread.run_sync(hub.file, pg)
-        return JSONResponse(state)
+async def new_game(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    data = await _body(request, NEW_GAME_FIELDS, empty_ok=True)
+    if "seed" in data and not isinstance(data["seed"], str):
+        raise BadRequest(f"seed must be a string of decimal digits (a JSON number loses digits above 2^53), "
+                         f"got {data['seed']!r}")
+    again = data.get("again")
+    if again is not None and (isinstance(again, bool) or not isinstance(again, int) or not 1 <= again < 10 ** 18):
+        raise BadRequest(f"again must be a record id (a positive integer below 10^18), got {again!r}")
+    kw = {k: data[k] for k in ("mode", "width", "height", "mines", "marks", "seed", "again", "player", "session")
+          if k in data}
+    client = request.client.host if request.client else None
+    # In a worker thread: it may file the tab's game given up (synced) or wait for the database.
+    pg = await threads.run("games", lambda: hub.new(level=data.get("level", "beginner"), client=client, **kw))
+    return JSONResponse(hub.state(pg), status_code=201)
 
-    async def hint(request):
-        pg = hub.get(request.path_params["gid"])
-        await _body(request, set(), empty_ok=True)
-        try:  # as a move: the write tried once on the loop, waited for in a worker thread
-            return JSONResponse(hub.hint(pg, store_wait=0))
+
+async def name_player(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    pg = hub.get(request.path_params["gid"])
+    data = await _body(request, {"player", "session"})
+    return JSONResponse(await threads.run("games", hub.name_player, pg, data.get("player"), data.get("session")))
+
+
+async def get_game(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    pg = hub.get(request.path_params["gid"])
+    if pg.game.over and pg.record_id is None:  # over, but the store did not take it then: filed now
+        return JSONResponse(await threads.run("games", hub.file, pg))
+    return JSONResponse(hub.state(pg))
+
+
+async def act(request):
+    hub, threads, layer = request.app.state.hub, request.app.state.threads, request.app.state.layer
+    gid = request.path_params["gid"]
+    pg = hub.get(gid)
+    data = await _body(request, ACTION_FIELDS)
+    missing = ACTION_FIELDS - set(data)
+    if missing:
+        raise BadRequest(f"action lacks {', '.join(sorted(missing))}; send {{\"kind\": open|flag|chord, "
+                         "\"x\": column, \"y\": row}")
+    kind, x, y = data["kind"], data["x"], data["y"]
+    g = pg.game
+    first = g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count)
+    if first and pg.mode == "noguess" and type(x) is int and type(y) is int and 0 <= x < g.width \
+            and 0 <= y < g.height:
+        # A dense or large no-guess board can take many seconds, holding the interpreter: laid in the
+        # board child (board_child.py) under a deadline, while this request waits without the GIL.
+        laid = await threads.run("boards", layer.lay, pg.mode, g.width, g.height, g.mine_count, pg.seed, x, y)
+        state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False, laid=laid))
+    elif first:  # any board while the kernels still compile: in a thread, other games answered meanwhile
+        state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
+    else:
+        # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker
+        # thread would hold the GIL against the loop and slow every other game's answer far more
+        # (measured: p99 of the other actions 491 ms with a thread, 92 ms inline; bench_play.py).
+        # The write is tried once; when another program holds the database's write lock, the move
+        # is rolled back and made again in a worker thread that waits for the lock (a bounded time).
+        try:
+            state = hub.act(pg, kind, x, y, file=False, wait=False, store_wait=0)
         except StoreBusyError:
-            return JSONResponse(await anyio.to_thread.run_sync(hub.hint, pg))
+            pg = hub.get(gid)
+            state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
+    if state["status"] in ("won", "lost"):
+        # Filed (committed and synced) before the answer goes out; in a worker thread, because
+        # SQLite lets go of the GIL while it waits for the disk and the loop can serve others.
+        state = await threads.run("games", hub.file, pg)
+    return JSONResponse(state)
 
-    def _table(rows):
-        for r in rows:
-            r["table"] = "session" if r["mode"] in M.MODES and M.MODES[r["mode"]].session else "best"
-        return rows
 
-    async def best(request):
-        return JSONResponse({"best": _table(store.best_times())})
+async def hint(request):
+    hub, threads = request.app.state.hub, request.app.state.threads
+    pg = hub.get(request.path_params["gid"])
+    await _body(request, set(), empty_ok=True)
+    try:  # as a move: the write tried once on the loop, waited for in a worker thread
+        return JSONResponse(hub.hint(pg, store_wait=0))
+    except StoreBusyError:
+        return JSONResponse(await threads.run("games", hub.hint, pg))
 
-    async def stats(request):
-        return JSONResponse({"statistics": store.statistics(request.query_params.get("style")),
-                             "top": _table(store.top_times(10))})
 
-    async def records(request):
-        limit = _int_param(request, "limit", 50, 1, 500)
-        offset = _int_param(request, "offset", 0, 0, 10 ** 9)
-        filters = {}
-        for name in ("mode", "level", "status", "style"):
-            v = request.query_params.get(name)
-            if v is not None:
-                filters[name] = v
-        unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status", "style"}
-        if unknown:
-            raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
-                             "mode, level, status, style")
-        rows, total = store.records(limit=limit, offset=offset, **filters)
-        return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
+def _table(rows):
+    for r in rows:
+        r["table"] = "session" if r["mode"] in M.MODES and M.MODES[r["mode"]].session else "best"
+    return rows
 
-    def _record_id(request) -> int:
-        raw = request.path_params["rid"]
-        if not RECORD_ID.fullmatch(raw):
-            raise BadRequest(f"record id {raw!r} is not a positive integer")
-        return int(raw)
 
-    async def record(request):
-        return JSONResponse(_public(store.get(_record_id(request))))
+async def best(request):
+    store = request.app.state.store
+    return JSONResponse({"best": _table(store.best_times())})
 
-    async def record_replay(request):
-        rec = store.get(_record_id(request))
-        return JSONResponse({"id": rec["id"], "width": rec["width"], "height": rec["height"],
-                             "frames": replay_frames(rec["record"])})
 
-    async def bad_request(request, exc):
-        return _error(400, str(exc))
+async def stats(request):
+    store = request.app.state.store
+    return JSONResponse({"statistics": store.statistics(request.query_params.get("style")),
+                         "top": _table(store.top_times(10))})
 
-    async def not_found(request, exc):
-        return _error(404, str(exc))
 
-    async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
-        return _error(503, f"{exc}; try again or choose another mode")
+async def records(request):
+    store = request.app.state.store
+    limit = _int_param(request, "limit", 50, 1, 500)
+    offset = _int_param(request, "offset", 0, 0, 10 ** 9)
+    filters = {}
+    for name in ("mode", "level", "status", "style"):
+        v = request.query_params.get(name)
+        if v is not None:
+            filters[name] = v
+    unknown = set(request.query_params) - {"limit", "offset", "mode", "level", "status", "style"}
+    if unknown:
+        raise BadRequest(f"unknown query parameter(s) {', '.join(sorted(unknown))}; allowed: limit, offset, "
+                         "mode, level, status, style")
+    rows, total = store.records(limit=limit, offset=offset, **filters)
+    return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
 
-    async def store_failed(request, exc):  # the database did not take a write: its message says what was kept
-        return _error(503, str(exc))
 
-    async def too_many(request, exc):
-        return _error(429, str(exc))
+def _record_id(request) -> int:
+    raw = request.path_params["rid"]
+    if not RECORD_ID.fullmatch(raw):
+        raise BadRequest(f"record id {raw!r} is not a positive integer")
+    return int(raw)
 
-    async def not_yours(request, exc):
-        return _error(403, str(exc))
 
-    async def too_large(request, exc):
-        return _error(413, str(exc))
+async def record(request):
+    store = request.app.state.store
+    return JSONResponse(_public(store.get(_record_id(request))))
 
-    async def gone(request, exc: GameGoneError):
-        return JSONResponse({"error": str(exc), "abandoned": True, "record_id": exc.record_id}, status_code=410)
 
-    async def conflict(request, exc):
-        return _error(409, str(exc))
+async def record_replay(request):
+    store, threads = request.app.state.store, request.app.state.threads
+    # its size counted before the record is read, and its frames made in a thread: never on the loop
+    return Response(await threads.run("reads", replay_answer, store, _record_id(request)),
+                    media_type="application/json")
 
-    async def http_error(request, exc: HTTPException):
-        msg = {404: f"no such page or API route: {request.url.path}",
-               405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
-        return _error(exc.status_code, msg)
 
-    async def server_error(request, exc):  # a bug: still a JSON body, and the test suite fails on it
-        return _error(500, f"internal error: {type(exc).__name__}")
+async def bad_request(request, exc):
+    return _error(400, str(exc))
+
+
+async def not_found(request, exc):
+    return _error(404, str(exc))
+
+
+async def unavailable(request, exc):  # the generator gave up: nothing wrong with the request
+    return _error(503, f"{exc}; try again or choose another mode")
+
+
+async def store_failed(request, exc):  # the database did not take a write: its message says what was kept
+    return _error(503, str(exc))
+
+
+async def too_many(request, exc):
+    return _error(429, str(exc))
+
+
+async def not_yours(request, exc):
+    return _error(403, str(exc))
+
+
+async def too_large(request, exc):
+    return _error(413, str(exc))
+
+
+async def gone(request, exc: GameGoneError):
+    return JSONResponse({"error": str(exc), "abandoned": True, "record_id": exc.record_id}, status_code=410)
+
+
+async def conflict(request, exc):
+    return _error(409, str(exc))
+
+
+async def http_error(request, exc: HTTPException):
+    msg = {404: f"no such page or API route: {request.url.path}",
+           405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+    return _error(exc.status_code, msg)
+
+
+async def server_error(request, exc):  # a bug: still a JSON body, and the test suite fails on it
+    return _error(500, f"internal error: {type(exc).__name__}")
+
+
+def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
+               replay: dict | None = None, board_seconds: float = BOARD_SECONDS) -> Guard:
+    """The app over `store`; `host` is the address it listens on (for the Host check). The routes above
+    find what they serve (hub, store, threads, layer) in the app's state."""
+    hub = hub if hub is not None else Hub(store)  # (an empty Hub is falsy: it has a length)
+    threads = Threads()  # a pool per purpose: no kind of work waits for another's threads
+    layer = Layer(board_seconds)  # the child that lays dense no-guess boards (started at the first one)
 
     routes = [
         Route("/", index),
@@ -360,17 +412,19 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     reader = Reader()  # the child that reads uploaded replay files (started on the first upload)
-    routes[-1:-1] = replay_routes(replay, reader)  # replay files: upload, or the one given to `play --replay`
-    routes[-1:-1] = analyse_routes(hub, store, _body)  # the analysis board (play/analyse.py)
-    routes[-1:-1] = practice_routes(hub, _body)  # practice with the solver (play/practice.py)
-    routes[-1:-1] = record_routes(store, _body)  # tables, mouse paths, EVF, links (play/record_routes.py)
+    routes[-1:-1] = replay_routes(replay, reader, threads)  # replay files: upload, or the one given to `play --replay`
+    analyses = Queue(WORKER)  # who waits for the analysis worker: the analysis board and practice alike
+    routes[-1:-1] = analyse_routes(hub, store, _body, threads, analyses)  # the analysis board (play/analyse.py)
+    routes[-1:-1] = practice_routes(hub, _body, analyses)  # practice with the solver (play/practice.py)
+    routes[-1:-1] = record_routes(store, _body, threads)  # tables, mouse paths, EVF, links (play/record_routes.py)
     handlers = {GameGoneError: gone, UnknownGameError: not_found, NotFoundError: not_found, GameOverError: conflict,
                 GameBusyError: conflict, GenerationError: unavailable, StoreError: store_failed,
                 ReplayBusy: store_failed, TooManyGamesError: too_many, NotYoursError: not_yours,
-                BodyTooLarge: too_large,
+                BodyTooLarge: too_large, ServerBusyError: store_failed, OneAtATimeError: too_many,
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
-    app.state.hub, app.state.store, app.state.reader = hub, store, reader
+    app.state.hub, app.state.store, app.state.reader, app.state.layer = hub, store, reader, layer
+    app.state.threads = threads
     return Guard(app, host_checker(host))
 
 
@@ -428,17 +482,48 @@ def _no_wait_while_warming(server) -> None:
     server.handle_exit = stop
 
 
+STOP_SECONDS = 3  # the most a stop waits for the answers in flight
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, whose stop first stops the heavy work (the analysis and board children), so
+        that the requests waiting for it are answered at once (503) instead of when it would have ended."""
+
+        def __init__(self, config, app: Guard):
+            super().__init__(config)
+            self.app = app
+
+        async def shutdown(self, sockets=None):
+            stop_heavy_work(self.app)
+            await super().shutdown(sockets)
+
+    return Server
+
+
+def stop_heavy_work(app: Guard) -> None:
+    """Kill the children that run long jobs, and have them start no other: the server is stopping."""
+    WORKER.close()
+    app.state.layer.close()
+
+
 def _stop(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the server as Ctrl-C does: gracefully
 
 
 def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, log_level: str = "warning",
-          warm: bool = True, replay: dict | None = None, per_client: int = PER_CLIENT) -> None:
+          warm: bool = True, replay: dict | None = None, per_client: int = PER_CLIENT,
+          board_seconds: float = BOARD_SECONDS) -> None:
     """Run the server until Ctrl-C or SIGTERM (both shut down cleanly: games in play stay in the store,
     the WAL is checkpointed away); `on_started(url)` is called once it listens. `per_client`: games in
-    play one client address may keep."""
+    play one client address may keep; `board_seconds`: the most a dense no-guess first click may take."""
     import uvicorn
 
+    from .connections import Protocol
+
+    Server = _server_class()
     store = Store(db_path)
     sock = None
     previous = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
@@ -447,10 +532,13 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
         url = url_of(sock)
         if warm:
             warm_up()
-        app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay)
+        app = create_app(store, hub=Hub(store, per_client=per_client), host=host, replay=replay,
+                         board_seconds=board_seconds)
         # proxy_headers off: a client's X-Forwarded-For must not choose the address its games count against
-        server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
-                                              timeout_keep_alive=60, proxy_headers=False))
+        # timeout_graceful_shutdown: a stop waits at most that long for the answers in flight
+        server = Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
+                                       timeout_keep_alive=60, proxy_headers=False, http=Protocol,
+                                       timeout_graceful_shutdown=STOP_SECONDS), app)
 
         def watch():
             while not server.started and not server.should_exit:
@@ -472,9 +560,10 @@ def serve(db_path, *, host: str = "127.0.0.1", port: int = 0, on_started=None, l
 
 
 def main() -> None:
-    """`python -m sweeplab.play.server DB [PORT] [--no-warm] [--per-client N]`: the server alone, for tests
-    and benchmarks (--no-warm: no board laid before it listens, the first games compile or load the
-    kernels; --per-client: a load test's many players come from one address)."""
+    """`python -m sweeplab.play.server DB [PORT] [--no-warm] [--per-client N] [--board-seconds S]`: the
+    server alone, for tests and benchmarks (--no-warm: no board laid before it listens, the first games
+    compile or load the kernels; --per-client: a load test's many players come from one address;
+    --board-seconds: the deadline of a dense no-guess first click)."""
     import argparse
     import sys
     ap = argparse.ArgumentParser(prog="python -m sweeplab.play.server")
@@ -482,9 +571,10 @@ def main() -> None:
     ap.add_argument("port", nargs="?", type=int, default=0)
     ap.add_argument("--no-warm", action="store_true")
     ap.add_argument("--per-client", type=int, default=PER_CLIENT)
+    ap.add_argument("--board-seconds", type=float, default=BOARD_SECONDS)
     a = ap.parse_args()
     try:
-        serve(a.db, port=a.port, warm=not a.no_warm, per_client=a.per_client,
+        serve(a.db, port=a.port, warm=not a.no_warm, per_client=a.per_client, board_seconds=a.board_seconds,
               on_started=lambda url: print(url, flush=True))
     except SweeplabError as e:
         print(f"sweeplab play: {e}", file=sys.stderr)

@@ -185,7 +185,10 @@ class Store:
                 self._db.execute(f"PRAGMA user_version={int(version)}")  # a write, even when nothing changed
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # (SQLite rolled back by itself: a full disk; the error that did it is said, not this)
                 raise
             self._db.execute("PRAGMA busy_timeout=0")  # from now on _write waits, outside the store's lock
         except SweeplabError:
@@ -198,6 +201,9 @@ class Store:
                                     "--db PATH") from None
             if _code(e) in (SQLITE_CORRUPT, SQLITE_NOTADB):
                 raise SweeplabError(f"{where} is damaged ({e}); move it aside and start again, or give another "
+                                    "--db PATH") from None
+            if _code(e) == SQLITE_FULL:
+                raise SweeplabError(f"the disk of {where} is full ({e}); free some space, or give another "
                                     "--db PATH") from None
             if _code(e) in (SQLITE_BUSY, SQLITE_LOCKED):
                 raise SweeplabError(f"{where} is locked by another program ({e}); close it or give another "
@@ -369,12 +375,17 @@ class Store:
                            (session,)).fetchone()
         return None if r is None else r[0]
 
-    def idle_game(self, owner: str, before: float) -> str | None:
-        """The owner's least recently touched game in play with a move, if untouched since `before`."""
+    def idle_game(self, owner: str | None, before: float) -> str | None:
+        """The owner's least recently touched game in play with a move, if untouched since `before`; with
+        `owner` None, anyone's game, with a move or without."""
         with self._read() as db:
-            r = db.execute("SELECT game_id FROM live_games g WHERE owner = ? AND touched < ? AND EXISTS (SELECT 1 "
-                           "FROM live_actions a WHERE a.game_id = g.game_id) ORDER BY touched LIMIT 1",
-                           (owner, before)).fetchone()
+            if owner is None:
+                r = db.execute("SELECT game_id FROM live_games WHERE touched < ? ORDER BY touched LIMIT 1",
+                               (before,)).fetchone()
+            else:
+                r = db.execute("SELECT game_id FROM live_games g WHERE owner = ? AND touched < ? AND EXISTS (SELECT 1 "
+                               "FROM live_actions a WHERE a.game_id = g.game_id) ORDER BY touched LIMIT 1",
+                               (owner, before)).fetchone()
         return None if r is None else r[0]
 
     def live_count(self) -> int:
@@ -457,6 +468,15 @@ class Store:
             rows = [dict(r) for r in db.execute(
                 f"SELECT {', '.join(SUMMARY)} FROM games{w} ORDER BY id DESC LIMIT ? OFFSET ?", [*args, limit, offset])]
         return rows, int(total)
+
+    def actions_of(self, record_id: int) -> tuple[int, int, int]:
+        """A record's (width, height, actions), counted by SQLite: its record is not read into Python."""
+        with self._read() as db:
+            r = db.execute("SELECT width, height, json_array_length(record, '$.actions') FROM games WHERE id = ?",
+                           (record_id,)).fetchone()
+        if r is None:
+            raise NotFoundError(f"no record with id {record_id}")
+        return int(r[0]), int(r[1]), int(r[2] or 0)
 
     def get(self, record_id: int) -> dict:
         """A finished game: SUMMARY's fields, its `record` and its recorded mouse `path` (None when the

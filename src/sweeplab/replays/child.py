@@ -224,6 +224,13 @@ class Child:
         finally:
             self._lock.release()
 
+    def stop(self) -> None:
+        """Kill the child now, from any thread: a request in progress ends at once with ChildError, and the
+        next request starts another child."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            self._kill(proc)
+
     def close(self) -> None:
         """Stop the child (it holds nothing to keep: closing its stdin ends it, else it is killed)."""
         if self._proc is not None:

@@ -88,29 +88,16 @@ def cells_text(codes: np.ndarray) -> str:
     return codes.astype(np.uint8).tobytes().translate(_TABLE).decode("ascii")
 
 
-class Laid(FirstClick):
+class Laid(M.Passed):
     """A game's rule, with the board of its first click laid already (in the board child): the very
     board the rule lays there from its seed."""
 
-    def __init__(self, rule: FirstClick, x: int, y: int, placed):  # (the rule checked its size already)
-        self.rule, self.at, self.placed = rule, (x, y), placed
-        self.width, self.height, self.mines, self.topology = rule.width, rule.height, rule.mines, rule.topology
-        self.name, self.check_win_on_first = rule.name, rule.check_win_on_first
-
-    def __getattr__(self, name):  # what else the rule offers (its seed, its last generation)
-        return getattr(self.__dict__["rule"], name)
-
-    def board_before(self):
-        return self.rule.board_before()
+    def __init__(self, rule: FirstClick, x: int, y: int, placed):
+        super().__init__(rule)
+        self.at, self.placed = (x, y), placed
 
     def board_for(self, x, y):
         return self.placed if (x, y) == self.at else self.rule.board_for(x, y)
-
-    def spec(self):
-        return self.rule.spec()
-
-    def board_note(self):
-        return self.rule.board_note()
 
 
 @dataclass

@@ -160,12 +160,12 @@ def check_level(mode: Mode, level, width=None, height=None, mines=None) -> tuple
     return "custom", width, height, mines
 
 
-class PlayersWords(FirstClick):
-    """A mode's rule, as it is, but for a generator that gives up at the first click (rare within the
-    Custom limits): that is told in a player's words, the cell counted from 1, not in the generator's."""
+class Passed(FirstClick):
+    """A rule passed on as it is, for a wrapper to change one thing of it (each method of FirstClick is
+    passed on here by name: __getattr__ never sees them, as the base class has them)."""
 
-    def __init__(self, rule: FirstClick, label: str):  # (the rule checked its size already)
-        self.rule, self.label = rule, label
+    def __init__(self, rule: FirstClick):  # (the rule checked its size already)
+        self.rule = rule
         self.width, self.height, self.mines, self.topology = rule.width, rule.height, rule.mines, rule.topology
         self.name, self.check_win_on_first = rule.name, rule.check_win_on_first
 
@@ -176,18 +176,30 @@ class PlayersWords(FirstClick):
         return self.rule.board_before()
 
     def board_for(self, x, y):
+        return self.rule.board_for(x, y)
+
+    def spec(self):
+        return self.rule.spec()
+
+    def board_note(self):
+        return self.rule.board_note()
+
+
+class PlayersWords(Passed):
+    """A mode's rule, as it is, but for a generator that gives up at the first click (rare within the
+    Custom limits): that is told in a player's words, the cell counted from 1, not in the generator's."""
+
+    def __init__(self, rule: FirstClick, label: str):
+        super().__init__(rule)
+        self.label = label
+
+    def board_for(self, x, y):
         try:
             return self.rule.board_for(x, y)
         except GenerationError:
             raise GenerationError(f"no {self.label} board with {self.mines} mines on {self.width}x{self.height} "
                                   f"could be made around column {x + 1}, row {y + 1}; click another cell, or "
                                   "start a game with fewer mines") from None
-
-    def spec(self):
-        return self.rule.spec()
-
-    def board_note(self):  # (each method of FirstClick is passed on here: __getattr__ never sees them)
-        return self.rule.board_note()
 
 
 class Sessions:

@@ -88,6 +88,7 @@ def played(server, browser):
     expect(page.locator("#result-line")).to_have_attribute("data-status", "won")
     page.wait_for_function("window.sweeplabRecorder.stats.sent || window.sweeplabRecorder.stats.error")
     rec = page.evaluate("window.sweeplabRecorder.stats")
+    rec["shown"] = page.locator("#c-path").text_content()  # the counters panel's path length
     rid = page.evaluate("window.sweeplab.state.record_id")
     ctx.close()
     assert errors == []
@@ -114,6 +115,8 @@ def test_the_recorded_path_exports_as_evf_that_ms_toollib_reads_back_alike(serve
     assert (t["bbbv"], t["bbbv_solved"], t["left"], t["right"], t["double"], t["rce"], t["is_completed"]) == \
         (st.bbbv, st.bbbv, st.left_clicks, 0, 0, 0, True)
     assert data[1] & 0x10  # NF
+    # the counters panel's path length is ms-toollib's of the same recording
+    assert played["recorder"]["shown"] == str(round(t["path"])) and t["path"] > 100
     # the recording's cost: its handlers' time against the game's, and its size in the database
     with store._read() as db:
         size = db.execute("SELECT LENGTH(path) FROM paths WHERE id = ?", (played["rid"],)).fetchone()[0]

@@ -12,10 +12,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from sweeplab import generators
+from sweeplab.errors import NoMoveError
 from sweeplab.game import Game
 from sweeplab.play.analyse import WORKER
 from sweeplab.play.analyse_position import Position
-from sweeplab.play.practice import NoMoveError, solver_move
+from sweeplab.play.practice import solver_move
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
 from sweeplab.solver import analyse

@@ -22,7 +22,7 @@ for e in v.events:
         events.append([m.mouse, e.time, m.x, m.y])
 out = {k: getattr(v, k) for k in ("bbbv", "bbbv_solved", "left", "right", "double", "ce", "lce", "rce", "dce",
                                   "cl", "flag", "is_completed", "rtime", "level", "player_identifier", "row",
-                                  "column", "mine_num")}
+                                  "column", "mine_num", "path")}
 out["events"] = events
 print(json.dumps(out))
 """

@@ -10,9 +10,10 @@ from __future__ import annotations
 __all__ = [
     "AnalysisError", "AutomatonError", "BadRequest", "BodyTooLarge", "ChildBusy", "ChildError", "EvfWriteError",
     "FormatError", "GameBusyError", "GameGoneError", "GameOverError", "GenerationError", "IllegalMoveError",
-    "InconsistentPositionError", "InvalidBoardError", "NotFoundError", "NotYoursError", "PolicyFileError", "PositionError",
-    "RLConfigError", "ReplayBusy", "ReplayError", "SearchTooLargeError", "StoreBusyError", "StoreError",
-    "StoreFullError", "SweeplabError", "TooComplexError", "TooManyGamesError", "UnknownGameError",
+    "InconsistentPositionError", "InvalidBoardError", "NoMoveError", "NotFoundError", "NotYoursError",
+    "OneAtATimeError", "PolicyFileError", "PositionError", "ReplayBusy", "ReplayError", "RLConfigError",
+    "SearchTooLargeError", "ServerBusyError", "StoreBusyError", "StoreError", "StoreFullError", "SweeplabError",
+    "TooComplexError", "TooManyGamesError", "UnknownGameError",
 ]
 
 
@@ -148,6 +149,15 @@ class StoreBusyError(StoreError):
 
 class StoreFullError(StoreError):
     """The server keeps as many games in play as it may."""
+
+
+class NoMoveError(SweeplabError):
+    """The practice solver has no move to make: nothing is wrong with the request. `status`: 503 when
+    the analysis ran out of time, 409 when the position leaves it no cell to open."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
 
 
 class TooManyGamesError(SweeplabError):

@@ -94,7 +94,7 @@ class Worker:
         """(the parts of the report that came within `limit` seconds, whether the time ran out, the
         seconds the job took: its time limit counts from when the worker is ready)."""
         if self.closed:
-            raise AnalysisStopped("the server is stopping; no analysis is started now")
+            raise ServerBusyError("the server is stopping; no analysis is started now")
         child = self._current()
         try:
             child.start()  # (a start is not the job's time)
@@ -103,7 +103,7 @@ class Worker:
         except ChildError as e:
             self._replace(child)
             if self.closed:
-                raise AnalysisStopped("the server is stopping; the analysis was stopped") from None
+                raise ServerBusyError("the server is stopping; the analysis was stopped") from None
             raise RuntimeError(f"the analysis worker failed: {e}") from None
         seconds = time.monotonic() - t0
         if late:  # killed: the spare takes its place, and another spare starts meanwhile
@@ -137,10 +137,6 @@ class Worker:
             if child is not None:
                 child.stop()
                 child.close()
-
-
-class AnalysisStopped(ServerBusyError):
-    """The server stops: no analysis is run or finished now."""
 
 
 WORKER = Worker()

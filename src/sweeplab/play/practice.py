@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..errors import GameBusyError, GameOverError, NotYoursError
+from ..errors import GameBusyError, GameOverError, NoMoveError, NotYoursError
 from ..view import FLAG, HIDDEN
 from .analyse import Queue, analyse_request
 from .analyse_position import Position
@@ -68,15 +68,6 @@ def _analysis(pos: Position) -> dict:
 def odds(pg: PlayedGame) -> dict:
     pos, cells, _ = _view_of(pg)
     return {**_analysis(pos), "cells": cells}
-
-
-class NoMoveError(RuntimeError):
-    """The solver has no move to make: nothing is wrong with the request. `status`: 503 when the
-    analysis ran out of time, 409 when the position leaves it no cell to open."""
-
-    def __init__(self, message: str, status: int):
-        super().__init__(message)
-        self.status = status
 
 
 def solver_move(cells: np.ndarray, move: dict) -> tuple[str, int, int]:

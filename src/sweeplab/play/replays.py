@@ -46,12 +46,12 @@ def answer_size(width: int, height: int, actions: int) -> int:
 
 def replay_answer(store, record_id: int) -> bytes:
     """A finished record's frames as GET /api/records/{id}/replay answers them (JSON bytes), refused
-    (ReplayTooLarge, 413) when they would take more than MAX_RECORD_ANSWER bytes, counted before the
+    (BodyTooLarge, 413) when they would take more than MAX_RECORD_ANSWER bytes, counted before the
     record is read. Blocking: run it in a thread."""
     width, height, actions = store.actions_of(record_id)
     size = answer_size(width, height, actions)
     if size > MAX_RECORD_ANSWER:
-        raise ReplayTooLarge(f"record {record_id}: its {actions:,} moves on a {width}x{height} board are too many to "
+        raise BodyTooLarge(f"record {record_id}: its {actions:,} moves on a {width}x{height} board are too many to "
                              f"show move by move (about {size / 2 ** 20:.0f} MB; at most "
                              f"{MAX_RECORD_ANSWER / 2 ** 20:.0f} MB)")
     rec = store.get(record_id)
@@ -115,10 +115,6 @@ class Reader:
 
     def close(self) -> None:
         self._child.close()
-
-
-class ReplayTooLarge(BodyTooLarge):
-    """A record whose frames would take more than MAX_ANSWER bytes (413, as a body past its limit)."""
 
 
 def replay_routes(preloaded: dict | None = None, reader: Reader | None = None, threads: Threads | None = None

@@ -15,6 +15,7 @@ const COUNTER_ROWS = [  // [id, label, title]
   ["rqp", "RQP", "time² / 3BV (at the end)"],
   ["correctness", "Correctness", "effective clicks / clicks (at the end)"],
   ["throughput", "Throughput", "3BV / effective clicks (at the end)"],
+  ["path", "Path", "the mouse's path from the first left press, in board pixels (16 to a cell), as ms-toollib counts it"],
 ];
 
 function seen3bv(cells, w, h) {
@@ -96,6 +97,8 @@ class Counters {
     if (!s || !g) return;
     const set = (id, text) => { if (this.v[id].textContent !== text) this.v[id].textContent = text; };
     const over = s.status === "won" || s.status === "lost";
+    const rec = window.sweeplabRecorder;  // the page's own mouse: nothing of the board
+    set("path", rec && rec.path ? String(Math.round(rec.stats.path)) : "–");
     this.el.dataset.exact = String(over);
     if (over && s.stats) {
       const st = s.stats;

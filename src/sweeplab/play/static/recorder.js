@@ -17,7 +17,8 @@
   const PRESS = ["lc", "mc", "rc"], RELEASE = ["lr", "mr", "rr"];
   const boardEl = document.getElementById("board");
   let rec = null;  // {id, t0, path, x, y, t, pending, presses}
-  const stats = { busy: 0, events: 0, sent: null, error: null };
+  // path: the mouse's path length in board pixels from the first left press on (as ms-toollib counts it)
+  const stats = { busy: 0, events: 0, path: 0, sent: null, error: null };
 
   function where(clientX, clientY) {
     // board pixels of the cell grid, measured on its first and last cells (the page may be zoomed)
@@ -35,7 +36,11 @@
     if (kind === "mv" && x === rec.x && y === rec.y) return;
     const t = Math.max(rec.t, Math.round(now - rec.t0));
     if (n === 0) rec.path.push(KIND[kind], t, x, y);
-    else rec.path.push(KIND[kind], t - rec.t, x - rec.x, y - rec.y);
+    else {
+      rec.path.push(KIND[kind], t - rec.t, x - rec.x, y - rec.y);
+      if (rec.started) stats.path += Math.hypot(x - rec.x, y - rec.y);
+    }
+    if (kind === "lc") rec.started = true;
     rec.x = x; rec.y = y; rec.t = t; rec.last = now;
     stats.events = n + 1;
   }
@@ -87,8 +92,8 @@
     // a fresh game starts a path; a game over sends the one recorded from its first click
     if (!rec || rec.id !== state.id) {
       rec = state.status === "ready" ? { id: state.id, t0: performance.now(), path: [], x: -1, y: -1, t: 0,
-                                         last: -Infinity, pending: null, presses: 0, shiftLeft: false, done: false } : null;
-      stats.sent = null; stats.error = null; stats.events = 0;
+                                         last: -Infinity, pending: null, presses: 0, shiftLeft: false, started: false, done: false } : null;
+      stats.sent = null; stats.error = null; stats.events = 0; stats.path = 0;
     }
     if (rec && !rec.done && (state.status === "won" || state.status === "lost")) {
       rec.done = true;

@@ -162,6 +162,12 @@ def test_the_replay_link_plays_the_path_at_a_speed_and_click_by_click(server, pl
     page.goto(f"{url}replay/{played['rid']}")
     assert page.url.endswith(f"/records#{played['rid']}")
     expect(page.locator("#r-path-info")).to_contain_text("as recorded while playing")
+    # the record keeps the game's counters as they were at its end: stats.py's figures of its moves
+    st = game_stats(record_game(store.get(played["rid"])["record"]))
+    expect(page.locator("#r-figures")).to_contain_text(
+        f"3BV {st.bbbv}/{st.bbbv} · 3BV/s {st.bbbv_per_second:.3f} · IOE {st.ioe:.3f} · RQP {st.rqp:.3f} · "
+        f"correctness {st.correctness:.3f} · throughput {st.throughput:.3f} · clicks {st.clicks} "
+        f"({st.left_clicks} left, 0 right, 0 chord; {st.wasted_clicks} wasted)")
     path = page.evaluate("window.sweeplabReplay.path")
     ev = path["events"]
     assert page.evaluate("window.sweeplabReplay.time") == 0

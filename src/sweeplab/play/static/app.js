@@ -85,6 +85,19 @@ class BoardView {
   ch(x, y) { return this.cells[y * this.w + x]; }
 }
 
+function recordFigures(rec) {
+  // A finished game's counters as the panel showed them at its end (the record keeps sweeplab.stats'
+  // figures; records filed before a figure existed show "–" for it); a game quit or abandoned has no rates.
+  const st = rec.record && rec.record.stats;
+  if (!st) return "";
+  const n = v => (typeof v === "number" ? v.toFixed(3) : "–"), c = v => (v === undefined ? "–" : String(v));
+  const clicks = `clicks ${c(st.clicks)} (${c(st.left_clicks)} left, ${c(st.right_clicks)} right, ` +
+    `${c(st.chords)} chord; ${c(st.wasted_clicks)} wasted)`;
+  if (rec.status !== "won" && rec.status !== "lost") return `3BV ${c(st.bbbv_solved)}/${c(st.bbbv)} · ${clicks}`;
+  return `3BV ${c(st.bbbv_solved)}/${c(st.bbbv)} · 3BV/s ${n(st.bbbv_per_second)} · IOE ${n(st.ioe)} · ` +
+    `RQP ${n(st.rqp)} · correctness ${n(st.correctness)} · throughput ${n(st.throughput)} · ${clicks}`;
+}
+
 function fmtTime(s) { return (Math.round(s * 1000) / 1000).toFixed(3) + " s"; }
 function fmtDate(t) { return new Date(t * 1000).toLocaleString(); }
 function esc(text) {
@@ -825,6 +838,7 @@ class RecordsPage {
     this.$("r-seed").innerHTML = `${esc(gameLabel(this.labels, rec.mode, rec.level, rec.width, rec.height, rec.mines))} · ` +
       (rec.seed === null ? "Seed kept private (a WinMine session's seed foretells its next boards)"
       : `Seed ${esc(rec.seed)} · <a href="/?${q}" id="r-seed-link">play this seed again</a>`) + again;
+    this.$("r-figures").innerHTML = recordFigures(rec);
     this.go(0);
   }
   go(i) {

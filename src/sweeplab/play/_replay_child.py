@@ -8,6 +8,8 @@ Here it has its own interpreter, its own memory limit and the server's deadline.
 
 Request: (name, data: bytes, seconds). Answer: {"json": bytes} (the viewer's JSON, at most MAX_ANSWER
 bytes), {"error": message} for a file that cannot be shown, or {"bug": message} for anything else.
+Request ("frames", record id, width, height, the record's JSON text): {"json": bytes}, the record's replay
+as GET /api/records/{id}/replay answers it (the server counted its size before asking).
 """
 
 import json
@@ -20,7 +22,12 @@ MEMORY = limit_memory(sys.argv)
 
 def handle(request) -> dict:
     from ..errors import SweeplabError
-    from .replays import MAX_ANSWER, read_view
+    from .replays import MAX_ANSWER, frames_answer, read_view
+    if request[0] == "frames":
+        try:
+            return {"json": frames_answer(*request[1:])}
+        except Exception as e:  # noqa: BLE001  (a bug: the server answers 500, as for any other)
+            return {"bug": f"{type(e).__name__}: {e}"}
     name, data, seconds = request
     try:
         raw = json.dumps(read_view(data, name, timeout=seconds), separators=(",", ":")).encode()

@@ -5,8 +5,9 @@ An uploaded file is read in a child process of its own (_replay_child.py: ms-too
 child, the engine, the judge, the frames), with a memory limit and a deadline, one file at a time, so
 that the server keeps answering every other request at its usual pace while a file is read, and a
 crafted file costs at most VIEW_MEMORY and VIEW_SECONDS before it is refused. The answer is at most
-MAX_ANSWER bytes; a finished record's replay MAX_RECORD_ANSWER (`replay_answer`, made in a server thread). A bad
-file is a 4xx JSON error like every other bad request.
+MAX_ANSWER bytes. A finished record's replay (at most MAX_RECORD_ANSWER bytes, `replay_answer`) is made in
+another child of the same program, so that its Python work never holds the server's interpreter either. A
+bad file is a 4xx JSON error like every other bad request.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import BodyTooLarge, ChildBusy, ChildError, ReplayBusy, ReplayError
+from ..errors import BodyTooLarge, ChildBusy, ChildError, ReplayBusy, ReplayError, ServerBusyError
 from ..replays.child import Child
 from ..replays.judge import judge
 from ..replays.read import Replay, read_replay
@@ -36,6 +37,7 @@ MAX_ANSWER = 16 * 2 ** 20  # the viewer's JSON: an expert game of 1,000 moves ta
 MAX_RECORD_ANSWER = 4 * 2 ** 20
 VIEW_SECONDS = 5.0  # an expert replay is read in well under 1 s
 VIEW_MEMORY = 2 * 2 ** 30  # the reading child's address space (the interpreter and its libraries take ~0.6 GB)
+FRAMES_SECONDS = 30.0  # the most a record's replay may take to make (2.3 MB of frames take well under 1 s)
 FRAME_BYTES = 400  # a frame's JSON besides its cells, and a judged click's, at most
 
 
@@ -44,20 +46,23 @@ def answer_size(width: int, height: int, actions: int) -> int:
     return (actions + 1) * (width * height + FRAME_BYTES)
 
 
-def replay_answer(store, record_id: int) -> bytes:
+def replay_answer(store, framer: Framer, record_id: int) -> bytes:
     """A finished record's frames as GET /api/records/{id}/replay answers them (JSON bytes), refused
     (BodyTooLarge, 413) when they would take more than MAX_RECORD_ANSWER bytes, counted before the
-    record is read. Blocking: run it in a thread."""
+    record is read; made by `framer`'s child. Blocking: run it in a thread."""
     width, height, actions = store.actions_of(record_id)
     size = answer_size(width, height, actions)
     if size > MAX_RECORD_ANSWER:
         raise BodyTooLarge(f"record {record_id}: its {actions:,} moves on a {width}x{height} board are too many to "
-                             f"show move by move (about {size / 2 ** 20:.0f} MB; at most "
-                             f"{MAX_RECORD_ANSWER / 2 ** 20:.0f} MB)")
-    rec = store.get(record_id)
-    # frame by frame: one json.dumps of the whole answer would hold the interpreter for all of it at once
-    head = json.dumps({"id": rec["id"], "width": rec["width"], "height": rec["height"]}, separators=(",", ":"))
-    frames = ",".join(json.dumps(f, separators=(",", ":")) for f in replay_frames(rec["record"]))
+                           f"show move by move (about {size / 2 ** 20:.0f} MB; at most "
+                           f"{MAX_RECORD_ANSWER / 2 ** 20:.0f} MB)")
+    return framer.frames(record_id, width, height, store.record_text(record_id))
+
+
+def frames_answer(record_id: int, width: int, height: int, record_text: str) -> bytes:
+    """The JSON bytes of a record's replay (`replay_answer`'s), made from its record's JSON text."""
+    head = json.dumps({"id": record_id, "width": width, "height": height}, separators=(",", ":"))
+    frames = ",".join(json.dumps(f, separators=(",", ":")) for f in replay_frames(json.loads(record_text)))
     return f'{head[:-1]},"frames":[{frames}]}}'.encode()
 
 
@@ -89,14 +94,18 @@ def read_view(data: bytes, name: str, *, timeout: float = VIEW_SECONDS) -> dict:
     return replay_view(read_replay(data, name=name, timeout=timeout))
 
 
+def _child() -> Child:
+    """A child running _replay_child.py, with this very sweeplab on its path."""
+    src = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p))
+    return Child([sys.executable, "-m", "sweeplab.play._replay_child"], memory=VIEW_MEMORY, group=True, env=env)
+
+
 class Reader:
     """The server's reading child (started on the first upload, again after it dies or is killed)."""
 
     def __init__(self):
-        src = str(Path(__file__).resolve().parents[2])  # the child imports this very sweeplab
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p))
-        self._child = Child([sys.executable, "-m", "sweeplab.play._replay_child"], memory=VIEW_MEMORY,
-                            group=True, env=env)
+        self._child = _child()
         atexit.register(self._child.close)
 
     def view(self, data: bytes, name: str) -> bytes:
@@ -114,6 +123,28 @@ class Reader:
         return answer["json"]
 
     def close(self) -> None:
+        self._child.close()
+
+
+class Framer:
+    """The child that makes finished records' replays (the reading child's program; started at the first
+    replay asked for): one at a time, the others waiting for it without holding a thread's interpreter."""
+
+    def __init__(self):
+        self._child = _child()
+        atexit.register(self._child.close)
+
+    def frames(self, record_id: int, width: int, height: int, record_text: str) -> bytes:
+        try:
+            answer = self._child.ask(("frames", record_id, width, height, record_text), timeout=FRAMES_SECONDS)
+        except ChildError as e:
+            raise ServerBusyError(f"record {record_id}: its replay could not be made now ({e}); try again") from None
+        if "bug" in answer:
+            raise RuntimeError(answer["bug"])
+        return answer["json"]
+
+    def close(self) -> None:
+        self._child.stop()
         self._child.close()
 
 

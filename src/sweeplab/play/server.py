@@ -63,7 +63,7 @@ from .bodies import check_text, read_body
 from .games import Hub
 from .practice import practice_routes
 from .record_routes import record_routes
-from .replays import Reader, replay_answer, replay_routes
+from .replays import Framer, Reader, replay_answer, replay_routes
 from .store import PER_CLIENT, Store
 from .threads import Threads
 
@@ -334,9 +334,10 @@ async def record(request):
 
 
 async def record_replay(request):
-    store, threads = request.app.state.store, request.app.state.threads
-    # its size counted before the record is read, and its frames made in a thread: never on the loop
-    return Response(await threads.run("reads", replay_answer, store, _record_id(request)),
+    state = request.app.state
+    # its size counted before the record is read, and its frames made in a child: never on the loop, never
+    # holding the interpreter against other players
+    return Response(await state.threads.run("reads", replay_answer, state.store, state.framer, _record_id(request)),
                     media_type="application/json")
 
 
@@ -424,7 +425,7 @@ def create_app(store: Store, *, hub: Hub | None = None, host: str = "127.0.0.1",
                 SweeplabError: bad_request, HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.hub, app.state.store, app.state.reader, app.state.layer = hub, store, reader, layer
-    app.state.threads = threads
+    app.state.threads, app.state.framer = threads, Framer()
     return Guard(app, host_checker(host))
 
 
@@ -507,6 +508,7 @@ def stop_heavy_work(app: Guard) -> None:
     """Kill the children that run long jobs, and have them start no other: the server is stopping."""
     WORKER.close()
     app.state.layer.close()
+    app.state.framer.close()
 
 
 def _stop(signum, frame):

@@ -478,6 +478,15 @@ class Store:
             raise NotFoundError(f"no record with id {record_id}")
         return int(r[0]), int(r[1]), int(r[2] or 0)
 
+    def record_text(self, record_id: int) -> str:
+        """A record's `record` as the JSON text it is kept in (for a child process to read, so the
+        server never parses a large record itself)."""
+        with self._read() as db:
+            r = db.execute("SELECT record FROM games WHERE id = ?", (record_id,)).fetchone()
+        if r is None:
+            raise NotFoundError(f"no record with id {record_id}")
+        return r[0]
+
     def get(self, record_id: int) -> dict:
         """A finished game: SUMMARY's fields, its `record` and its recorded mouse `path` (None when the
         page sent none: a game of the terminal, or of a page before paths were recorded)."""

@@ -12,7 +12,7 @@ import anyio
 
 SIZES = {
     "games": 16,   # new games, filing a finished game, a move or hint that waits for the database's lock
-    "reads": 2,    # positions and replays of records, built from their actions (Python: each holds the GIL)
+    "reads": 2,    # positions of records (Python: each holds the GIL), and replays waiting on their child
     "replays": 2,  # uploaded replay files, each waiting on the reading child
     "boards": 2,   # dense no-guess first clicks, each waiting on the board child
 }

@@ -23,7 +23,7 @@ from ..board import Board
 from ..errors import ChildError, ReplayError
 from ..extras import install_hint
 from ..game import Game
-from ..stats import game_stats, label_openings, zini
+from ..stats import game_stats, label_openings, rqp, zini
 from ..userfile import read_user_file
 from .child import Child
 from .mouse import KINDS, MouseEvent, play_events
@@ -108,7 +108,7 @@ class Replay:
             "mines": self.board.mine_count, "won": self.won, "time": round(t, 3), "bbbv": gs.bbbv,
             "bbbv_solved": solved, "bbbv_per_second": solved / t if t > 0 else 0.0, "left": left, "right": right,
             "chords": chords, "clicks": clicks, "ioe": solved / clicks if clicks else 0.0,
-            "rqp": t * t / solved if solved else None, "zini": zini(self.board), "checksum": self.checksum_state,
+            "rqp": rqp(t, solved) if solved else None, "zini": zini(self.board), "checksum": self.checksum_state,
         }
 
     @property

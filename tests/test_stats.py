@@ -1,23 +1,17 @@
 """Statistics: 3BV against ms-toollib, openings, islands, ZiNi, and a game's click statistics."""
 
-import random
 from collections import deque
 
 import ms_toollib
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
 from sweeplab import Board, Game, uniform_board
 from sweeplab.presets import PRESETS
-from sweeplab.replays.evf import game_to_evf
-from sweeplab.replays.read import read_replay
 from sweeplab.stats import bbbv, board_stats, game_stats, islands, openings, zini
 
 from .strategies import boards
-from .test_replays import boards as bounded_boards
-from .test_replays import play_random
 
 
 def ms_rows(board: Board) -> list[list[int]]:
@@ -208,18 +202,3 @@ def test_solved_3bv_of_a_lost_game_counts_only_finished_units():
     game.open(0, 2)   # a mine
     st = game_stats(game)
     assert st.status == "lost" and (st.bbbv_solved, st.bbbv) == (1, 2)
-
-
-@pytest.mark.slow
-@settings(max_examples=25)
-@given(board=bounded_boards(max_side=9), seed=st.integers(0, 10 ** 6), steps=st.integers(0, 50))
-def test_effective_clicks_correctness_throughput_and_rqp_equal_ms_toollibs(board, seed, steps):
-    # the game written as EVF and read back by ms-toollib: its effective clicks (ce), clicks (cl) and RQP
-    game = play_random(board, random.Random(seed), steps)
-    st_ = game_stats(game)
-    theirs = read_replay(game_to_evf(game, player="t", country="AT", finished_at=1.7e9), name="g.evf").toollib
-    assert (st_.effective_clicks, st_.clicks) == (theirs["ce"], theirs["cl"])
-    assert st_.correctness == pytest.approx(theirs["ce"] / theirs["cl"])
-    if st_.bbbv_solved:  # (ms-toollib's RQP is infinite with nothing solved; sweeplab's 0.0)
-        assert st_.rqp == pytest.approx(theirs["rqp"], rel=1e-3)
-        assert st_.throughput == pytest.approx(st_.bbbv_solved / theirs["ce"])

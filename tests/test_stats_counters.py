@@ -26,6 +26,10 @@ def test_click_counters_equal_ms_toollibs(board, seed, steps):
     t = read_replay(game_to_evf(game, player="tester", finished_at=1_700_000_000.0), name="game.evf").toollib
     assert ours.clicks == t["cl"] and ours.effective_clicks == t["ce"], (ours, t["cl"], t["ce"])
     assert ours.wasted_clicks == t["cl"] - t["ce"]
+    assert ours.correctness == pytest.approx(t["ce"] / t["cl"]) if t["cl"] else ours.correctness == 0.0
+    if ours.bbbv_solved:  # (ms-toollib's RQP is infinite with nothing solved; sweeplab's 0.0)
+        assert ours.rqp == pytest.approx(t["rqp"], rel=1e-3)  # ms-toollib's time is the file's milliseconds
+        assert ours.throughput == pytest.approx(ours.bbbv_solved / t["ce"])
     if game.status == "won":  # (a lost game's 3BV solved can differ: see Replay.check)
         assert ours.ioe == pytest.approx(t["ioe"], abs=1e-9)
         assert ours.rqp == pytest.approx(t["rqp"], rel=1e-3)  # ms-toollib's time is the file's milliseconds

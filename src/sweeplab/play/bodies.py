@@ -1,13 +1,25 @@
 """Request bodies as the server takes them: at most a route's limit, read as a stream (a body announced
 larger is refused before any of it is read; one sent in chunks is cut off once past the limit), and text
-that can be stored."""
+that can be stored; and the record id a route's path names."""
 
 from __future__ import annotations
+
+import re
 
 from starlette.requests import Request
 
 from ..errors import BadRequest, BodyTooLarge
 from .games import encodable
+
+RECORD_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits: a full-width "１" is not record 1
+
+
+def record_id(request: Request) -> int:
+    """The record id of the route's `{rid}`: a positive integer, or BadRequest."""
+    raw = request.path_params["rid"]
+    if not RECORD_ID.fullmatch(raw):
+        raise BadRequest(f"record id {raw!r} is not a positive integer")
+    return int(raw)
 
 
 async def read_body(request: Request, cap: int) -> bytes:

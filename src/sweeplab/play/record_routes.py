@@ -22,7 +22,6 @@ API:
 from __future__ import annotations
 
 import html
-import re
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -33,11 +32,11 @@ from ..errors import BadRequest, EvfWriteError, NotFoundError
 from ..replays.evf import CELL, button_events, evf_level, game_events, record_game, record_to_evf
 from ..replays.mouse import play_events
 from . import modes as M
+from .bodies import RECORD_ID, record_id
 from .paths import MAX_BODY, check_path, path_events
 from .store import Store
 from .threads import Threads
 
-RECORD_ID = re.compile(r"[0-9]{1,18}")
 BOARD_LINK = ("won", "lost")  # a board link opens a game played to its end, never one in play or given up
 
 
@@ -80,12 +79,6 @@ def _link_page(status: int, title: str, text: str) -> HTMLResponse:
 def record_routes(store: Store, read_object, threads: Threads) -> list[Route]:
     """The routes over `store`; `read_object(request, fields, limit=...)` is the server's reader of a JSON
     object body; `threads`: the server's pools by purpose (threads.py), where paths and EVF files are made."""
-
-    def record_id(request: Request) -> int:
-        raw = request.path_params["rid"]
-        if not RECORD_ID.fullmatch(raw):
-            raise BadRequest(f"record id {raw!r} is not a positive integer")
-        return int(raw)
 
     async def tables(request: Request):
         unknown = set(request.query_params) - {"style"}

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import re
 import signal
 import socket
 import threading
@@ -59,7 +58,7 @@ from . import modes as M
 from .analyse import WORKER, Queue, analyse_routes
 from .board_child import SECONDS as BOARD_SECONDS
 from .board_child import Layer
-from .bodies import check_text, read_body
+from .bodies import check_text, read_body, record_id
 from .games import Hub
 from .practice import practice_routes
 from .record_routes import record_routes
@@ -70,7 +69,6 @@ from .threads import Threads
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 NEW_GAME_FIELDS = {"mode", "level", "width", "height", "mines", "marks", "seed", "session", "again", "player"}
-RECORD_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits: a full-width "１" is not record 1
 LOOPBACK_NAMES = {"localhost", "localhost."}
 ACTION_FIELDS = {"kind", "x", "y"}
 
@@ -321,23 +319,16 @@ async def records(request):
     return JSONResponse({"records": [_public(r) for r in rows], "total": total, "limit": limit, "offset": offset})
 
 
-def _record_id(request) -> int:
-    raw = request.path_params["rid"]
-    if not RECORD_ID.fullmatch(raw):
-        raise BadRequest(f"record id {raw!r} is not a positive integer")
-    return int(raw)
-
-
 async def record(request):
     store = request.app.state.store
-    return JSONResponse(_public(store.get(_record_id(request))))
+    return JSONResponse(_public(store.get(record_id(request))))
 
 
 async def record_replay(request):
     state = request.app.state
     # its size counted before the record is read, and its frames made in a child: never on the loop, never
     # holding the interpreter against other players
-    return Response(await state.threads.run("reads", replay_answer, state.store, state.framer, _record_id(request)),
+    return Response(await state.threads.run("reads", replay_answer, state.store, state.framer, record_id(request)),
                     media_type="application/json")
 
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from sweeplab.game import Game
 from sweeplab.generators.uniform import uniform_board
-from sweeplab.play.analyse_position import Position
+from sweeplab.play.analyse_position import AnalysisPosition
 from sweeplab.play.server import bind, create_app, url_of
 from sweeplab.play.store import Store
 from sweeplab.solver.players import StrongPlayer
@@ -135,7 +135,7 @@ SETTLED = ("(() => { const s = window.sweeplabAnalyse && window.sweeplabAnalyse.
 def one_position(page, url, view, edits, client, out):
     """The page opens the position's link and makes its edits, each drawn before the next; then the same
     edited positions go over HTTP alone. Adds to out's lists."""
-    page.goto(url + "analyse#p=" + Position(view.cells, view.mine_count).code)
+    page.goto(url + "analyse#p=" + AnalysisPosition(view.cells, view.mine_count).code)
     page.wait_for_function(SETTLED, timeout=600_000)
     page.evaluate("window.sweeplabAnalyse.timings.length = 0")
     cells = view.cells.copy()
@@ -150,13 +150,13 @@ def one_position(page, url, view, edits, client, out):
         page.keyboard.press(key)
         page.evaluate("w => w.drawn", done)
         out["driver"].append(1000 * (time.perf_counter() - t0))
-        edited.append(Position(cells, 99).code)
+        edited.append(AnalysisPosition(cells, 99).code)
     out["timings"] += page.evaluate("window.sweeplabAnalyse.timings")
     for code in edited:  # the same positions again over HTTP alone, in turn with the page's
         t0 = time.perf_counter()
         r = client.post(url + "api/analyse", json={"code": code})
         out["http"].append((1000 * (time.perf_counter() - t0), 1000 * r.json()["seconds"]))
-    assert page.evaluate("window.sweeplabAnalyse.state.cells") == Position(cells, 99).text
+    assert page.evaluate("window.sweeplabAnalyse.state.cells") == AnalysisPosition(cells, 99).text
 
 
 def row(name, values):

@@ -22,7 +22,7 @@ import numpy as np
 
 from sweeplab.game import Game
 from sweeplab.generators.uniform import uniform_board
-from sweeplab.play.analyse_position import Position
+from sweeplab.play.analyse_position import AnalysisPosition
 from sweeplab.play.server import bind, create_app, url_of
 from sweeplab.play.store import Store
 from sweeplab.solver.players import StrongPlayer
@@ -47,7 +47,7 @@ def guess_position(w, h, m, seed, at_least, keep=lambda view: True):
             v = game.view()
             moves = player.moves(v)
             if not moves[0].certain and v.opened.sum() >= at_least * (w * h - m) and keep(v):
-                return Position(v.cells, v.mine_count)
+                return AnalysisPosition(v.cells, v.mine_count)
             for mv in moves:
                 if not game.over:
                     game.open(mv.x, mv.y)

@@ -13,7 +13,7 @@ import numpy as np
 
 from sweeplab.kernels import HIDDEN_STATE
 from sweeplab.solver.frontier import build, components, view_position
-from sweeplab.solver.position import HID, HMASK, KNO, ST, new_play
+from sweeplab.solver.state import HID, HMASK, KNO, ST, new_play
 
 
 def count_component(vars_, cons):

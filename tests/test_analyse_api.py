@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from sweeplab import View
 from sweeplab.board import Board
 from sweeplab.game import Game
-from sweeplab.play.analyse_position import Position
+from sweeplab.play.analyse_position import AnalysisPosition
 from sweeplab.play.games import replay_frames
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
@@ -36,7 +36,7 @@ def client(tmp_path_factory):
     store.close()
 
 
-def lattice(n: int, seed: int) -> Position:
+def lattice(n: int, seed: int) -> AnalysisPosition:
     """Numbers on every other cell of every other row, the rest hidden: one wide 2-D frontier, the
     kind of position that is slow or past the exact count's bound."""
     rng = np.random.default_rng(seed)
@@ -44,13 +44,13 @@ def lattice(n: int, seed: int) -> Position:
     opened[1::2, 1::2] = True
     board = Board(~opened & (rng.random((n, n)) < 0.25))
     cells = np.where(opened, board.numbers, -1).astype(np.int8)
-    return Position(cells, board.mine_count)
+    return AnalysisPosition(cells, board.mine_count)
 
 
 def test_answers_are_the_solver_s(client):
     for v in play_positions(4, seed=7, flags=True):
         for trust in (False, True):
-            r = client.post("/api/analyse", json={"code": Position(v.cells, v.mine_count).code, "trust_flags": trust})
+            r = client.post("/api/analyse", json={"code": AnalysisPosition(v.cells, v.mine_count).code, "trust_flags": trust})
             assert r.status_code == 200, r.text
             body = r.json()
             a = analyse(v, trust_flags=trust)
@@ -60,7 +60,7 @@ def test_answers_are_the_solver_s(client):
             assert np.allclose(p, a.probability, equal_nan=True, rtol=0, atol=1e-15)
             h = hint(v, trust_flags=trust, name=lambda x, y: f"column {x + 1}, row {y + 1}")
             assert body["move"]["kind"] == h.kind and body["move"]["reason"] == h.reason
-            assert body["position"]["cells"] == Position(v.cells, v.mine_count).text
+            assert body["position"]["cells"] == AnalysisPosition(v.cells, v.mine_count).text
             assert body["optimal"]["status"] == "unavailable" and "64 cells" in body["optimal"]["message"]
 
 
@@ -182,7 +182,7 @@ def test_a_game_in_play_is_opened_as_its_view_only(tmp_path):
         assert r.status_code == 200, r.text
         body = r.json()
         assert body["hints_used"] == 1 and not app.state.hub.get(pg.id).eligible  # a hint: no best time
-        assert Position.from_code(body["position"]["code"]).view() == pg.game.view()
+        assert AnalysisPosition.from_code(body["position"]["code"]).view() == pg.game.view()
         analysed = client.post("/api/analyse", json={"code": body["position"]["code"]}).json()
         analysed.pop("seconds")
         answers.append((json.dumps(body["position"]), json.dumps(analysed, sort_keys=True)))
@@ -245,7 +245,7 @@ def test_the_page_is_served(client):
 def test_view_text_round_trip_through_the_api(client):
     v = View.from_text("mines: 4\n##1#\n#21#\n####\n")
     body = client.post("/api/analyse", json={"text": v.to_text()}).json()
-    assert Position.from_code(body["position"]["code"]).view() == v
+    assert AnalysisPosition.from_code(body["position"]["code"]).view() == v
 
 
 def test_the_command_opens_a_file_s_position(tmp_path):

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from sweeplab.board import Board
 from sweeplab.game import Game, replay_steps
 from sweeplab.play.analyse import WORKER
-from sweeplab.play.analyse_position import Position
+from sweeplab.play.analyse_position import AnalysisPosition
 from sweeplab.play.games import replay_frames
 from sweeplab.play.store import Store
 from sweeplab.replays import read_replay
@@ -241,7 +241,7 @@ def test_a_step_of_a_replay_file_opens_in_the_board(server, page, tmp_path):
     for i, g in enumerate(replay_steps(rp.game.board, rp.game.log)):
         if i == step:
             v = g.view()
-            want = Position(v.cells, v.mine_count).text
+            want = AnalysisPosition(v.cells, v.mine_count).text
             break
     url, _ = server
     page.goto(url + "records")

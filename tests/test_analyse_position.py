@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sweeplab import View
 from sweeplab.board import Board
 from sweeplab.errors import PositionError
-from sweeplab.play.analyse_position import MAX_CELLS, Position, from_cells, read_file_field, read_position
+from sweeplab.play.analyse_position import MAX_CELLS, AnalysisPosition, from_cells, read_file_field, read_position
 
 
 @st.composite
@@ -23,14 +23,14 @@ def positions(draw):
     w, h = draw(st.integers(low, 12)), draw(st.integers(low, 9))
     cells = draw(st.lists(st.sampled_from([-2, -1, -1, -1, 0, 1, 2, 3, 8]), min_size=w * h, max_size=w * h))
     mines = draw(st.one_of(st.none(), st.integers(0, w * h)))
-    return Position(np.array(cells, dtype=np.int8).reshape(h, w), mines, topology)
+    return AnalysisPosition(np.array(cells, dtype=np.int8).reshape(h, w), mines, topology)
 
 
 @settings(max_examples=200)
 @given(positions())
 def test_a_code_reads_back_as_its_position(pos):
     code = pos.code
-    assert Position.from_code(code) == pos
+    assert AnalysisPosition.from_code(code) == pos
     assert len(code) <= 12 + 4 * pos.cells.size  # never longer than a few characters a cell
 
 
@@ -45,9 +45,9 @@ def test_the_view_text_reads_back(pos):
 
 
 def test_a_long_run_of_hidden_cells_is_short():
-    assert Position(np.full((16, 30), -1, dtype=np.int8), 99).code == "30x16x99.H480"
-    assert Position.from_code("3x2x-.aHbFc2").text == "0#1F22"
-    assert Position.from_code("3x3x1.torus.H9").topology == "torus"
+    assert AnalysisPosition(np.full((16, 30), -1, dtype=np.int8), 99).code == "30x16x99.H480"
+    assert AnalysisPosition.from_code("3x2x-.aHbFc2").text == "0#1F22"
+    assert AnalysisPosition.from_code("3x3x1.torus.H9").topology == "torus"
 
 
 def test_jsminesweeper_positions():
@@ -100,7 +100,7 @@ def test_bad_text_says_what_is_wrong(text, words):
 ])
 def test_bad_codes_say_what_is_wrong(code, words):
     with pytest.raises(PositionError, match=words):
-        Position.from_code(code)
+        AnalysisPosition.from_code(code)
 
 
 def test_bad_cells_and_files():
@@ -116,6 +116,6 @@ def test_bad_cells_and_files():
         read_file_field("not base64!")
     assert read_file_field(base64.b64encode(b"\x01\x02").decode()) == b"\x01\x02"
     with pytest.raises(PositionError, match="mine total"):
-        Position(np.zeros((2, 2), dtype=np.int8), True)
-    json.dumps(Position.from_code("2x1x-.H2").text)  # a plain string
-    assert Position(View.from_text("mines: 1\n1#\n").cells, 1) == read_position("mines: 1\n1#\n")[0]
+        AnalysisPosition(np.zeros((2, 2), dtype=np.int8), True)
+    json.dumps(AnalysisPosition.from_code("2x1x-.H2").text)  # a plain string
+    assert AnalysisPosition(View.from_text("mines: 1\n1#\n").cells, 1) == read_position("mines: 1\n1#\n")[0]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sweeplab.board import Board
 from sweeplab.game import Game
 from sweeplab.grid import neighbour_table
-from sweeplab.play.analyse_position import Position
+from sweeplab.play.analyse_position import AnalysisPosition
 from sweeplab.play.analyse_report import explain_conflict, judged_click, report
 from sweeplab.replays.judge import judge
 
@@ -46,7 +46,7 @@ def small_positions(draw, max_unknown=12):
     if (cells < 0).sum() > max_unknown:
         cells[cells < 0] = 1
     mines = draw(st.one_of(st.none(), st.integers(0, w * h)))
-    return Position(cells, mines)
+    return AnalysisPosition(cells, mines)
 
 
 def cell_set(cells) -> set:
@@ -86,7 +86,7 @@ def test_the_report_agrees_with_every_layout(pos):
 @given(small_positions())
 # The 0s in the right column touch no unopened cell, yet the named numbers must not hold without
 # them either: with those 0s unopened, the 1 could have its mine there.
-@example(Position(np.array([[-1, 0, 0], [0, 1, 0]], dtype=np.int8), 0))
+@example(AnalysisPosition(np.array([[-1, 0, 0], [0, 1, 0]], dtype=np.int8), 0))
 def test_an_impossible_position_names_what_cannot_hold(pos):
     by_total = layouts_by_total(pos.cells)
     if pos.mines is None or by_total.get(pos.mines):
@@ -116,7 +116,7 @@ def test_an_impossible_position_names_what_cannot_hold(pos):
 
 
 def test_a_conflict_of_two_numbers():
-    pos = Position(np.array([[2, -1, 2], [-1, 1, -1]], dtype=np.int8), 2)
+    pos = AnalysisPosition(np.array([[2, -1, 2], [-1, 1, -1]], dtype=np.int8), 2)
     why = explain_conflict(pos, False)
     assert why["kind"] == "numbers" and len(why["numbers"]) == 2 and "cannot all hold" in why["message"]
 
@@ -141,7 +141,7 @@ def small_views():
 def test_perfect_play_agrees_with_brute_force():
     checked = 0
     for v in small_views():
-        pos = Position(v.cells, v.mine_count)
+        pos = AnalysisPosition(v.cells, v.mine_count)
         parts = dict(report(pos))
         opt = parts["optimal"]
         assert opt["status"] == "ok", opt
@@ -177,7 +177,7 @@ def test_a_lost_game_s_fatal_click_is_judged_as_judge_judges_it():
             continue
         last = judge(g).clicks[-1]
         a = g.log[-1]
-        c = judged_click(Position(before.cells, before.mine_count), a.kind, a.x, a.y)
+        c = judged_click(AnalysisPosition(before.cells, before.mine_count), a.kind, a.x, a.y)
         assert Fraction(c["risk_exact"]) == last.risk and c["forced"] == last.forced
         assert c["fifty_fifty"] == last.fifty_fifty and c["safe_elsewhere"] == last.safe_elsewhere
         assert c["best"] == last.best

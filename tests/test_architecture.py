@@ -23,10 +23,10 @@ FLOORS = [
 ]
 FLOOR = {room: k for k, rooms in enumerate(FLOORS) for room in rooms}
 
-# What the certifier offers other modules: a Position and its verdicts (see generators/certify.py),
+# What the certifier offers other modules: a Candidate and its verdicts (see generators/certify.py),
 # set_mine (lay or lift a mine keeping the numbers right: the chain proposes a fresh board in place
 # of a position's), and settle (a fresh play with no leaf budget, so a verdict is the board's own).
-CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Position", "position", "start", "try_move",
+CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Candidate", "position", "start", "try_move",
                      "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify", "set_mine",
                      "settle", "NO_BUDGET"}
 

@@ -1,4 +1,4 @@
-"""The certifier's Position on the engine: where the leaf budget stopped a play, `settle` gives the
+"""The certifier's Candidate on the engine: where the leaf budget stopped a play, `settle` gives the
 board its own verdict, the one brute force gives, and `keep` makes that play the position's."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from sweeplab import generators
 from sweeplab.errors import NoMoveError
 from sweeplab.game import Game
 from sweeplab.play.analyse import WORKER
-from sweeplab.play.analyse_position import Position
+from sweeplab.play.analyse_position import AnalysisPosition
 from sweeplab.play.practice import solver_move
 from sweeplab.play.server import create_app
 from sweeplab.play.store import Store
@@ -101,7 +101,7 @@ def test_the_odds_are_the_analysis_of_the_view_alone(client):
     got = answers[0]
     assert "*" not in got["cells"] and not {"board", "seed", "mines_at"} & set(got)
     # ... and it is the analysis board's answer for that view, given as a position alone
-    board = client.post("/api/analyse", json={"code": Position(view.cells, view.mine_count).code, "optimal": False})
+    board = client.post("/api/analyse", json={"code": AnalysisPosition(view.cells, view.mine_count).code, "optimal": False})
     assert {k: v for k, v in board.json().items() if k not in TIMING} == {k: v for k, v in got.items() if k != "cells"}
     exact = analyse(view)
     for y in range(9):

@@ -70,7 +70,7 @@ def worker(path: str, passes: int, generate: int) -> None:
                     noguess.generate(W, H, mines, X, Y, seed)
             return
         for mines, numbers in boards:
-            C.start(C.Position(mines, numbers, nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, *room))
+            C.start(C.Candidate(mines, numbers, nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, *room))
 
     play_all()  # (compiled before perf starts counting)
     control = os.environ.get("PROFILE_CONTROL")

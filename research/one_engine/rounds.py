@@ -9,7 +9,7 @@ deduction: certified 30x16 boards with 130 and 170 mines (clicked at the centre,
 seeds 0..boards-1) each run `--moves` chain moves with the kernels as plain Python (numba off), so
 that the round's function can be wrapped and its inputs kept. `time` runs, in each tree's own
 interpreter and taking turns (old, new, old, ...), that tree's round function on every recorded
-position (the engine's `solver.play.complete_step`; before it, `generators.certify._complete_step`,
+position (the engine's `solver.playthrough.complete_step`; before it, `generators.certify._complete_step`,
 which takes the same arguments), checks that both decide the same cells, and prints the CPU time
 per round of each run and the medians' ratio. A round is about a third of generation's time, and
 whole-generation timings swing more than the gap sought, so the round is measured where it can be
@@ -55,7 +55,7 @@ def record(out: str, moves: int) -> None:
     from sweeplab import grid
     from sweeplab.generators import certify as C
     from sweeplab.generators import noguess as G
-    from sweeplab.solver import play
+    from sweeplab.solver import playthrough as play
 
     kept: dict[str, list] = {k: [] for k in ("st", "numbers", "hid", "kno", "hmask", "left")}
     inner = play.complete_step
@@ -90,7 +90,7 @@ def run_side(path: str, repeat: int) -> None:
 
     from sweeplab import grid
     try:
-        from sweeplab.solver.play import complete_step as step
+        from sweeplab.solver.playthrough import complete_step as step
     except ImportError:
         from sweeplab.generators.certify import _complete_step as step
     d = np.load(path)

@@ -8,7 +8,7 @@ from one_engine import profile_play
 
 def test_kernel_name_reads_numbas_mangled_symbols():
     args = [types.int64, types.Array(types.int8, 1, "C")]
-    for name in ("sweeplab.solver.play.run", "sweeplab.generators.certify._single_rule", "sweeplab.kernels.x9"):
+    for name in ("sweeplab.solver.playthrough.run", "sweeplab.generators.certify._single_rule", "sweeplab.kernels.x9"):
         symbol = itanium_mangler.mangle(name, args, abi_tags=("v35",))
         assert profile_play.kernel_name(symbol) == name.removeprefix("sweeplab.")
 

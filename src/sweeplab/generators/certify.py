@@ -1,7 +1,7 @@
 """The no-guess certifier: a position that can be started, have a mine moved, be kept or undone, and
 give its verdict. A thin client of the solver's engine, as Simon Tatham's generator is of his
-solver: a play (solver.play) decides the board from its click with the rules, complete deduction
-and the mine total; a moved or added mine is certified from the last play's log (solver.replay).
+solver: a play (solver.playthrough) decides the board from its click with the rules, complete deduction
+and the mine total; a moved or added mine is certified from the last play's log (solver.recertify).
 
 Verdicts: SOLVED (logic alone opens the board), STUCK (a guess is needed), BUDGET (a component had
 more layouts than the leaf budget: not certified), BOOM (the click is a mine).
@@ -23,9 +23,9 @@ from .. import grid
 from .._numba_cache import njit
 from ..kernels import HIDDEN_STATE, OPEN_STATE, count_numbers
 from ..solver.deduction import WHY_NUMBER, WHY_PAIR  # noqa: F401  (a play's log says why, in the engine's words)
-from ..solver.play import BOOM, BUDGET, DEFAULT_LEAF_BUDGET, SOLVED, STUCK, play_fresh  # noqa: F401
-from ..solver.position import EV_A, EV_B, EV_CELL, EV_WHY, EVENTS, NEEDED_TOTAL, ST, new_play, new_scratch, scratch_for  # noqa: F401
-from ..solver.replay import play_moved
+from ..solver.playthrough import BOOM, BUDGET, DEFAULT_LEAF_BUDGET, SOLVED, STUCK, play_fresh  # noqa: F401
+from ..solver.recertify import play_moved
+from ..solver.state import EV_A, EV_B, EV_CELL, EV_WHY, EVENTS, NEEDED_TOTAL, ST, new_play, new_scratch, scratch_for  # noqa: F401
 
 
 @njit(_nrt=False)
@@ -56,8 +56,8 @@ def set_mine(mines, numbers, nbr, cell, mine):
 NO_BUDGET = 1 << 62  # a leaf budget no component's layouts reach: `settle`'s
 
 # The generators' view of the certifier. The play logs inside are the engine's own.
-Position = namedtuple("Position", "mines numbers nbr click budget play spare scratch")
-Position.__doc__ = """A board being certified from its click: the flat mines and their numbers (changed in place by
+Candidate = namedtuple("Candidate", "mines numbers nbr click budget play spare scratch")
+Candidate.__doc__ = """A board being certified from its click: the flat mines and their numbers (changed in place by
 `try_move` and `undo`), the grid, the click, the leaf budget, the log of the board's last play, a
 spare log for a changed board's play until it is kept, and the grid's scratch. Made by
 `position`, played by `start`."""
@@ -65,8 +65,8 @@ spare log for a changed board's play until it is kept, and the grid's scratch. M
 
 @njit(inline='always')
 def position(mines, nbr, click, budget, room):
-    """A Position for the board `mines` (its numbers counted here) in `room` (from `workspace`)."""
-    return Position(mines, count_numbers(mines, nbr), nbr, click, budget, room[0], room[1], room[2])
+    """A Candidate for the board `mines` (its numbers counted here) in `room` (from `workspace`)."""
+    return Candidate(mines, count_numbers(mines, nbr), nbr, click, budget, room[0], room[1], room[2])
 
 
 @njit(inline='always')
@@ -107,7 +107,7 @@ def settle(p):
 @njit(inline='always')
 def keep(p):
     """The position after its tried move: the changed board's play becomes its play."""
-    return Position(p.mines, p.numbers, p.nbr, p.click, p.budget, p.spare, p.play, p.scratch)
+    return Candidate(p.mines, p.numbers, p.nbr, p.click, p.budget, p.spare, p.play, p.scratch)
 
 
 @njit(inline='always')

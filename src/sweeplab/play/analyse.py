@@ -40,7 +40,7 @@ from ..errors import AnalysisError, ChildError, IllegalMoveError, OneAtATimeErro
 from ..game import ACTIONS, replay_steps
 from ..replays.child import Child
 from ..view import HIDDEN
-from .analyse_position import Position, from_cells, read_file_field, read_position
+from .analyse_position import AnalysisPosition, from_cells, read_file_field, read_position
 from .analyse_report import local_rules
 from .threads import Threads
 
@@ -212,7 +212,7 @@ def _flag(data: dict, key: str, default: bool) -> bool:
     return value
 
 
-def parse_request(data: dict) -> tuple[Position, dict]:
+def parse_request(data: dict) -> tuple[AnalysisPosition, dict]:
     """The position a request names and the job's options."""
     unknown = set(data) - FIELDS
     if unknown:
@@ -223,7 +223,7 @@ def parse_request(data: dict) -> tuple[Position, dict]:
         raise AnalysisError("give the position once, as one of: code (a link's code), text (a pasted position), "
                             f"file (a file's bytes in base64), cells (with width and height); got {given or 'none'}")
     if "code" in data:
-        pos = Position.from_code(data["code"])
+        pos = AnalysisPosition.from_code(data["code"])
     elif "text" in data:
         if not isinstance(data["text"], str):
             raise AnalysisError("text must be a string: the position as text")
@@ -233,7 +233,7 @@ def parse_request(data: dict) -> tuple[Position, dict]:
     else:
         pos = from_cells(data["cells"], data.get("width"), data.get("height"), None, data.get("topology", "bounded"))
     if "mines" in data:
-        pos = Position(pos.cells, data["mines"], pos.topology)
+        pos = AnalysisPosition(pos.cells, data["mines"], pos.topology)
     click = data.get("click")
     if click is not None:
         if not (isinstance(click, list) and len(click) == 3 and click[0] in ACTIONS
@@ -282,13 +282,13 @@ def record_position(rec: dict, step: int | None = None) -> dict:
     if not 0 <= step <= len(actions):
         raise AnalysisError(f"step {step} is out of range; record {rec['id']} has steps 0..{len(actions)}")
     if r.get("played_board") is None:  # never opened: nothing was seen
-        view = Position(np.full((rec["height"], rec["width"]), HIDDEN, dtype=np.int8), rec["mines"])
+        view = AnalysisPosition(np.full((rec["height"], rec["width"]), HIDDEN, dtype=np.int8), rec["mines"])
     else:
         board = Board.from_dict(r["played_board"])
         for i, game in enumerate(replay_steps(board, actions, marks=bool(r.get("marks", True)))):
             if i == step:
                 v = game.view()
-                view = Position(v.cells, v.mine_count, v.topology)
+                view = AnalysisPosition(v.cells, v.mine_count, v.topology)
                 break
     click = list(actions[step][:3]) if step < len(actions) else None
     return {"record": rec["id"], "step": step, "steps": len(actions), "lost": step == lost_at, "click": click,
@@ -334,7 +334,7 @@ def analyse_routes(hub, store, read_object, threads: Threads, queue: Queue) -> l
                 v = g.view()  # what the player sees, and nothing more
                 hub.store.set_live_hints(pg.id, pg.hints_used + 1)  # counted in the store first, as a hint is
                 pg.hints_used += 1
-                pos = Position(v.cells, v.mine_count, v.topology)
+                pos = AnalysisPosition(v.cells, v.mine_count, v.topology)
                 return {"game": pg.id, "hints_used": pg.hints_used, "click": None, "lost": False,
                         "position": {"width": pos.width, "height": pos.height, "mines": pos.mines,
                                      "topology": pos.topology, "cells": pos.text, "code": pos.code}}

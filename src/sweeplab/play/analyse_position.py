@@ -12,7 +12,7 @@ Forms read (`read_position`, detected from the content):
   `#` `?` `H` `h` `-` hidden, `F` `f` `*` `!` `P` `M` flag, `0`-`8` open and `.` `_` an open 0;
   lines of only `-`, `+`, `|` or `=` (table borders) are skipped. No mine total.
 
-The link code (`Position.code`): `WxHxM` (`M` is `-` without a total), `.torus` on a torus, then
+The link code (`AnalysisPosition.code`): `WxHxM` (`M` is `-` without a total), `.torus` on a torus, then
 `.` and the cells row by row, run-length coded: `H` hidden, `F` flag, `a`-`i` the numbers 0-8, each
 followed by its run length when that is more than 1 (`H45a3b` is 45 hidden cells, three 0s, a 1).
 """
@@ -49,7 +49,7 @@ BORDER = re.compile(r"[-+|=\s]+")
 
 
 @dataclass(frozen=True, eq=False)
-class Position:
+class AnalysisPosition:
     """What a player sees (`cells`: a View's codes, int8 (height, width)) and the mine total, or None
     when it is not known."""
 
@@ -81,7 +81,7 @@ class Position:
     height = property(lambda self: self.cells.shape[0])
 
     def __eq__(self, other):
-        return isinstance(other, Position) and (self.mines, self.topology) == (other.mines, other.topology) \
+        return isinstance(other, AnalysisPosition) and (self.mines, self.topology) == (other.mines, other.topology) \
             and np.array_equal(self.cells, other.cells)
 
     def view(self, mines: int | None = None) -> View:
@@ -112,7 +112,7 @@ class Position:
         return f"{self.width}x{self.height}x{total}{topo}." + "".join(runs)
 
     @classmethod
-    def from_code(cls, code: str) -> Position:
+    def from_code(cls, code: str) -> AnalysisPosition:
         if not isinstance(code, str) or len(code) > 4 * MAX_CELLS:
             raise PositionError("a position code must be a string such as 9x9x10.H81")
         m = CODE.fullmatch(code)
@@ -150,7 +150,7 @@ def _side(name: str, value: object) -> int:
     return value
 
 
-def from_cells(cells: object, width: object, height: object, mines, topology: str = "bounded") -> Position:
+def from_cells(cells: object, width: object, height: object, mines, topology: str = "bounded") -> AnalysisPosition:
     """A position from a cells string as the editor or a game sends it (`#`, `F`, `0`-`8`; a game's `?`,
     `*`, `X` and `W` too: what the player saw before it ended)."""
     width, height = _side("width", width), _side("height", height)
@@ -166,10 +166,10 @@ def from_cells(cells: object, width: object, height: object, mines, topology: st
         raise PositionError(f"cells hold {''.join(sorted(bad))!r}; allowed: '#' hidden, 'F' flag, '0'-'8' open "
                             "(and a game's '?', '*', 'X', 'W')")
     flat = np.array([GAME_CHARS[c] for c in cells], dtype=np.int8)
-    return Position(flat.reshape(height, width), mines, topology)
+    return AnalysisPosition(flat.reshape(height, width), mines, topology)
 
 
-def read_position(data: bytes | str) -> tuple[Position, Board | None]:
+def read_position(data: bytes | str) -> tuple[AnalysisPosition, Board | None]:
     """A position from text or a file in any form the module reads; with the board when it was a
     board file."""
     raw = data.encode() if isinstance(data, str) else bytes(data)
@@ -188,7 +188,7 @@ def read_position(data: bytes | str) -> tuple[Position, Board | None]:
             v = View.from_text(text)
         except SweeplabError as e:
             raise PositionError(f"View text: {e}") from None
-        return Position(v.cells, v.mine_count, v.topology), None
+        return AnalysisPosition(v.cells, v.mine_count, v.topology), None
     jsm = JSM_HEADER.fullmatch(lines[0])
     if jsm:
         return _jsm(jsm, lines[1:]), None
@@ -197,16 +197,16 @@ def read_position(data: bytes | str) -> tuple[Position, Board | None]:
     return _forum(lines), None
 
 
-def _board_position(raw: bytes) -> tuple[Position, Board]:
+def _board_position(raw: bytes) -> tuple[AnalysisPosition, Board]:
     try:
         board = parse_board(raw)
     except SweeplabError as e:
         raise PositionError(f"as a board file: {e}") from None
-    return Position(np.full((board.height, board.width), HIDDEN, dtype=np.int8), board.mine_count,
+    return AnalysisPosition(np.full((board.height, board.width), HIDDEN, dtype=np.int8), board.mine_count,
                     board.topology), board
 
 
-def _jsm(header: re.Match, rows: list[str]) -> Position:
+def _jsm(header: re.Match, rows: list[str]) -> AnalysisPosition:
     w, h, m = (int(g) for g in header.groups())
     if len(rows) < h:
         raise PositionError(f"the header says {w}x{h}x{m}: {h} rows of cells, but {len(rows)} follow")
@@ -217,10 +217,10 @@ def _jsm(header: re.Match, rows: list[str]) -> Position:
             raise PositionError(f"line {n} is {row[:40]!r}; each row needs {w} cells of 'H' hidden, 'F' or 'M' "
                                 "flag, '0'-'8' open" + (f" (not {''.join(sorted(bad))!r})" if bad else ""))
         cells.append([JSM_CHARS[c] for c in row])
-    return Position(np.array(cells, dtype=np.int8), m)
+    return AnalysisPosition(np.array(cells, dtype=np.int8), m)
 
 
-def _forum(lines: list[str]) -> Position:
+def _forum(lines: list[str]) -> AnalysisPosition:
     rows = []
     for line in lines:
         if BORDER.fullmatch(line):
@@ -240,7 +240,7 @@ def _forum(lines: list[str]) -> Position:
         lengths = sorted({len(r) for r in rows})
         raise PositionError(f"the rows differ in length ({', '.join(map(str, lengths))} cells); every row must have "
                             "as many cells as the first")
-    return Position(np.array(rows, dtype=np.int8), None)
+    return AnalysisPosition(np.array(rows, dtype=np.int8), None)
 
 
 def read_file_field(value) -> bytes:

@@ -3,7 +3,7 @@ analysis (certain cells, every hidden cell's mine probability, the layouts), the
 move `strong` would play and why, the unavoidable guesses (forced 50/50s), perfect play on small
 boards, a judged click, and for an impossible position which numbers cannot all hold.
 
-Everything here only reads a `Position` (what a player sees). It runs in the analysis worker, which
+Everything here only reads an `AnalysisPosition` (what a player sees). It runs in the analysis worker, which
 the server stops when a position runs past its time (see analyse.py), so nothing here needs a clock.
 
 Without a mine total the probabilities are not defined (they depend on the total); what the numbers
@@ -27,7 +27,7 @@ from ..solver.fifty import unavoidable_sets
 from ..solver.optimal import OptimalPlay
 from ..solver.players import ENDGAME, FIFTY, LOOKAHEAD, StrongPlayer
 from ..view import FLAG, HIDDEN, View
-from .analyse_position import Position
+from .analyse_position import AnalysisPosition
 
 OPTIMAL_CELLS = 64           # solver.optimal packs a view in 64 cells
 OPTIMAL_LAYOUTS = 300_000    # layouts it lists before filtering (a mine row and a number row each: ~40 MB)
@@ -48,7 +48,7 @@ def _cells(mask: np.ndarray) -> list[list[int]]:
     return _xy(np.argwhere(mask))
 
 
-def report(pos: Position, *, trust_flags: bool = False, click: tuple[str, int, int] | None = None,
+def report(pos: AnalysisPosition, *, trust_flags: bool = False, click: tuple[str, int, int] | None = None,
            optimal: bool = True) -> Iterator[tuple[str, dict]]:
     """The parts of the report as they are ready: ("core", ...) at once, then ("optimal", ...) where
     the board is small enough for perfect play."""
@@ -60,7 +60,7 @@ def report(pos: Position, *, trust_flags: bool = False, click: tuple[str, int, i
         yield "optimal", perfect_play(pos, core)
 
 
-def analysis(pos: Position, trust_flags: bool) -> dict:
+def analysis(pos: AnalysisPosition, trust_flags: bool) -> dict:
     out: dict[str, Any] = {"trust_flags": trust_flags, "local": local_rules(pos, trust_flags)}
     if pos.mines is None:
         out.update(_without_total(pos, trust_flags))
@@ -117,7 +117,7 @@ def strong_move(view: View, trust_flags: bool, probability: np.ndarray) -> dict:
             "named": move["named"]}
 
 
-def local_rules(pos: Position, trust_flags: bool) -> dict | None:
+def local_rules(pos: AnalysisPosition, trust_flags: bool) -> dict | None:
     """What the single-number and subset rules decide at once (one level; no mine total)."""
     try:
         safe, mines = deduce_rules(pos.view(pos.mines if pos.mines is not None else 0), trust_flags=trust_flags)
@@ -178,7 +178,7 @@ def numbers_hold(cells: np.ndarray, topology: str, trust_flags: bool) -> bool:
     return bool(_analyses_any_total(cells, topology, trust_flags))
 
 
-def _without_total(pos: Position, trust_flags: bool) -> dict:
+def _without_total(pos: AnalysisPosition, trust_flags: bool) -> dict:
     try:
         found = _analyses_any_total(pos.cells, pos.topology, trust_flags)
     except TooComplexError as e:
@@ -195,7 +195,7 @@ def _without_total(pos: Position, trust_flags: bool) -> dict:
 
 
 # --- an impossible position -------------------------------------------------------------------------
-def explain_conflict(pos: Position, trust_flags: bool) -> dict:
+def explain_conflict(pos: AnalysisPosition, trust_flags: bool) -> dict:
     """Why no layout fits: a number that its unopened neighbours cannot satisfy alone; else a smallest
     set of numbers that cannot all hold (each needed: with any one of them unopened instead, a layout
     fits); else the mine total, with the totals the numbers allow."""
@@ -247,7 +247,7 @@ def _smallest_conflict(cells2d: np.ndarray, topology: str, trust_flags: bool, nb
     return needed
 
 
-def _total_conflict(pos: Position, trust_flags: bool) -> dict:
+def _total_conflict(pos: AnalysisPosition, trust_flags: bool) -> dict:
     n = pos.cells.size
 
     def fits(m):
@@ -272,7 +272,7 @@ def _total_conflict(pos: Position, trust_flags: bool) -> dict:
 
 
 # --- a judged click, and perfect play ------------------------------------------------------------------
-def judged_click(pos: Position, kind: str, x: int, y: int) -> dict:
+def judged_click(pos: AnalysisPosition, kind: str, x: int, y: int) -> dict:
     """The click made from this position (a lost game's fatal one): its exact risk, the safest cell
     then, and whether it was a forced guess. Flags count as unknown, as the player's may be wrong."""
     if pos.mines is None:
@@ -293,7 +293,7 @@ def judged_click(pos: Position, kind: str, x: int, y: int) -> dict:
             "best": c.best, "safest": safest[:50]}
 
 
-def perfect_play(pos: Position, core: dict) -> dict:
+def perfect_play(pos: AnalysisPosition, core: dict) -> dict:
     """Perfect play's win probability after opening each hidden cell next (exact fractions), where the
     board is small enough; else why not."""
     w, h, m = pos.width, pos.height, pos.mines

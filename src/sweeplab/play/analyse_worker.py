@@ -16,21 +16,21 @@ from __future__ import annotations
 def _warm() -> None:
     """Load every kernel a job uses (numba's cache, or a compile on the first run after an install),
     so that no job's time is spent on it."""
-    from .analyse_position import Position
+    from .analyse_position import AnalysisPosition
     from .analyse_report import report
     for text in ("3x3x2.bH8", "3x3x3.b2H7", "2x3x-.cH5"):
-        for _ in report(Position.from_code(text), click=("open", 2, 2)):
+        for _ in report(AnalysisPosition.from_code(text), click=("open", 2, 2)):
             pass
 
 
 def answer(job: dict):
     """The parts of a job's report, as they are found."""
-    from .analyse_position import Position
+    from .analyse_position import AnalysisPosition
     from .analyse_report import report
 
     try:
         click = job.get("click")
-        yield from report(Position.from_code(job["code"]), trust_flags=job["trust_flags"],
+        yield from report(AnalysisPosition.from_code(job["code"]), trust_flags=job["trust_flags"],
                           click=None if click is None else tuple(click), optimal=job["optimal"])
     except Exception as e:  # a bug: said, and the next job still served
         yield "error", f"{type(e).__name__}: {e}"

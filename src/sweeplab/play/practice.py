@@ -29,7 +29,7 @@ from starlette.routing import Route
 from ..errors import GameBusyError, GameOverError, NoMoveError, NotYoursError
 from ..view import FLAG, HIDDEN
 from .analyse import Queue, analyse_request
-from .analyse_position import Position
+from .analyse_position import AnalysisPosition
 from .games import Hub, PlayedGame, cells_text
 
 FIELDS = {"session"}
@@ -47,7 +47,7 @@ def _practice_game(hub: Hub, gid: str, session) -> PlayedGame | JSONResponse:
     return pg
 
 
-def _view_of(pg: PlayedGame) -> tuple[Position, str, int]:
+def _view_of(pg: PlayedGame) -> tuple[AnalysisPosition, str, int]:
     """The game's view as a position, the cells as the game's JSON writes them, and how many actions
     made it (to tell whether the game moved on meanwhile)."""
     with pg.lock:
@@ -57,10 +57,10 @@ def _view_of(pg: PlayedGame) -> tuple[Position, str, int]:
         if g.over:
             raise GameOverError(f"the game is over ({g.status}); the analysis board shows how it went")
         v = g.view()  # what the player sees, and nothing more
-        return Position(v.cells, v.mine_count, v.topology), cells_text(g.cell_codes()), len(g.log)
+        return AnalysisPosition(v.cells, v.mine_count, v.topology), cells_text(g.cell_codes()), len(g.log)
 
 
-def _analysis(pos: Position) -> dict:
+def _analysis(pos: AnalysisPosition) -> dict:
     """The analysis board's answer for the position (blocking: in a worker thread)."""
     return analyse_request({"code": pos.code, "optimal": False})
 

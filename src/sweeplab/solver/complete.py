@@ -32,7 +32,8 @@ from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
 from ..view import FLAG, View
 from .deduction import WHY_COMPONENT, WHY_PAIR, WHY_TOTAL
 from .frontier import build, by_component, components, view_position
-from .position import (
+from .rules import BROKEN, settle
+from .state import (
     EV_A,
     EV_B,
     EV_WHY,
@@ -50,7 +51,6 @@ from .position import (
     push,
     scratch_for,
 )
-from .rules import BROKEN, settle
 from .sweep import MAX_CELLS, OK, backward, sweep, workspace
 from .total import combine, join, moduli, whole_board
 

@@ -1,7 +1,7 @@
 """Constraints from a position, built once: the frontier (hidden cells next to a number), its
 numbers, and its independent components, each with a variable order that keeps the sweep narrow.
 
-One builder (`build`) reads a position as the engine keeps it (solver.position: each cell's
+One builder (`build`) reads a position as the engine keeps it (solver.state: each cell's
 state, hidden neighbours and known mines). It has two front doors: a play keeps those counts up
 to date as it decides cells and hands them over as they are; a View is read into them first
 (`view_position`). Only a View or a play's own counts go in, so nothing here can see a mine. By
@@ -22,7 +22,7 @@ from ..errors import InconsistentPositionError, TooComplexError
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
 from ..view import FLAG, HIDDEN
 from .deduction import find_root
-from .position import HID, HMASK, KNO, SAFE_STATE, ST
+from .state import HID, HMASK, KNO, SAFE_STATE, ST
 
 
 @njit

@@ -13,7 +13,7 @@ from ..kernels import HIDDEN_STATE
 from ..view import FLAG, View
 from .deduction import next_layout, start_layouts
 from .frontier import build, view_position
-from .position import HID, HMASK, KNO, ST, new_play
+from .state import HID, HMASK, KNO, ST, new_play
 
 
 @njit

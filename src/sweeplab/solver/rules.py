@@ -5,13 +5,13 @@
   same way: the cascade);
 - `next_pair` is the pair search: for a number a, its next partner b within two steps (a number
   that shares a hidden cell with it) on which the subset rule (deduction.subset_rule) decides
-  something. Both neighbourhoods are compared as bit frames (solver.position), a few word
+  something. Both neighbourhoods are compared as bit frames (solver.state), a few word
   operations a pair. Every user of the rule asks it: a pass over the numbers whose surroundings
-  changed (`pair_pass`), the replay of a changed board (solver.replay), and the rules one level
+  changed (`pair_pass`), the replay of a changed board (solver.recertify), and the rules one level
   (`deduce_rules`);
 - `settle` runs both to a fixed point: sound, so it only shrinks what counting must do.
 
-Decided cells are revealed on the position (solver.position.reveal): a play's board shows a
+Decided cells are revealed on the position (solver.state.reveal): a play's board shows a
 safe cell's number; an analysis, which cannot open cells, knows them safe.
 """
 
@@ -25,7 +25,7 @@ from ..kernels import HIDDEN_STATE, OPEN_STATE
 from ..view import View
 from .deduction import ALL_MINES, ALL_SAFE, UNDECIDED, WHY_NUMBER, WHY_PAIR, number_rule, subset_rule
 from .frontier import view_position
-from .position import (
+from .state import (
     DIRTY,
     FRAMES,
     HID,

@@ -1,9 +1,9 @@
 """Re-certifying a changed board from the old board's play: the engine's incremental play.
 
 The generators change a board one mine at a time, and `play_moved` certifies the changed board
-from the old board's log (solver.position): events from before the change could be seen are
+from the old board's log (solver.state): events from before the change could be seen are
 kept; later ones are kept unchecked where nothing they rest on changed, re-checked against the
-new numbers where something did, and the usual play (solver.play) finishes what is left. Every
+new numbers where something did, and the usual play (solver.playthrough) finishes what is left. Every
 kept event is a sound deduction on the new board and complete deduction is monotone, so the
 verdict is a fresh play's, at a fraction of the cost. (The one exception is the leaf budget: a
 component past it counts as a guess, and whether a play meets such a component can depend on
@@ -28,8 +28,9 @@ from .deduction import (
     WHY_TOTAL,
     number_rule,
 )
-from .play import BOOM, PLAY_ON, SOLVED, run
-from .position import (
+from .playthrough import BOOM, PLAY_ON, SOLVED, run
+from .rules import next_pair, slot_bit
+from .state import (
     CHECKED,
     EV_A,
     EV_B,
@@ -56,7 +57,6 @@ from .position import (
     shown,
     sync,
 )
-from .rules import next_pair, slot_bit
 
 
 @njit(_nrt=False)

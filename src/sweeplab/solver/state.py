@@ -1,4 +1,4 @@
-"""A position as the engine keeps it: each cell's state and counts, and a log of what was decided.
+"""The engine's state of a position: each cell's state and counts, and a log of what was decided.
 
 Every client of the engine (the analysis of a View, the no-guess certifier's plays, the local
 rules) holds a position the same way, so the rules, the constraint builder and the sweep are
@@ -11,7 +11,7 @@ written once against it:
   k: slot k of grid.neighbour_table) and its known mines around (`KNO`), kept up to date as cells
   are decided (`reveal`);
 - a log of events: every cell decided, in order, with the reason (deduction.WHY_*) and the
-  numbers behind it, so that a play can be certified again after a change (solver.replay) and an
+  numbers behind it, so that a play can be certified again after a change (solver.recertify) and an
   analysis can say why a cell is decided.
 
 A play's log lives in three arrays (int32 rows, int8 rows, int64 counters) so that two logs
@@ -49,7 +49,7 @@ EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
 
 # Scratch (int32 rows, bool rows, int64 grid tables). NEAR + s: the cell at offset NEAR_DX/DY[s]
 # (the 24 cells within two steps), or -1; FULL: every existing neighbour slot; STALE1: stale cells
-# (see solver.replay) within one step of a cell, itself included; CHECKED: the replay's event count
+# (see solver.recertify) within one step of a cell, itself included; CHECKED: the replay's event count
 # when a number was last put through the rules; RA / RB and REST_A / REST_B: the numbers that
 # decided a cell and the mines they still needed then.
 WORK, RA, RB, DEG, FULL, STALE1, CHECKED, REST_A, REST_B, NEAR = range(10)

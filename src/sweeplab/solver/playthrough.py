@@ -1,4 +1,4 @@
-"""A play: does logic alone, with the mine total, open a board from a click? (the no-guess verdict)
+"""A playthrough: does logic alone, with the mine total, open a board from a click? (the no-guess verdict)
 
 A play opens the click, then applies the local rules (solver.rules: the single-number rule,
 cheap, settles most cells; the pair rule) and, when they stall, a round of complete deduction:
@@ -10,8 +10,8 @@ not a float). So a play also says whether a board needs the mine total.
 
 A play sees the mines only to answer "what number does this opened cell show?", i.e. exactly what
 a player would see; it never reads a hidden mine to make a decision. Every cell it decides is an
-event of its log (solver.position), so a changed board can be certified from the old board's
-play (solver.replay).
+event of its log (solver.state), so a changed board can be certified from the old board's
+play (solver.recertify).
 
 The leaf budget: a component with more layouts than `budget` is not counted under the mine total
 (BUDGET: a board is then not certified, never certified wrongly).
@@ -25,7 +25,8 @@ from .._numba_cache import njit
 from ..kernels import HIDDEN_STATE
 from .deduction import WHY_CLICK, WHY_COMPONENT, WHY_TOTAL
 from .frontier import build, by_component, components
-from .position import (
+from .rules import BROKEN, DONE, reveal_found, settle
+from .state import (
     DEG,
     FLAGGED,
     FULL,
@@ -41,7 +42,6 @@ from .position import (
     reveal,
     shown,
 )
-from .rules import BROKEN, DONE, reveal_found, settle
 from .sweep import GROW, OK, _backward, _grown, backward, clear, forward, sweep, workspace
 from .total import combine
 

@@ -6,6 +6,7 @@ opened in the board; the view of a lost game. Screenshots are kept under artifac
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -24,6 +25,7 @@ from sweeplab.play.store import Store
 from sweeplab.replays import read_replay
 from sweeplab.replays.evf import game_to_evf
 from sweeplab.replays.judge import judge
+from sweeplab.view import HIDDEN
 
 from .play_server import running
 
@@ -302,3 +304,21 @@ def test_a_lost_game_explained(server, page):
     expect(view.locator("#board .cell.a-click")).to_have_count(1)
     view.screenshot(path=str(ARTIFACTS / "analyse-lost.png"))
     view.close()
+
+
+def test_a_slow_analysis_says_it_is_working_and_counts_the_seconds(server, page):
+    """A position whose perfect-play search runs to the time limit (5x5 with 6 mines and one number:
+    61,047 layouts, past the search's state cap in about 13 s) keeps the page waiting: it says so,
+    with the seconds, and the board shows it is busy; the answer ends both."""
+    url, _ = server
+    cells = np.full((5, 5), HIDDEN, dtype=np.int8)
+    cells[0, 0] = 1
+    page.goto(url + "analyse#p=" + AnalysisPosition(cells, 6).code)
+    note = page.locator("#r-working")
+    expect(note).to_be_visible(timeout=5_000)
+    expect(note).to_have_text(re.compile(r"Analysing… [1-9]\d* s"), timeout=5_000)
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bbusy\b"))
+    analysed(page, 0)
+    expect(note).to_be_hidden()
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bbusy\b"))
+    assert page.evaluate("window.sweeplabAnalyse.state.report.position.mines") == 6

@@ -215,6 +215,7 @@
     if (inflight) { if (load) pendingLoad = load; else pending = true; return; }
     inflight = true;
     const sent = performance.now();
+    const stopWorking = working();
     try {
       const r = await post("/api/analyse", load || request());
       const got = performance.now();
@@ -227,12 +228,30 @@
     } catch (e) {
       $("r-error").textContent = e.message;
     } finally {
+      stopWorking();
       inflight = false;
       document.body.dataset.seq = String(++seq);
       document.dispatchEvent(new CustomEvent("analysed"));  // for whoever waits on the page (the benchmark)
       if (pendingLoad) { const l = pendingLoad; pendingLoad = null; pending = false; analyse(l); }
       else if (pending) { pending = false; analyse(); }
     }
+  }
+
+  function working() {
+    // An answer that takes longer than a blink gets a sign of work, counting the seconds: a hard
+    // position takes up to its time limit, and the first analysis after an install waits for the
+    // solver's kernels to compile. Returns what ends it.
+    const note = $("r-working"), board = $("board"), since = performance.now();
+    let ticking = null;
+    const say = () => {
+      const secs = Math.floor((performance.now() - since) / 1000);
+      note.textContent = `Analysing… ${secs} s` + (secs >= 3 ? " (a hard position, or the first analysis after an " +
+                                                   "install, which compiles the solver first)" : "");
+      note.hidden = false;
+      board.classList.add("busy");
+    };
+    const timer = setTimeout(() => { say(); ticking = setInterval(say, 1000); }, 250);
+    return () => { clearTimeout(timer); clearInterval(ticking); note.hidden = true; board.classList.remove("busy"); };
   }
 
   function adopt(p) {

@@ -126,28 +126,35 @@ def conflict_core(view: View, *, trust_flags: bool = False) -> list[tuple[int, i
     one does. Cells (x, y) in reading order; empty when the numbers hold. Flags as in `analyse`."""
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
-    cells = view.cells.reshape(-1)
+    cells = view.cells
     w, h, topology, trust = view.width, view.height, view.topology, bool(trust_flags)
-    opened = np.flatnonzero(cells >= 0)
+    unopened = np.where(cells >= 0, HIDDEN, cells).astype(cells.dtype)
+    whole = (0, 0, w, h)
 
-    def holds(keep) -> bool:  # the numbers at `keep` open, every other open cell unopened
-        trial = np.where(cells >= 0, HIDDEN, cells).astype(cells.dtype)
-        keep = np.asarray(keep, dtype=np.int64)
-        trial[keep] = cells[keep]
-        status = _read(trial, w, h, topology, trust)[0]
+    def holds(keep: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        # the numbers at flat cells `keep` open, every other open cell unopened, read on the cells of
+        # `box` (x0, y0, x1, y1) alone: what lies beyond a kept number's neighbours is free
+        x0, y0, x1, y1 = box
+        trial = unopened[y0:y1, x0:x1].copy()
+        ys, xs = np.divmod(keep, w)
+        trial[ys - y0, xs - x0] = cells[ys, xs]
+        status = _read(trial.reshape(-1), x1 - x0, y1 - y0, topology if box == whole else "bounded", trust)[0]
         if status == 6:
             raise _too_complex()
         return status == 0
 
-    if holds(opened):
+    opened = np.flatnonzero(cells.reshape(-1) >= 0)
+    if holds(opened, whole):
         return []
-    found = _minimal(_window(opened, w, h, holds), holds)
+    pool, box = _window(opened, w, h, topology, holds)
+    found = _minimal(pool, lambda keep: holds(np.array(keep, dtype=np.int64), box))
     return [(int(i % w), int(i // w)) for i in sorted(found)]
 
 
-def _window(opened: np.ndarray, w: int, h: int, holds) -> np.ndarray:
-    """The open cells of the first square window whose numbers alone cannot hold, the smallest width
-    first; all of them when no window short of the board will do."""
+def _window(opened: np.ndarray, w: int, h: int, topology: str, holds):
+    """(open cells, box): those of the first square window whose numbers alone cannot hold, the
+    smallest width first, and the window with the ring around it (on a bounded grid; a torus's
+    window is read on the whole board); all of them and the board when no window short of it will do."""
     xs, ys = opened % w, opened // w
     size = FIRST_WINDOW
     while size < max(w, h):
@@ -155,10 +162,12 @@ def _window(opened: np.ndarray, w: int, h: int, holds) -> np.ndarray:
         for y0 in _starts(h, size, step):
             for x0 in _starts(w, size, step):
                 inside = opened[(xs >= x0) & (xs < x0 + size) & (ys >= y0) & (ys < y0 + size)]
-                if 0 < inside.size < opened.size and not holds(inside):
-                    return inside
+                box = (max(x0 - 1, 0), max(y0 - 1, 0), min(x0 + size + 1, w), min(y0 + size + 1, h)) \
+                    if topology == "bounded" else (0, 0, w, h)
+                if 0 < inside.size < opened.size and not holds(inside, box):
+                    return inside, box
         size *= 2
-    return opened
+    return opened, (0, 0, w, h)
 
 
 def _starts(length: int, size: int, step: int) -> list[int]:
@@ -183,7 +192,9 @@ def _minimal(candidates: np.ndarray, holds) -> list[int]:
         from_first = split(background + from_second, bool(from_second), first)
         return from_first + from_second
 
-    return split([], False, [int(i) for i in candidates])
+    # QuickXplain prefers the first numbers of its order: given the last first, it prefers the later
+    # ones in reading order, as a deletion in reading order does
+    return split([], False, [int(i) for i in candidates[::-1]])
 
 
 __all__ = ["AnalysisWithoutTotal", "analyse_without_total", "conflict_core"]

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sweeplab import View
-from sweeplab.errors import InconsistentPositionError
+from sweeplab.errors import InconsistentPositionError, TooComplexError
 from sweeplab.grid import neighbour_table
 from sweeplab.solver import analyse_without_total, conflict_core
 from sweeplab.view import FLAG, HIDDEN
@@ -75,6 +75,16 @@ def test_a_total_in_a_gap_between_the_lowest_and_highest_does_not_fit():
     assert totals == {5, 7}
     a = analyse_without_total(view)
     assert (a.low, a.high) == (5, 7) and a.fits(5) and not a.fits(6) and a.fits(7)
+
+
+def test_past_the_exact_count_s_bound_a_position_without_total_says_so():
+    from .test_analyse_api import lattice
+
+    view = lattice(20, 1).view()
+    with pytest.raises(TooComplexError, match="counting-table entries"):
+        analyse_without_total(view)
+    with pytest.raises(TooComplexError, match="counting-table entries"):
+        conflict_core(view)
 
 
 def holds(cells: np.ndarray, topology: str, trust_flags: bool, keep: set[int]) -> bool:

@@ -69,7 +69,7 @@ def analysis(pos: Position, trust_flags: bool) -> dict:
     try:
         a = analyse(view, trust_flags=trust_flags)
     except InconsistentPositionError:
-        out.update(status="impossible", conflict=explain_conflict(pos, trust_flags))
+        out.update(_impossible(pos, trust_flags))
         return out
     except TooComplexError as e:
         out.update(status="too_complex", message=str(e))
@@ -148,7 +148,7 @@ def _without_total(pos: Position, trust_flags: bool) -> dict:
     try:
         a = analyse_without_total(pos.view(0), trust_flags=trust_flags)
     except InconsistentPositionError:
-        return {"status": "impossible", "conflict": explain_conflict(pos, trust_flags)}
+        return _impossible(pos, trust_flags)
     except TooComplexError as e:
         return {"status": "too_complex", "message": str(e)}
     unknown = pos.cells < 0
@@ -160,6 +160,13 @@ def _without_total(pos: Position, trust_flags: bool) -> dict:
 
 
 # --- an impossible position -------------------------------------------------------------------------
+def _impossible(pos: Position, trust_flags: bool) -> dict:
+    try:
+        return {"status": "impossible", "conflict": explain_conflict(pos, trust_flags)}
+    except TooComplexError as e:  # (numbers too tangled to count even once cut to a window)
+        return {"status": "too_complex", "message": str(e)}
+
+
 def explain_conflict(pos: Position, trust_flags: bool) -> dict:
     """Why no layout fits: a number that its unopened neighbours cannot satisfy alone; else a minimal
     set of numbers that cannot all hold (each needed: with any one of them unopened instead, a layout

@@ -57,10 +57,8 @@ def _read(cells: np.ndarray, width: int, height: int, topology: str, trust_flags
 
 
 def _too_complex() -> TooComplexError:
-    return TooComplexError(
-        f"a frontier component of this position needs more than {MAX_CELLS:,} counting-table entries (numbers "
-        "packed densely in two dimensions); sweeplab counts exactly up to that bound. Real games stay far below "
-        "it: open more cells, or split the position")
+    return TooComplexError(f"a frontier component of this position needs more than {MAX_CELLS:,} counting-table "
+                           "entries, past what sweeplab counts exactly: open more cells, or split the position")
 
 
 class AnalysisWithoutTotal:
@@ -110,7 +108,11 @@ def analyse_without_total(view: View, *, trust_flags: bool = False) -> AnalysisW
                                                                      bool(trust_flags))
     if status == 6:
         raise _too_complex()
-    if status:  # (1: a number no layout satisfies; 3: numbers that contradict each other)
+    if status == 1:
+        x, y = bad % view.width, bad // view.width
+        raise InconsistentPositionError(f"the {cells[bad]} at ({x}, {y}) cannot be satisfied by its hidden neighbours"
+                                        + (" and flags" if trust_flags else "") + ", whatever the mine total")
+    if status:
         raise InconsistentPositionError("the numbers contradict each other: no layout of mines fits them, whatever "
                                         "the mine total")
     known = int((cells == FLAG).sum()) if trust_flags else 0

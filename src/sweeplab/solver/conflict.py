@@ -166,10 +166,19 @@ def _window(opened: np.ndarray, w: int, h: int, topology: str, holds):
                 inside = opened[(xs >= x0) & (xs < x0 + size) & (ys >= y0) & (ys < y0 + size)]
                 box = (max(x0 - 1, 0), max(y0 - 1, 0), min(x0 + size + 1, w), min(y0 + size + 1, h)) \
                     if topology == "bounded" else (0, 0, w, h)
-                if 0 < inside.size < opened.size and not holds(inside, box):
+                if 0 < inside.size < opened.size and not _holds_or_too_complex(holds, inside, box):
                     return inside, box
         size *= 2
     return opened, (0, 0, w, h)
+
+
+def _holds_or_too_complex(holds, keep, box) -> bool:
+    """Whether the numbers at `keep` hold, a window too tangled to count taken as holding (not shown
+    not to: the contradiction is then sought in larger windows, and at last on the whole board)."""
+    try:
+        return holds(keep, box)
+    except TooComplexError:
+        return True
 
 
 def _starts(length: int, size: int, step: int) -> list[int]:

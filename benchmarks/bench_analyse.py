@@ -22,11 +22,24 @@ of this process, beside Playwright's driver, as the tests serve it. The second s
 interpreter with the driver, whose work while the page is waiting then delays the server's answers.
 
     python benchmarks/bench_analyse.py [--positions 20] [--edits 10] [--seed 1]
+
+With --report, no browser and no server: the report's analysis alone (`analyse_report.analysis`, what
+the worker computes before perfect play) of positions the engine reasons about without a usable
+total, each timed --repeat times in a fresh process per source tree (--src, e.g. another checkout's
+src/; the trees take turns, round by round), medians in milliseconds:
+
+- impossible 100x100: a uniform 100x100 board with 2,060 mines (expert's density), every opening
+  open, one number beside the unopened cells made one more than it is; with its total, and without;
+- consistent 100x100, no total: the same board before the wrong number;
+- expert, no total: an expert mid-game position as above (`midgame`), its total left out.
+
+    python benchmarks/bench_analyse.py --report [--src DIR ...] [--rounds 3] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -37,6 +50,7 @@ import time
 import httpx
 import numpy as np
 
+from sweeplab import grid
 from sweeplab.game import Game
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.play.analyse_position import AnalysisPosition
@@ -165,12 +179,88 @@ def row(name, values):
             f"{v.max():8.1f}")
 
 
+def report_cases(seed: int) -> dict:
+    """The --report positions, by name."""
+    board = uniform_board(100, 100, 2060, seed)
+    game = Game(board)
+    for y, x in np.argwhere((board.numbers == 0) & ~board.mines):
+        if game.view().cells[y, x] < 0:
+            game.open(int(x), int(y))
+    cells = game.view().cells.copy()
+    flat = cells.reshape(-1)
+    unopened = grid.around(flat < 0, grid.neighbour_table(100, 100)).sum(axis=1)
+    wrong = flat.copy()
+    beside = np.flatnonzero((flat >= 1) & (unopened > flat))
+    wrong[beside[np.random.default_rng(seed).integers(beside.size)]] += 1
+    rng = np.random.default_rng(seed)
+    found = None
+    s = seed * 100_000
+    while found is None:
+        found = midgame(s, rng)
+        s += 1
+    return {"impossible 100x100": AnalysisPosition(wrong.reshape(100, 100), 2060),
+            "impossible 100x100, no total": AnalysisPosition(wrong.reshape(100, 100), None),
+            "consistent 100x100, no total": AnalysisPosition(cells, None),
+            "expert, no total": AnalysisPosition(found[0].view().cells, None)}
+
+
+def report_worker(seed: int, repeat: int) -> None:
+    """Time the report's analysis of each --report position in this process (the sources on its path);
+    print {name: [ms, ...], "_status": {name: status}} as JSON."""
+    from sweeplab.play.analyse_report import analysis
+
+    cases = report_cases(seed)
+    out: dict = {"_status": {}}
+    for name, pos in cases.items():
+        out["_status"][name] = analysis(pos, False)["status"]  # (compiles, or loads, the kernels)
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            analysis(pos, False)
+            times.append(1000 * (time.perf_counter() - t0))
+        out[name] = times
+    print(json.dumps(out))
+
+
+def report_main(args) -> None:
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    srcs = args.src or [here]
+    runs: dict = {src: {} for src in srcs}
+    status: dict = {}
+    for _ in range(args.rounds):
+        for src in srcs:  # the trees take turns
+            env = {**os.environ, "PYTHONPATH": src}
+            proc = subprocess.run([sys.executable, __file__, "--report-worker", "--seed", str(args.seed), "--repeat",
+                                   str(args.repeat)], env=env, capture_output=True, text=True, check=True)
+            got = json.loads(proc.stdout.strip().splitlines()[-1])
+            status[src] = got.pop("_status")
+            for name, times in got.items():
+                runs[src].setdefault(name, []).extend(times)
+    print(f"the analysis report alone (analyse_report.analysis), seed {args.seed}: {args.rounds} rounds x "
+          f"{args.repeat} runs a case, median ms; {machine()}")
+    names = list(runs[srcs[0]])
+    print(f"{'case':<32}" + "".join(f" | {'ms':>9} {'status':>12}" for _ in srcs))
+    for name in names:
+        print(f"{name:<32}" + "".join(f" | {np.median(runs[src][name]):9.1f} {status[src][name]:>12}" for src in srcs))
+    for i, src in enumerate(srcs):
+        print(f"column {i + 1}: {src}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--edits", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--report", action="store_true", help="time the report's analysis alone, no browser")
+    ap.add_argument("--report-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--src", action="append", default=None, help="with --report: a source tree (repeatable)")
+    ap.add_argument("--rounds", type=int, default=3, help="with --report: rounds, the trees taking turns")
+    ap.add_argument("--repeat", type=int, default=5, help="with --report: runs a case in each round")
     args = ap.parse_args()
+    if args.report_worker:
+        return report_worker(args.seed, args.repeat)
+    if args.report:
+        return report_main(args)
     from playwright.sync_api import sync_playwright
 
     rng = np.random.default_rng(args.seed)

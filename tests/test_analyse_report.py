@@ -66,6 +66,8 @@ def test_the_report_agrees_with_every_layout(pos):
             assert core["status"] == "impossible"
             return
         assert core["status"] == "no_total"
+        low, high = min(by_total), max(by_total)
+        assert (f"totals {low} fit" if low == high else f"totals from {low} to {high} fit") in core["message"]
         bit = {c: 1 << (c[1] * w + c[0]) for c in unknown}
         assert cell_set(core["safe"]) == {c for c in unknown if not any(L & bit[c] for L in every)}
         assert cell_set(core["mines_certain"]) == {c for c in unknown if all(L & bit[c] for L in every)}

@@ -7,8 +7,8 @@ Everything here only reads an `AnalysisPosition` (what a player sees). It runs i
 the server stops when a position runs past its time (see analyse.py), so nothing here needs a clock.
 
 Without a mine total the probabilities are not defined (they depend on the total); what the numbers
-decide alone is: a cell is safe (a mine) for every total iff it is for each total in a set of totals
-whose layouts cover every count of mines on the frontier (`_spanning_totals`).
+decide alone, the totals that fit them, and which numbers cannot all hold are the engine's
+(solver.conflict); this module says them in words.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 from .. import grid
 from ..errors import InconsistentPositionError, SearchTooLargeError, TooComplexError
 from ..replays.judge import judge_click
-from ..solver import analyse, deduce_rules, hint
+from ..solver import analyse, analyse_without_total, conflict_core, deduce_rules, hint
 from ..solver.fifty import unavoidable_sets
 from ..solver.optimal import OptimalPlay
 from ..solver.players import ENDGAME, FIFTY, LOOKAHEAD, StrongPlayer
@@ -69,7 +69,7 @@ def analysis(pos: AnalysisPosition, trust_flags: bool) -> dict:
     try:
         a = analyse(view, trust_flags=trust_flags)
     except InconsistentPositionError:
-        out.update(status="impossible", conflict=explain_conflict(pos, trust_flags))
+        out.update(_impossible(pos, trust_flags))
         return out
     except TooComplexError as e:
         out.update(status="too_complex", message=str(e))
@@ -144,59 +144,31 @@ def unavoidable(view: View, a, trust_flags: bool) -> list[dict]:
 
 
 # --- without a mine total -------------------------------------------------------------------------
-def _split(cells: np.ndarray, topology: str, trust_flags: bool):
-    """(frontier, off): unknown cells beside an open cell, and the other unknown cells (flat masks)."""
-    flat = cells.reshape(-1)
-    h, w = cells.shape
-    nbr = grid.neighbour_table(w, h, topology)
-    unknown = (flat == HIDDEN) | ((flat == FLAG) & (not trust_flags))
-    beside_open = grid.around(flat >= 0, nbr).any(axis=1)
-    return unknown & beside_open, unknown & ~beside_open
-
-
-def _spanning_totals(cells: np.ndarray, topology: str, trust_flags: bool) -> list[int]:
-    """Totals whose layouts together hold every count k of mines on the frontier once: with U unknown
-    cells off it, the total M takes the counts M - U..M, so M = U, 2U + 1, ... cover 0..F."""
-    frontier, off = _split(cells, topology, trust_flags)
-    f, u = int(frontier.sum()), int(off.sum())
-    flags = int((cells == FLAG).sum()) if trust_flags else 0
-    return [m + flags for m in range(u, f + u + 1, u + 1)]
-
-
-def _analyses_any_total(cells: np.ndarray, topology: str, trust_flags: bool) -> list:
-    out = []
-    for m in _spanning_totals(cells, topology, trust_flags):
-        try:
-            out.append(analyse(View(cells, m, topology), trust_flags=trust_flags))
-        except InconsistentPositionError:
-            continue
-    return out
-
-
-def numbers_hold(cells: np.ndarray, topology: str, trust_flags: bool) -> bool:
-    """Whether some layout of mines fits the open numbers, whatever the total."""
-    return bool(_analyses_any_total(cells, topology, trust_flags))
-
-
 def _without_total(pos: AnalysisPosition, trust_flags: bool) -> dict:
     try:
-        found = _analyses_any_total(pos.cells, pos.topology, trust_flags)
+        a = analyse_without_total(pos.view(0), trust_flags=trust_flags)
+    except InconsistentPositionError:
+        return _impossible(pos, trust_flags)
     except TooComplexError as e:
         return {"status": "too_complex", "message": str(e)}
-    if not found:
-        return {"status": "impossible", "conflict": explain_conflict(pos, trust_flags)}
-    frontier, _ = _split(pos.cells, pos.topology, trust_flags)
-    frontier = frontier.reshape(pos.cells.shape)
-    safe = frontier & np.logical_and.reduce([a.safe for a in found])
-    mines = frontier & np.logical_and.reduce([a.mines for a in found])
-    return {"status": "no_total", "safe": _cells(safe), "mines_certain": _cells(mines),
-            "message": "No mine total: the cells shown are decided by the numbers alone, for any total. "
-                       "Mine probabilities, the layouts and the best move depend on the total; give it."}
+    unknown = pos.cells < 0
+    totals = f"{a.low}" if a.low == a.high else f"from {a.low} to {a.high}"
+    return {"status": "no_total", "safe": _cells(a.safe & unknown), "mines_certain": _cells(a.mines & unknown),
+            "message": f"No mine total: the cells shown are decided by the numbers alone, for any total (totals "
+                       f"{totals} fit them). Mine probabilities, the layouts and the best move depend on the "
+                       "total; give it."}
 
 
 # --- an impossible position -------------------------------------------------------------------------
+def _impossible(pos: AnalysisPosition, trust_flags: bool) -> dict:
+    try:
+        return {"status": "impossible", "conflict": explain_conflict(pos, trust_flags)}
+    except TooComplexError as e:  # (numbers too tangled to count even once cut to a window)
+        return {"status": "too_complex", "message": str(e)}
+
+
 def explain_conflict(pos: AnalysisPosition, trust_flags: bool) -> dict:
-    """Why no layout fits: a number that its unopened neighbours cannot satisfy alone; else a smallest
+    """Why no layout fits: a number that its unopened neighbours cannot satisfy alone; else a minimal
     set of numbers that cannot all hold (each needed: with any one of them unopened instead, a layout
     fits); else the mine total, with the totals the numbers allow."""
     cells = pos.cells.reshape(-1)
@@ -214,53 +186,18 @@ def explain_conflict(pos: AnalysisPosition, trust_flags: bool) -> dict:
     if single:
         return {"kind": "number", "numbers": _xy([(i // w, i % w) for i, _ in single]),
                 "message": "; ".join(s for _, s in single).capitalize() + "."}
-    if not numbers_hold(pos.cells, pos.topology, trust_flags):
-        needed = _smallest_conflict(pos.cells, pos.topology, trust_flags, nbr)
-        where = "; ".join(f"the {int(cells[i])} at {name(int(i % w), int(i // w))}" for i in needed)
-        return {"kind": "numbers", "numbers": _xy([(i // w, i % w) for i in needed]),
+    view = pos.view(0)
+    try:
+        a = analyse_without_total(view, trust_flags=trust_flags)
+    except InconsistentPositionError:
+        needed = conflict_core(view, trust_flags=trust_flags)
+        where = "; ".join(f"the {int(pos.cells[y, x])} at {name(x, y)}" for x, y in needed)
+        return {"kind": "numbers", "numbers": [list(c) for c in needed],
                 "message": f"These {len(needed)} numbers cannot all hold: {where}. No layout of mines fits them "
                            "together, and with any one of them unopened instead, one does."}
-    return _total_conflict(pos, trust_flags)
-
-
-def _smallest_conflict(cells2d: np.ndarray, topology: str, trust_flags: bool, nbr) -> list[int]:
-    """Deletion over every open cell: each is made unopened in turn, and stays so when the rest still
-    cannot hold; those left are each needed, and they alone, every other open cell unopened, cannot
-    hold. An open cell away from the unopened ones counts too: once a neighbour is unopened, its
-    number and its being no mine can be what the conflict rests on. Those cells are first tried
-    unopened all at once, which usually settles them in one step."""
-    cells = cells2d.reshape(-1).copy()
-    shape = cells2d.shape
-    inner = np.flatnonzero((cells >= 0) & ~grid.around(cells < 0, nbr).any(axis=1))
-    trial = cells.copy()
-    trial[inner] = HIDDEN
-    if inner.size and not numbers_hold(trial.reshape(shape), topology, trust_flags):
-        cells = trial
-    needed = []
-    for i in np.flatnonzero(cells >= 0):
-        trial = cells.copy()
-        trial[i] = HIDDEN
-        if numbers_hold(trial.reshape(shape), topology, trust_flags):
-            needed.append(int(i))
-        else:
-            cells = trial
-    return needed
-
-
-def _total_conflict(pos: AnalysisPosition, trust_flags: bool) -> dict:
-    n = pos.cells.size
-
-    def fits(m):
-        try:
-            analyse(View(pos.cells, m, pos.topology), trust_flags=trust_flags)
-            return True
-        except InconsistentPositionError:
-            return False
-
-    low = next(m for m in range(n + 1) if fits(m))
-    high = next(m for m in range(n, -1, -1) if fits(m))
     m = pos.mines
     assert m is not None  # without a total, the numbers alone decide whether a position holds
+    low, high = a.low, a.high
     if m < low:
         why = f"they need at least {low} mines in all, more than the total of {m}"
     elif m > high:

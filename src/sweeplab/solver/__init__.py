@@ -8,7 +8,9 @@
 
 from ..errors import InconsistentPositionError, TooComplexError
 from .complete import Analysis, analyse
+from .conflict import AnalysisWithoutTotal, analyse_without_total, conflict_core
 from .hints import Hint, hint
 from .rules import deduce_rules
 
-__all__ = ["Analysis", "Hint", "InconsistentPositionError", "TooComplexError", "analyse", "deduce_rules", "hint"]
+__all__ = ["Analysis", "AnalysisWithoutTotal", "Hint", "InconsistentPositionError", "TooComplexError", "analyse",
+           "analyse_without_total", "conflict_core", "deduce_rules", "hint"]

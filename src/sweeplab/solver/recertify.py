@@ -29,7 +29,7 @@ from .deduction import (
     number_rule,
 )
 from .playthrough import BOOM, PLAY_ON, SOLVED, run
-from .rules import next_pair, slot_bit
+from .rules import next_decision
 from .state import (
     CHECKED,
     EV_A,
@@ -369,20 +369,16 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop):
                     wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, j, rule == ALL_MINES, WHY_NUMBER, a, -1,
                                         wtop)
             continue
-        s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, 0, True)
+        s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, 0, True)
         while s < 24:
-            lo, hi = (a, b) if b_fills else (b, a)
             for side in range(2):
-                c, sc = (a, 24) if side == 0 else (b, s)
+                c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
                     q = nbr[c, k]
-                    if q < 0 or st[q] != HIDDEN_STATE:
-                        continue
-                    bit = slot_bit(sm, sc, k)
-                    if mines_bits & bit or safe_bits & bit:
-                        wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, q, (mines_bits & bit) != 0, WHY_PAIR,
+                    if (mines_k | safe_k) >> k & 1 and st[q] == HIDDEN_STATE:  # (decided once, seen twice)
+                        wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, q, mines_k >> k & 1 == 1, WHY_PAIR,
                                             lo, hi, wtop)
-            s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, True)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s + 1, True)
 
 
 @njit(inline='always')
@@ -398,17 +394,14 @@ def _pair_implies(numbers, nbr, pi, pb, si, sm, a, b, x, mine):
     st = pb[ST]
     if st[a] != OPEN_STATE or st[b] != OPEN_STATE:
         return False
-    s, c, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
+    s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, 0, False)
     while s < 24 and c != b:
-        s, c, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+        s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s + 1, False)
     if s == 24:
         return False
     for k in range(8):
         if nbr[a, k] == x:
-            bit = slot_bit(sm, 24, k)
-        elif nbr[b, k] == x:
-            bit = slot_bit(sm, s, k)
-        else:
-            continue
-        return ((mines_bits if mine else safe_bits) & bit) != 0
+            return ((a_mines if mine else a_safe) >> k & 1) == 1
+        if nbr[b, k] == x:
+            return ((b_mines if mine else b_safe) >> k & 1) == 1
     return False

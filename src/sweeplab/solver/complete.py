@@ -137,7 +137,7 @@ def _settled(cells, nbr, trust_flags, mine_count, si, sm):
     for i in range(n - 1, -1, -1):  # every number waits, the first on top
         if pb[ST, i] == OPEN_STATE:
             wtop = push(si, sb, wtop, i)
-    if settle(cells, nbr, pi, pb, meta, si, sb, sm, wtop, -1) == BROKEN:
+    if settle(cells, nbr, (pi, pb, meta), (si, sb, sm), wtop, -1) == BROKEN:
         return 3, 0, pi, pb, meta
     return 0, known, pi, pb, meta
 

@@ -308,9 +308,13 @@ def _frontier_mines_at_most(cs, nbr, st):
 
 
 @njit(inline='always')
-def run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
-    """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
-    until the board is open (SOLVED) or nothing more can be decided."""
+def run(board, budget, play, scratch, wtop):
+    """Play on from the position in `play` (its log: pi, pb, meta) of `board` (mines, numbers,
+    neighbour table) with `wtop` numbers waiting in the work list of `scratch` (si, sb, sm), until
+    the board is open (SOLVED) or nothing more can be decided."""
+    mines, numbers, nbr = board
+    pi, pb, meta = play
+    si, sb, _ = scratch
     n = mines.shape[0]
     total = 0
     for i in range(n):
@@ -318,7 +322,7 @@ def run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
             total += 1
     goal = n - total
     while True:
-        how = settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop, goal)
+        how = settle(numbers, nbr, play, scratch, wtop, goal)
         if how == DONE:
             return SOLVED
         if how == BROKEN:  # (a play's numbers are the board's: they always fit)
@@ -334,9 +338,13 @@ def run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
 
 
 @njit
-def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
-    """Play `mines` (with `numbers`) from `click` without guessing, logging into (pi, pb, meta).
-    Returns SOLVED, STUCK, BUDGET or BOOM; meta[NEEDED_TOTAL] says whether the total was needed."""
+def play_fresh(board, click, budget, play, scratch):
+    """Play `board` (mines, numbers, neighbour table) from `click` without guessing, logging into
+    `play` (pi, pb, meta) with the grid's `scratch` (si, sb, sm). Returns SOLVED, STUCK, BUDGET or
+    BOOM; meta[NEEDED_TOTAL] says whether the total was needed."""
+    mines, numbers, nbr = board
+    pi, pb, meta = play
+    si, sb, _ = scratch
     n = mines.shape[0]
     reset_scratch(sb, n)
     meta[:] = 0
@@ -349,7 +357,7 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
         return BOOM
     reveal(pi, pb, meta, nbr, click, shown(numbers, click, False), WHY_CLICK, -1, -1)
     wtop = push(si, sb, 0, click)
-    return run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+    return run(board, budget, play, scratch, wtop)
 
 
 __all__ = ["SOLVED", "STUCK", "BUDGET", "BOOM", "DEFAULT_LEAF_BUDGET", "play_fresh", "run", "complete_step", "quiet",

@@ -150,20 +150,20 @@ def _component_clean(pb, nbr, si, sb, x):
 
 
 @njit
-def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
-    """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
-    mine moved from `src` to `dst` (or, with src = -1, by a mine added at `dst`), logging into
-    (pi, pb, meta). Same verdict as `play_fresh` (but for the leaf budget: see the module
-    docstring); meta[NEEDED_TOTAL] here says whether the log uses the total, not whether it had to.
-    How: see `_replay`."""
-    status, wtop = _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst)
+def play_moved(board, click, budget, old, play, scratch, src, dst):
+    """Play `board` (mines, numbers, neighbour table), which differs from the board logged in `old`
+    (a play's log: pi, pb, meta) by a mine moved from `src` to `dst` (or, with src = -1, by a mine
+    added at `dst`), logging into `play` with the grid's `scratch` (si, sb, sm). Same verdict as
+    `play_fresh` (but for the leaf budget: see the module docstring); meta[NEEDED_TOTAL] here says
+    whether the log uses the total, not whether it had to. How: see `_replay`."""
+    status, wtop = _replay(board, click, old, play, scratch, src, dst)
     if status != PLAY_ON:
         return status
-    return run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+    return run(board, budget, play, scratch, wtop)
 
 
 @njit(_nrt=False)
-def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
+def _replay(board, click, old, play, scratch, src, dst):
     """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
     BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
     list.
@@ -179,6 +179,10 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     so an accepted move costs about what its damage does. An added mine changes the total, so
     no deduction that used the total is kept. What is left is played on as usual; the position
     reached is a fresh play's, as sound deductions have one closure."""
+    mines, numbers, nbr = board
+    old_i, old_b, old_m = old
+    pi, pb, meta = play
+    si, sb, sm = scratch
     n = mines.shape[0]
     reset_scratch(sb, n)
     meta[:] = 0

@@ -230,9 +230,13 @@ def reveal_found(numbers, nbr, pi, pb, meta, si, sb, why):
 
 
 @njit
-def settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop, goal):
-    """The single-number rule, then the pair rule, again until neither decides anything (STALLED)
-    or `goal` cells are open (DONE; goal -1: never); BROKEN when a number can no longer be met."""
+def settle(numbers, nbr, play, scratch, wtop, goal):
+    """The single-number rule, then the pair rule, on the position in `play` (pi, pb, meta) with
+    `wtop` numbers waiting in the work list of `scratch` (si, sb, sm), again until neither decides
+    anything (STALLED) or `goal` cells are open (DONE; goal -1: never); BROKEN when a number can no
+    longer be met."""
+    pi, pb, meta = play
+    si, sb, sm = scratch
     st = pb[ST]
     while True:
         if not single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):

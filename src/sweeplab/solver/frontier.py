@@ -187,13 +187,15 @@ def frame(numbers, nbr, pi, pb):
             pos[r] = ncomp
             ncomp += 1
         comp_of[v] = pos[r]
-    comp_start[:ncomp + 1] = 0
+    # (loops, not slices assigned: numba compiles a shape check with its message's string work)
+    for k in range(ncomp + 1):
+        comp_start[k] = 0
     for v in range(nf):
         comp_start[comp_of[v] + 1] += 1
+    fill = rest[nf:nf + ncomp]
     for k in range(ncomp):
         comp_start[k + 1] += comp_start[k]
-    fill = rest[nf:nf + ncomp]
-    fill[:] = comp_start[:ncomp]
+        fill[k] = comp_start[k]
     for v in range(nf):  # each component's cells in frontier order: its first cell first
         order[fill[comp_of[v]]] = v
         fill[comp_of[v]] += 1
@@ -203,7 +205,8 @@ def frame(numbers, nbr, pi, pb):
     rem = rest[6 * nf:6 * nf + nc]
     for c in range(nc):
         rem[c] = con_start[c + 1] - con_start[c]
-    rest[:nf] = -1  # dist
+    for v in range(nf):  # dist
+        rest[v] = -1
     return Constraints(fidx, front, off, con_cell, need, nfree, con_start, con_front, fcons, fdeg,
                        comp_start[:ncomp + 1], order, pos, con_comp, cstart, clist, rest, flags)
 

@@ -373,8 +373,11 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop):
                     wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, j, rule == ALL_MINES, WHY_NUMBER, a, -1,
                                         wtop)
             continue
-        s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, 0, True)
-        while s < 24:
+        s = 0
+        while True:  # (one call of the inlined search: numba types it again at each)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, True)
+            if s == 24:
+                break
             for side in range(2):
                 c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
@@ -382,7 +385,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop):
                     if (mines_k | safe_k) >> k & 1 and st[q] == HIDDEN_STATE:  # (decided once, seen twice)
                         wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, q, mines_k >> k & 1 == 1, WHY_PAIR,
                                             lo, hi, wtop)
-            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s + 1, True)
+            s += 1
 
 
 @njit(inline='always')
@@ -398,11 +401,14 @@ def _pair_implies(numbers, nbr, pi, pb, si, sm, a, b, x, mine):
     st = pb[ST]
     if st[a] != OPEN_STATE or st[b] != OPEN_STATE:
         return False
-    s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, 0, False)
-    while s < 24 and c != b:
-        s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s + 1, False)
-    if s == 24:
-        return False
+    s = 0
+    while True:
+        s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+        if s == 24:
+            return False
+        if c == b:
+            break
+        s += 1
     for k in range(8):
         if nbr[a, k] == x:
             return ((a_mines if mine else a_safe) >> k & 1) == 1

@@ -188,8 +188,11 @@ def pair_pass(st, numbers, nbr, pi, si, sb, sm):
         dirty[a] = False
         if st[a] != OPEN_STATE or pi[HMASK, a] == 0:
             continue
-        s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, 0, False)
-        while s < 24:
+        s = 0
+        while True:  # (one call of the inlined search: numba types it again at each)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+            if s == 24:
+                break
             for side in range(2):
                 c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
@@ -205,8 +208,7 @@ def pair_pass(st, numbers, nbr, pi, si, sb, sm):
                     si[REST_A, q] = numbers[lo] - pi[KNO, lo]
                     si[REST_B, q] = numbers[hi] - pi[KNO, hi]
                     decided += 1
-            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s + 1,
-                                                                           False)
+            s += 1
     return decided
 
 
@@ -269,8 +271,11 @@ def one_level(numbers, nbr, pi, pb, si, sm, safe, mines):
     for a in range(n):
         if st[a] != OPEN_STATE or pi[HMASK, a] == 0:
             continue
-        s, b, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, AFTER, False)
-        while s < 24:
+        s = AFTER
+        while True:
+            s, b, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+            if s == 24:
+                break
             for side in range(2):
                 c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
@@ -278,7 +283,7 @@ def one_level(numbers, nbr, pi, pb, si, sm, safe, mines):
                         q = nbr[c, k]
                         mines[q] = mines_k >> k & 1 == 1
                         safe[q] = not mines[q]
-            s, b, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+            s += 1
 
 
 def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:

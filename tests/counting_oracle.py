@@ -12,8 +12,8 @@ from fractions import Fraction
 import numpy as np
 
 from sweeplab.kernels import HIDDEN_STATE
-from sweeplab.solver.frontier import build, components, view_position
-from sweeplab.solver.state import HID, HMASK, KNO, ST, new_play
+from sweeplab.solver.frontier import constraints, view_position
+from sweeplab.solver.state import ST, new_play
 
 
 def count_component(vars_, cons):
@@ -103,9 +103,9 @@ def exact_analysis(view, trust_flags: bool = False):
     unknown = [int(i) for i in np.flatnonzero(pb[ST] == HIDDEN_STATE)]
     if status:
         return 0, {c: 0 for c in unknown}, 0
-    fidx, front, nf, off, _, nc, need, _, con_start, con_front, fcons, fdeg, parent = build(
-        pb[ST], cells, view.neighbours, pi[HID], pi[KNO], pi[HMASK])
-    order, comp_start, con_comp, _ = components(nf, nc, con_start, con_front, fcons, fdeg, parent)
+    cs = constraints(cells, view.neighbours, pi, pb)
+    fidx, front, off, order, comp_start, con_comp = cs.fidx, cs.front, cs.off, cs.order, cs.comp_start, cs.con_comp
+    need, con_start, con_front = cs.need, cs.con_start, cs.con_front
     M = view.mine_count - int(known)
     polys, cms = [], []
     for k in range(len(comp_start) - 1):

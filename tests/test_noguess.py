@@ -235,7 +235,7 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
         mines = generate(w, h, m, 15, 8, 11, method="chain", steps=0).board.flat_mines.copy()
         numbers = K.count_numbers(mines, nbr)
         cur, nxt = new_play(n), new_play(n)
-        assert play_fresh(mines, numbers, nbr, click, 200_000, *cur, *scratch) == SOLVED
+        assert play_fresh((mines, numbers, nbr), click, 200_000, cur, scratch) == SOLVED
         for step in range(80):
             b = int(rng.choice(np.flatnonzero(~mines & free_cells)))
             if step % 4 == 0:  # a mine added, as the insertion does
@@ -245,8 +245,8 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
                 a = int(rng.choice(np.flatnonzero(mines)))
                 move_mine(mines, numbers, nbr, a, b)
             assert (numbers == K.count_numbers(mines, nbr)).all()
-            moved = play_moved(mines, numbers, nbr, click, 200_000, *cur, *nxt, *scratch, a, b)
-            fresh = play_fresh(mines, K.count_numbers(mines, nbr), nbr, click, 200_000, *new_play(n), *fresh_scratch)
+            moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b)
+            fresh = play_fresh((mines, K.count_numbers(mines, nbr), nbr), click, 200_000, new_play(n), fresh_scratch)
             assert moved == fresh
             verdicts.add((moved, a < 0))
             if moved == SOLVED:  # go on from the new board, as the chain does
@@ -312,7 +312,7 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
     click = cy * w + cx
     scratch = new_scratch(nbr)
     cur, nxt, fresh = new_play(n), new_play(n), new_play(n)
-    play_fresh(mines, numbers, nbr, click, 200_000, *cur, *scratch)
+    play_fresh((mines, numbers, nbr), click, 200_000, cur, scratch)
     for _ in range(12):
         space = np.flatnonzero(~mines & free_cells)
         if space.size == 0:
@@ -324,8 +324,8 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
         else:
             a = int(rng.choice(np.flatnonzero(mines)))
             move_mine(mines, numbers, nbr, a, b)
-        moved = play_moved(mines, numbers, nbr, click, 200_000, *cur, *nxt, *scratch, a, b)
-        want = play_fresh(mines, numbers, nbr, click, 200_000, *fresh, *scratch)
+        moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b)
+        want = play_fresh((mines, numbers, nbr), click, 200_000, fresh, scratch)
         assert moved == want
         # a solved play may leave mines unflagged once every safe cell is open
         got, wanted = nxt[1][ST], fresh[1][ST]

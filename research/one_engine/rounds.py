@@ -1,7 +1,7 @@
 """One round of complete deduction, timed alone: the engine's against the certifier's before it.
 
     python research/one_engine/rounds.py capture --out rounds.npz [--boards 2] [--moves 150]
-    python research/one_engine/rounds.py time --old OLD_TREE --new NEW_TREE --rounds-file rounds.npz [--runs 6]
+    python research/one_engine/rounds.py time --old OLD_TREE --new NEW_TREE --rounds-file rounds.npz [--runs 6] [--no-reuse]
     python research/one_engine/rounds.py parts --rounds-file rounds.npz
 
 `capture` records the positions at which a no-guess chain's plays start a round of complete
@@ -9,9 +9,11 @@ deduction: certified 30x16 boards with 130 and 170 mines (clicked at the centre,
 seeds 0..boards-1) each run `--moves` chain moves with the kernels as plain Python (numba off), so
 that the round's function can be wrapped and its inputs kept. `time` runs, in each tree's own
 interpreter and taking turns (old, new, old, ...), that tree's round function on every recorded
-position (the engine's `solver.playthrough.complete_step`; before it, `generators.certify._complete_step`,
-which takes the same arguments), checks that both decide the same cells, and prints the CPU time
-per round of each run and the medians' ratio. A round is about a third of generation's time, and
+position in the order the chains played them (the engine's `solver.playthrough.complete_step`, on
+the play's position and a scratch that remembers the components swept to no avail, fresh at each
+pass as at a chain's start; `--no-reuse`: every component swept; trees before it took the
+position's rows), checks that both decide the same cells, and prints the CPU time per round of
+each run and the medians' ratio. A round is about a third of generation's time, and
 whole-generation timings swing more than the gap sought, so the round is measured where it can be
 measured closely. `parts` splits the engine's round (this checkout's) into what it is made of:
 the constraints built, the components put in their narrow order (and the round's arrays
@@ -56,15 +58,16 @@ def record(out: str, moves: int) -> None:
     from sweeplab.generators import certify as C
     from sweeplab.generators import noguess as G
     from sweeplab.solver import playthrough as play
+    from sweeplab.solver.state import HID, HMASK, KNO, ST
 
     kept: dict[str, list] = {k: [] for k in ("st", "numbers", "hid", "kno", "hmask", "left")}
     inner = play.complete_step
 
-    def wrapped(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
-        for k, v in (("st", st), ("numbers", numbers), ("hid", hid), ("kno", kno), ("hmask", hmask)):
+    def wrapped(numbers, nbr, pi, pb, si, sb, mines_left, budget):
+        for k, v in (("st", pb[ST]), ("numbers", numbers), ("hid", pi[HID]), ("kno", pi[KNO]), ("hmask", pi[HMASK])):
             kept[k].append(np.array(v, copy=True))
         kept["left"].append(int(mines_left))
-        return inner(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget)
+        return inner(numbers, nbr, pi, pb, si, sb, mines_left, budget)
 
     play.complete_step = wrapped
     for module in list(sys.modules.values()):  # (numba's int64 arithmetic, which plain numpy refuses)
@@ -83,9 +86,11 @@ def record(out: str, moves: int) -> None:
     np.savez_compressed(out, **{k: np.array(v) for k, v in kept.items()})
 
 
-def run_side(path: str, repeat: int) -> None:
-    """Time this interpreter's round function on every recorded round; print CPU ns a round and a
-    digest of the decisions."""
+def run_side(path: str, repeat: int, reuse: bool) -> None:
+    """Time this interpreter's round function on every recorded round, in the order they were
+    played; print CPU ns a round and a digest of the decisions. The engine's round takes the
+    play's position and scratch, which remembers the components swept to no avail (each pass
+    starts from a fresh scratch, as a chain starts; `reuse` False: every component swept)."""
     import hashlib
 
     from sweeplab import grid
@@ -95,70 +100,101 @@ def run_side(path: str, repeat: int) -> None:
         from sweeplab.generators.certify import _complete_step as step
     d = np.load(path)
     nbr = grid.neighbour_table(W, H, "bounded")
-    rows = [tuple(d[k][i] for k in ("st", "numbers", "hid", "kno", "hmask")) + (int(d["left"][i]),)
-            for i in range(d["left"].shape[0])]
     n = W * H
-    safe = np.zeros(n, dtype=np.bool_)
-    mine = np.zeros(n, dtype=np.bool_)
+    rounds = d["left"].shape[0]
+    plain = step.py_func.__code__.co_argcount == 10  # (the round before it took the position's rows)
+    if plain:
+        rows = [tuple(d[k][i] for k in ("st", "numbers", "hid", "kno", "hmask")) + (int(d["left"][i]),)
+                for i in range(rounds)]
+        safe = np.zeros(n, dtype=np.bool_)
+        mine = np.zeros(n, dtype=np.bool_)
+
+        def one(r, scratch):
+            st, numbers, hid, kno, hmask, left = rows[r]
+            safe[:] = False
+            mine[:] = False
+            got = step(st, numbers, nbr, hid, kno, hmask, left, safe, mine, 200_000)
+            return got, safe, mine
+    else:
+        from sweeplab.solver.state import HID, HMASK, KNO, MINE_OUT, SAFE_OUT, ST, new_play, reuse_quiet, scratch_for
+        rows = []
+        for i in range(rounds):
+            pi, pb, _ = new_play(n)
+            pb[ST] = d["st"][i]
+            pi[HID], pi[KNO], pi[HMASK] = d["hid"][i], d["kno"][i], d["hmask"][i]
+            rows.append((d["numbers"][i], pi, pb, int(d["left"][i])))
+
+        def one(r, scratch):
+            numbers, pi, pb, left = rows[r]
+            si, sb, _ = scratch
+            sb[SAFE_OUT] = False
+            sb[MINE_OUT] = False
+            got = step(numbers, nbr, pi, pb, si, sb, left, 200_000)
+            return got, sb[SAFE_OUT], sb[MINE_OUT]
+
+    def fresh():
+        scratch = scratch_for(W, H) if not plain else None
+        if not plain:
+            reuse_quiet(scratch, reuse)
+        return scratch
+
     h = hashlib.sha1()
-    for st, numbers, hid, kno, hmask, left in rows:  # (compiles, and the decisions)
-        safe[:] = False
-        mine[:] = False
-        got = step(st, numbers, nbr, hid, kno, hmask, left, safe, mine, 200_000)
+    scratch = fresh()
+    for r in range(rounds):  # (compiles, and the decisions)
+        got, safe, mine = one(r, scratch)
         h.update(np.array([got[0], got[1], got[2]], dtype=np.int64).tobytes() + safe.tobytes() + mine.tobytes())
-    t = time.process_time()
+    spent = 0.0
     for _ in range(repeat):
-        for st, numbers, hid, kno, hmask, left in rows:
-            step(st, numbers, nbr, hid, kno, hmask, left, safe, mine, 200_000)
-    print((time.process_time() - t) / (repeat * len(rows)) * 1e9, h.hexdigest()[:16])
+        scratch = fresh()
+        t = time.process_time()
+        for r in range(rounds):
+            one(r, scratch)
+        spent += time.process_time() - t
+    print(spent / (repeat * rounds) * 1e9, h.hexdigest()[:16])
 
 
 def parts(path: str, repeat: int) -> None:
     from numba import njit
 
     from sweeplab import grid
-    from sweeplab.solver.frontier import build, by_component, components
-    from sweeplab.solver.sweep import GROW, OK, _backward, _grown, clear, forward, workspace
+    from sweeplab.solver.frontier import frame, order_component
+    from sweeplab.solver.state import HID, HMASK, KNO, ST, new_play
+    from sweeplab.solver.sweep import OK, backward, clear, sweep, workspace
 
     @njit
     def upto(st_, numbers_, hid_, kno_, hmask_, nbr, repeat, stage, lo, hi):
-        """Every round to `stage`: 0 built, 1 ordered and allocated, 2 components of lo..hi cells
-        swept forward, 3 and backward."""
+        """Every round to `stage`: 0 built and split, 1 ordered and allocated, 2 components of lo..hi
+        cells swept forward, 3 and backward."""
         t = 0
+        pi, pb, _ = new_play(st_.shape[1])
         for _ in range(repeat):
             for r in range(st_.shape[0]):
-                fidx, front, nf, off, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
-                    build(st_[r], numbers_[r], nbr, hid_[r], kno_[r], hmask_[r])
+                pb[ST] = st_[r]
+                pi[HID] = hid_[r]
+                pi[KNO] = kno_[r]
+                pi[HMASK] = hmask_[r]
+                cs = frame(numbers_[r], nbr, pi, pb)
+                nf = cs.front.shape[0]
+                ncomp = cs.comp_start.shape[0] - 1
                 if stage == 0:
                     t += nf
                     continue
-                order, comp_start, con_comp, pos = components(nf, nc, con_start, con_front, fcons, fdeg, parent)
-                ncomp = comp_start.shape[0] - 1
-                cstart, clist = by_component(con_comp, ncomp)
                 maxm = 0
                 for c in range(ncomp):
-                    maxm = max(maxm, comp_start[c + 1] - comp_start[c])
-                ws = workspace(4 * maxm + 8, maxm, nc, 1)
+                    maxm = max(maxm, cs.comp_start[c + 1] - cs.comp_start[c])
+                    order_component(cs, c)
+                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], 1)
                 F = np.zeros((4 * maxm + 8, 1))
                 can = np.zeros(2 * nf, dtype=np.bool_)
                 one = np.ones(1, dtype=np.bool_)
-                p_out = np.zeros(1)
+                out = (np.zeros(1), can[:nf], can[nf:])
                 for c in range(ncomp):
-                    m = comp_start[c + 1] - comp_start[c]
+                    m = cs.comp_start[c + 1] - cs.comp_start[c]
                     if stage == 1 or m < lo or m > hi:
                         continue
-                    cons = clist[cstart[c]:cstart[c + 1]]
-                    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-                    status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child,
-                                     layer, inc, inc_n, ck, cv, uniq, ints)
-                    while status == GROW:
-                        ws, F = _grown(ws, F)
-                        keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-                        status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child,
-                                         layer, inc, inc_n, ck, cv, uniq, ints)
+                    status, F, ws = sweep(cs, c, F, 0, False, ws)
                     if stage == 3 and status == OK:
-                        _backward(F, flo, fhi, child, layer, E, W, m, one, one, order[comp_start[c]:comp_start[c + 1]],
-                                  p_out, can[:nf], can[nf:], False)
+                        backward(cs, c, F, ws, one, one, out, False)
                     clear(F, ws, m, status)
                     t += 1
         return t
@@ -180,23 +216,24 @@ def parts(path: str, repeat: int) -> None:
     small_f, small = best(2, 1, 12) - ordered, best(3, 1, 12) - ordered
     large_f, large = best(2, 13, 1 << 30) - ordered, best(3, 13, 1 << 30) - ordered
     print(f"{rounds} rounds; microseconds a round (best of 5 runs of {repeat} passes), every component swept:")
-    print(f"  constraints built                              {built:6.2f}")
+    print(f"  constraints built, components split            {built:6.2f}")
     print(f"  components in their narrow order, arrays made  {ordered - built:6.2f}")
     print(f"  components of up to 12 cells: forward, all     {small_f:6.2f} {small:6.2f}")
     print(f"  components of 13 cells or more: forward, all   {large_f:6.2f} {large:6.2f}")
     print(f"  the round, all told                            {ordered + small + large:6.2f}")
 
 
-def time_sides(old: str, new: str, path: str, runs: int, repeat: int) -> None:
+def time_sides(old: str, new: str, path: str, runs: int, repeat: int, reuse: bool) -> None:
     times: dict[str, list[float]] = {"old": [], "new": []}
     digests = {}
     for r in range(runs):
         for side, tree in (("old", old), ("new", new)) if r % 2 == 0 else (("new", new), ("old", old)):
             env = dict(os.environ, PYTHONPATH=os.path.join(tree, "src"))
             python = os.path.join(tree, ".venv", "bin", "python")
+            flags = [] if reuse or side == "old" else ["--no-reuse"]
             ns, digest = subprocess.run([python, os.path.abspath(__file__), "side", "--rounds-file", path,
-                                         "--repeat", str(repeat)], env=env, check=True, capture_output=True,
-                                        text=True, cwd=tree).stdout.split()
+                                         "--repeat", str(repeat), *flags], env=env, check=True,
+                                        capture_output=True, text=True, cwd=tree).stdout.split()
             times[side].append(float(ns))
             digests[side] = digest
             print(f"run {r} {side}: {float(ns) / 1e3:.2f} us a round", flush=True)
@@ -218,6 +255,8 @@ def main() -> None:
     ap.add_argument("--rounds-file")
     ap.add_argument("--runs", type=int, default=6, help="runs a side, taking turns")
     ap.add_argument("--repeat", type=int, default=5, help="passes over the rounds in a run")
+    ap.add_argument("--no-reuse", action="store_true",
+                    help="the new side sweeps every component every round (no quiet component skipped)")
     a = ap.parse_args()
     if a.task == "capture":
         capture(a.out, a.boards, a.moves)
@@ -228,9 +267,9 @@ def main() -> None:
     elif a.task == "parts":
         parts(a.rounds_file, a.repeat)
     elif a.task == "side":
-        run_side(a.rounds_file, a.repeat)
+        run_side(a.rounds_file, a.repeat, not a.no_reuse)
     else:
-        time_sides(a.old, a.new, a.rounds_file, a.runs, a.repeat)
+        time_sides(a.old, a.new, a.rounds_file, a.runs, a.repeat, not a.no_reuse)
 
 
 if __name__ == "__main__":

@@ -72,9 +72,7 @@ def position(mines, nbr, click, budget, room):
 @njit(inline='always')
 def start(p):
     """Play the board from its click; the verdict."""
-    pi, pb, meta = p.play
-    si, sb, sm = p.scratch
-    return play_fresh(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, si, sb, sm)
+    return play_fresh((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.scratch)
 
 
 @njit(inline='always')
@@ -85,11 +83,8 @@ def try_move(p, src, dst):
         set_mine(p.mines, p.numbers, p.nbr, dst, True)
     else:
         move_mine(p.mines, p.numbers, p.nbr, src, dst)
-    pi, pb, meta = p.play
-    qi, qb, qmeta = p.spare
-    si, sb, sm = p.scratch
-    return play_moved(p.mines, p.numbers, p.nbr, p.click, p.budget, pi, pb, meta, qi, qb, qmeta, si, sb, sm,
-                      np.int32(src), np.int32(dst))
+    return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch, np.int32(src),
+                      np.int32(dst))
 
 
 @njit(inline='always')
@@ -98,10 +93,8 @@ def settle(p):
     budget, into the spare log; the verdict, SOLVED or STUCK, is the board's own (no order of play
     gets further than complete deduction's closure, and a play with no budget reaches it). Then
     `keep(p)` makes that play the position's (or, after try_move, `undo`)."""
-    qi, qb, qmeta = p.spare
-    si, sb, sm = p.scratch
     # np.int64: a global passed as it is reaches play_fresh as a literal, compiled a second time for it
-    return play_fresh(p.mines, p.numbers, p.nbr, p.click, np.int64(NO_BUDGET), qi, qb, qmeta, si, sb, sm)
+    return play_fresh((p.mines, p.numbers, p.nbr), p.click, np.int64(NO_BUDGET), p.spare, p.scratch)
 
 
 @njit(inline='always')
@@ -147,7 +140,7 @@ def certify(board, x: int, y: int, *, budget: int = DEFAULT_LEAF_BUDGET) -> tupl
     """(certified, needs the mine total) for `board` played from the first click (x, y)."""
     nbr = grid.neighbour_table(board.width, board.height, board.topology)
     mines = board.flat_mines
-    pi, pb, meta = new_play(mines.shape[0])
-    status = play_fresh(mines, board.flat_numbers, nbr, y * board.width + x, budget, pi, pb, meta,
-                        *scratch_for(board.width, board.height, board.topology))
-    return status == SOLVED, bool(meta[NEEDED_TOTAL])
+    play = new_play(mines.shape[0])
+    status = play_fresh((mines, board.flat_numbers, nbr), y * board.width + x, budget, play,
+                        scratch_for(board.width, board.height, board.topology))
+    return status == SOLVED, bool(play[2][NEEDED_TOTAL])

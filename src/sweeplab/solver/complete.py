@@ -31,16 +31,13 @@ from ..errors import InconsistentPositionError, TooComplexError
 from ..kernels import FLAG_STATE, HIDDEN_STATE, OPEN_STATE
 from ..view import FLAG, View
 from .deduction import WHY_COMPONENT, WHY_PAIR, WHY_TOTAL
-from .frontier import build, by_component, components, view_position
+from .frontier import constraints, view_position
 from .rules import BROKEN, settle
 from .state import (
     EV_A,
     EV_B,
     EV_WHY,
     FLAGGED,
-    HID,
-    HMASK,
-    KNO,
     REST_A,
     REST_B,
     ST,
@@ -140,7 +137,7 @@ def _settled(cells, nbr, trust_flags, mine_count, si, sm):
     for i in range(n - 1, -1, -1):  # every number waits, the first on top
         if pb[ST, i] == OPEN_STATE:
             wtop = push(si, sb, wtop, i)
-    if settle(cells, nbr, pi, pb, meta, si, sb, sm, wtop, -1) == BROKEN:
+    if settle(cells, nbr, (pi, pb, meta), (si, sb, sm), wtop, -1) == BROKEN:
         return 3, 0, pi, pb, meta
     return 0, known, pi, pb, meta
 
@@ -165,11 +162,10 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
     M -= forced
     if M < 0:
         return 4, M + forced, prob, safe, mines, counts, 0, 0, 0, M + forced, 0, reason
-    fidx, front, nv, U, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
-        build(st, cells, nbr, pi[HID], pi[KNO], pi[HMASK])
-    order, comp_start, con_comp, pos = components(nv, nc, con_start, con_front, fcons, fdeg, parent)
+    cs = constraints(cells, nbr, pi, pb)
+    fidx, U, comp_start, order = cs.fidx, cs.off, cs.comp_start, cs.order
+    nv = cs.front.shape[0]
     C = comp_start.shape[0] - 1
-    cstart, clist = by_component(con_comp, C)
     L = 1
     for k in range(C):
         L = max(L, comp_start[k + 1] - comp_start[k] + 1)
@@ -181,17 +177,17 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
     for k in range(C):
         n_k = comp_start[k + 1] - comp_start[k]
         sizes[k] = n_k
-        st_k, F, ws = sweep(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
-                            np.zeros((64, n_k + 1)), 0.0, True, workspace(np.int64(64), n_k, cstart[k + 1] - cstart[k], n_k + 1))
+        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1)), 0.0, True,
+                            workspace(np.int64(64), n_k, cs.cstart[k + 1] - cs.cstart[k], n_k + 1))
         tables.append((F, ws))
         if st_k != OK:  # too wide or too big: floats do not overflow
             return 6, k, prob, safe, mines, counts, 0, 0, 0, 0, C, reason
-        layer = ws[4]
+        layer = ws.layer
         if layer[n_k + 1] == layer[n_k]:
             return 3, k, prob, safe, mines, counts, 0, 0, 0, 0, C, reason
         fin = layer[n_k]
         t = 0.0
-        for j in range(ws[1][fin], ws[2][fin] + 1):
+        for j in range(ws.flo[fin], ws.fhi[fin] + 1):
             counts[k, j] = F[fin, j]
             t = max(t, F[fin, j])
         top[k] = t
@@ -209,8 +205,7 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
         F, ws = tables[k]
         for j in range(L):
             wfin[j] = ratio[k, j] / top[k]
-        backward(F, ws, sizes[k], wfin[:sizes[k] + 1], feasible[k, :sizes[k] + 1],
-                 order[comp_start[k]:comp_start[k + 1]], p_var, can_mine, can_safe, True)
+        backward(cs, k, F, ws, wfin[:sizes[k] + 1], feasible[k, :sizes[k] + 1], (p_var, can_mine, can_safe), True)
     # a counted cell's reason: its component's layouts alone, unless the total ruled out some of
     # their mine counts
     alone = np.ones(C, dtype=np.bool_)
@@ -329,20 +324,15 @@ def component_residues(cells, nbr, trust_flags, si, sm, k, mods):
     """The layouts of component k of the analysis by mine count, modulo each of `mods` (primes below
     2**61): (status, residues (len(mods), cells + 1))."""
     status, _, pi, pb, meta = _settled(cells, nbr, trust_flags, np.int64(1 << 40), si, sm)  # (not a literal: one compile)
-    st = pb[ST]
-    fidx, front, nv, U, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
-        build(st, cells, nbr, pi[HID], pi[KNO], pi[HMASK])
-    order, comp_start, con_comp, pos = components(nv, nc, con_start, con_front, fcons, fdeg, parent)
-    cstart, clist = by_component(con_comp, comp_start.shape[0] - 1)
-    n_k = comp_start[k + 1] - comp_start[k]
+    cs = constraints(cells, nbr, pi, pb)
+    n_k = cs.comp_start[k + 1] - cs.comp_start[k]
     out = np.zeros((mods.shape[0], n_k + 1), dtype=np.int64)
     for r in range(mods.shape[0]):
-        st_k, F, ws = sweep(n_k, clist[cstart[k]:cstart[k + 1]], need, con_start, con_front, pos,
-                            np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
-                            workspace(np.int64(64), n_k, cstart[k + 1] - cstart[k], n_k + 1))
+        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
+                            workspace(np.int64(64), n_k, cs.cstart[k + 1] - cs.cstart[k], n_k + 1))
         if st_k != OK:
             return st_k, out
-        layer = ws[4]
+        layer = ws.layer
         if layer[n_k + 1] > layer[n_k]:
             out[r] = F[layer[n_k]]
     return OK, out

@@ -8,12 +8,16 @@ to date as it decides cells and hands them over as they are; a View is read into
 default a View's flag is an unknown hidden cell (a player's flags may be wrong); with
 `trust_flags` it is a mine and numbers count it.
 
-The frontier's cells are numbered in the order the numbers (in cell order) first name them, and
-`components` splits them by union-find and orders each component greedily from a
-pseudo-peripheral cell, so that few numbers are half-assigned at any point of the sweep.
+The frontier's cells are numbered in the order the numbers (in cell order) first name them;
+`frame` splits them by union-find into components and `order_component` orders one greedily from
+a pseudo-peripheral cell, so that few numbers are half-assigned at any point of the sweep. Every
+round of the engine takes the result as one `Constraints` (`constraints`: all of it; a play
+orders only the components it sweeps).
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -146,80 +150,125 @@ def build(st, numbers, nbr, hid, kno, hmask):
     return fidx, front[:nf], nf, off, con_cell[:nc], nc, need, nfree, con_start, con_front, fcons, fdeg, parent
 
 
-@njit
-def components(nf, nc, con_start, con_front, fcons, fdeg, parent):
-    """The frontier's independent components and a narrow order of the cells in each.
+# The constraints of a position, as every round of the engine takes them (arrays, one type each,
+# so each kernel compiles once for them):
+#   fidx: each cell's frontier index or -1; front: the frontier cells; off: hidden cells off the
+#   frontier; con_cell: the numbers with hidden neighbours, in cell order; need / nfree: each one's
+#   mines still needed / hidden cells; con_start / con_front: each one's frontier cells in
+#   neighbour-slot order; fcons / fdeg: each frontier cell's numbers in their order;
+#   comp_start: the components' offsets into `order`, components in the order of their first
+#   frontier cell; order: each component's cells, in a narrow order once `order_component` has put
+#   them in one (before it, in frontier order); pos: each ordered cell's place in its component's
+#   order; con_comp: each number's component; cstart / clist: the numbers grouped by component, in
+#   number order; work / flags: the ordering's work (and which components are ordered).
+Constraints = namedtuple("Constraints", "fidx front off con_cell need nfree con_start con_front fcons fdeg "
+                                        "comp_start order pos con_comp cstart clist work flags")
 
-    Returns (order: frontier cells grouped by component, components in the order of their
-    first-numbered cell, each in a greedy narrow order from a pseudo-peripheral cell; comp_start
-    offsets; con_comp: each number's component; pos: each cell's place in its component's order).
-    """
-    work = np.empty(13 * nf + 2 + 2 * nc, dtype=np.int64)
-    root, o = _carve(work, np.int64(0), nf)
-    dist, o = _carve(work, o, nf)
-    dist[:] = -1
-    queue, o = _carve(work, o, nf)
+
+@njit
+def frame(numbers, nbr, pi, pb):
+    """The constraints of the position in the log arrays (pi, pb), split into components; no
+    component is in its narrow order yet (`order_component`, or `constraints` for all)."""
+    fidx, front, nf, off, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
+        build(pb[ST], numbers, nbr, pi[HID], pi[KNO], pi[HMASK])
+    work = np.empty(9 * nf + 1 + 2 * nc, dtype=np.int64)
+    comp_start, o = _carve(work, np.int64(0), nf + 1)
     order, o = _carve(work, o, nf)
-    comp_start, o = _carve(work, o, nf + 1)
-    comp_start[0] = 0
-    comp_of, o = _carve(work, o, nf)
     pos, o = _carve(work, o, nf)
-    rem, o = _carve(work, o, nc)
     con_comp, o = _carve(work, o, nc)
-    score, o = _carve(work, o, nf)
-    ntouch, o = _carve(work, o, nf)
-    qidx, o = _carve(work, o, nf)
-    cand, o = _carve(work, o, nf)
-    flags = np.zeros(2 * nf + nc, dtype=np.bool_)
-    seen, ob = _carve(flags, np.int64(0), nf)
-    assigned, ob = _carve(flags, ob, nf)
-    opened, ob = _carve(flags, ob, nc)
-    for c in range(nc):
-        rem[c] = con_start[c + 1] - con_start[c]
-    for v in range(nf):
-        root[v] = find_root(parent, v)
+    rest = work[o:]
+    flags = np.zeros(2 * nf + nc + nf, dtype=np.bool_)
+    comp_of = rest[:nf]  # (the ordering's work until it starts)
+    pos[:] = -1  # (here: each root's component)
     ncomp = 0
-    placed = 0
-    for v0 in range(nf):
-        if seen[root[v0]]:
-            continue
-        seen[root[v0]] = True
-        # breadth first twice: the cell farthest from v0 is a pseudo-peripheral start, so the
-        # order sweeps along the frontier and few numbers are half-assigned at any time
-        first = v0
-        tail = 0
-        for sweep in range(2):
-            head = 0
-            tail = 1
-            queue[0] = first
-            dist[first] = 0
-            while head < tail:
-                v = queue[head]
-                head += 1
-                for e in range(fdeg[v]):
-                    c = fcons[v, e]
-                    for s in range(con_start[c], con_start[c + 1]):
-                        w = con_front[s]
-                        if dist[w] < 0:
-                            dist[w] = dist[v] + 1
-                            queue[tail] = w
-                            tail += 1
-            if sweep == 0:
-                first = queue[tail - 1]
-                for q in range(tail):
-                    dist[queue[q]] = -1
-        _greedy(queue, tail, dist, con_start, con_front, fcons, fdeg, rem, opened, assigned, score, ntouch, qidx, cand,
-                order, placed)
-        placed += tail
-        ncomp += 1
-        comp_start[ncomp] = placed
+    for v in range(nf):
+        r = find_root(parent, v)
+        if pos[r] < 0:
+            pos[r] = ncomp
+            ncomp += 1
+        comp_of[v] = pos[r]
+    # (loops, not slices assigned: numba compiles a shape check with its message's string work)
+    for k in range(ncomp + 1):
+        comp_start[k] = 0
+    for v in range(nf):
+        comp_start[comp_of[v] + 1] += 1
+    fill = rest[nf:nf + ncomp]
     for k in range(ncomp):
-        for q in range(comp_start[k], comp_start[k + 1]):
-            comp_of[order[q]] = k
-            pos[order[q]] = q - comp_start[k]
+        comp_start[k + 1] += comp_start[k]
+        fill[k] = comp_start[k]
+    for v in range(nf):  # each component's cells in frontier order: its first cell first
+        order[fill[comp_of[v]]] = v
+        fill[comp_of[v]] += 1
     for c in range(nc):
         con_comp[c] = comp_of[con_front[con_start[c]]]
-    return order, comp_start[:ncomp + 1], con_comp, pos
+    cstart, clist = _by_component(con_comp, ncomp)
+    rem = rest[6 * nf:6 * nf + nc]
+    for c in range(nc):
+        rem[c] = con_start[c + 1] - con_start[c]
+    for v in range(nf):  # dist
+        rest[v] = -1
+    return Constraints(fidx, front, off, con_cell, need, nfree, con_start, con_front, fcons, fdeg,
+                       comp_start[:ncomp + 1], order, pos, con_comp, cstart, clist, rest, flags)
+
+
+@njit(inline='always')
+def _ordering(cs):
+    """The ordering's work carved from `cs.work` / `cs.flags`: (dist, queue, score, ntouch, qidx,
+    cand, rem, assigned, opened, ordered)."""
+    nf = cs.front.shape[0]
+    nc = cs.con_cell.shape[0]
+    w = cs.work
+    f = cs.flags
+    return (w[:nf], w[nf:2 * nf], w[2 * nf:3 * nf], w[3 * nf:4 * nf], w[4 * nf:5 * nf], w[5 * nf:6 * nf],
+            w[6 * nf:6 * nf + nc], f[:nf], f[nf:nf + nc], f[nf + nc:])
+
+
+@njit
+def order_component(cs, k):
+    """Put component k's cells in a narrow order (once): breadth first twice from its first cell,
+    so that the order starts at a pseudo-peripheral cell and sweeps along the frontier, and few
+    numbers are half-assigned at any time; then greedily (`_greedy`)."""
+    dist, queue, score, ntouch, qidx, cand, rem, assigned, opened, ordered = _ordering(cs)
+    if ordered[k]:
+        return
+    ordered[k] = True
+    con_start, con_front, fcons, fdeg = cs.con_start, cs.con_front, cs.fcons, cs.fdeg
+    at = cs.comp_start[k]
+    first = cs.order[at]
+    tail = 0
+    for sweep in range(2):
+        head = 0
+        tail = 1
+        queue[0] = first
+        dist[first] = 0
+        while head < tail:
+            v = queue[head]
+            head += 1
+            for e in range(fdeg[v]):
+                c = fcons[v, e]
+                for s in range(con_start[c], con_start[c + 1]):
+                    w = con_front[s]
+                    if dist[w] < 0:
+                        dist[w] = dist[v] + 1
+                        queue[tail] = w
+                        tail += 1
+        if sweep == 0:
+            first = queue[tail - 1]
+            for q in range(tail):
+                dist[queue[q]] = -1
+    _greedy(queue, tail, dist, con_start, con_front, fcons, fdeg, rem, opened, assigned, score, ntouch, qidx, cand,
+            cs.order, at)
+    for q in range(at, at + tail):
+        cs.pos[cs.order[q]] = q - at
+
+
+@njit
+def constraints(numbers, nbr, pi, pb):
+    """The constraints of the position in (pi, pb), every component in its narrow order."""
+    cs = frame(numbers, nbr, pi, pb)
+    for k in range(cs.comp_start.shape[0] - 1):
+        order_component(cs, k)
+    return cs
 
 
 @njit(inline='always')
@@ -298,7 +347,7 @@ def _greedy(queue, tail, dist, con_start, con_front, fcons, fdeg, rem, opened, a
 
 
 @njit
-def by_component(con_comp, ncomp):
+def _by_component(con_comp, ncomp):
     """The numbers grouped by component, each group in number order: (cstart, clist)."""
     m = con_comp.shape[0]
     cstart = np.zeros(ncomp + 1, dtype=np.int64)
@@ -314,5 +363,5 @@ def by_component(con_comp, ncomp):
     return cstart, clist
 
 
-__all__ = ["InconsistentPositionError", "TooComplexError", "build", "by_component", "components", "view_position", "FLAG",
-           "HIDDEN"]
+__all__ = ["InconsistentPositionError", "TooComplexError", "Constraints", "build", "constraints", "frame",
+           "order_component", "view_position", "FLAG", "HIDDEN"]

@@ -24,7 +24,7 @@ import numpy as np
 from .._numba_cache import njit
 from ..kernels import HIDDEN_STATE
 from .deduction import WHY_CLICK, WHY_COMPONENT, WHY_TOTAL
-from .frontier import build, by_component, components
+from .frontier import frame, order_component
 from .rules import BROKEN, DONE, reveal_found, settle
 from .state import (
     DEG,
@@ -35,14 +35,22 @@ from .state import (
     KNO,
     MINE_OUT,
     NEEDED_TOTAL,
+    QUIET,
+    QUIET_MASK,
+    QUIET_NEED,
+    QUIET_SIZE,
+    REUSE,
+    ROUNDS,
     SAFE_OUT,
+    SKIPPED,
     ST,
+    STAMP,
     push,
     reset_scratch,
     reveal,
     shown,
 )
-from .sweep import GROW, OK, _backward, _grown, backward, clear, forward, sweep, workspace
+from .sweep import OK, backward, clear, sweep, workspace
 from .total import combine
 
 # Outcome codes of a play.
@@ -57,9 +65,10 @@ SMALL_COMPONENT = 12  # frontier cells: components this small are all decided in
 
 
 @njit
-def _by_size(comp_start, order, front):
+def _by_size(cs):
     """The components smallest first, those of one size by their first cell on the board: most
     stalls are broken by a small one, and then the round stops."""
+    comp_start, order, front = cs.comp_start, cs.order, cs.front
     ncomp = comp_start.shape[0] - 1
     low = np.empty(ncomp, dtype=np.int64)
     for c in range(ncomp):
@@ -78,62 +87,107 @@ def _by_size(comp_start, order, front):
     return out
 
 
-# complete_step, _with_total and run are inlined into their one caller each (run into play_fresh and
-# replay.play_moved): numba links a called kernel's code into its caller's and optimizes it all again,
-# so every level of calls between kernels compiles everything below it once more.
-@njit(inline='always')
-def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_out, budget):
-    """One round of complete deduction on the position (its states `st` and counts).
+@njit
+def mark_quiet(cs, k, pi, si):
+    """Remember component k of `cs` as swept to no avail: each of its numbers gets the component's
+    new stamp, its count of numbers, and the number's hidden neighbours and mines still needed."""
+    rounds = si[ROUNDS]
+    if rounds[STAMP] >= 1 << 30:  # (the stamps start again before they overflow)
+        si[QUIET, :] = 0
+        rounds[STAMP] = 0
+    rounds[STAMP] += 1
+    size = cs.cstart[k + 1] - cs.cstart[k]
+    for q in range(cs.cstart[k], cs.cstart[k + 1]):
+        c = cs.clist[q]
+        j = cs.con_cell[c]
+        si[QUIET, j] = rounds[STAMP]
+        si[QUIET_SIZE, j] = size
+        si[QUIET_MASK, j] = pi[HMASK, j]
+        si[QUIET_NEED, j] = cs.need[c]
 
-    Fills safe_out / mine_out (flat bool) with decided cells; returns (how many decided, status,
+
+@njit
+def quiet(cs, k, pi, si):
+    """Is component k of `cs` one swept to no avail before, unchanged? Its numbers are then those of
+    one component marked quiet, all of them (a number newly open beside it would join it through a
+    shared hidden cell, and carries no stamp or another), each with the hidden neighbours and the
+    mines still needed it had then: the same constraints, which decide the same nothing. A stamp
+    holds on any board of the grid, since it compares the constraints themselves."""
+    a = cs.cstart[k]
+    b = cs.cstart[k + 1]
+    first = cs.con_cell[cs.clist[a]]
+    stamp = si[QUIET, first]
+    if stamp == 0 or si[QUIET_SIZE, first] != b - a:
+        return False
+    for q in range(a, b):
+        c = cs.clist[q]
+        j = cs.con_cell[c]
+        if si[QUIET, j] != stamp or si[QUIET_MASK, j] != pi[HMASK, j] or si[QUIET_NEED, j] != cs.need[c]:
+            return False
+    return True
+
+
+# complete_step, _with_total and run are inlined into their one caller each (run into play_fresh and
+# recertify.play_moved): numba links a called kernel's code into its caller's and optimizes it all
+# again, so every level of calls between kernels compiles everything below it once more.
+@njit(inline='always')
+def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
+    """One round of complete deduction on the position in the log arrays (pi, pb), with
+    `mines_left` mines not yet known.
+
+    Marks decided cells in sb[SAFE_OUT] / sb[MINE_OUT]; returns (how many decided, status,
     whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
-    only when the components alone decide nothing.
+    only when the components alone decide nothing. A component an earlier round swept to no avail
+    and unchanged since (`quiet`) is neither ordered nor swept again (unless the scratch says not
+    to reuse: state.reuse_quiet).
     """
-    fidx, front, nf, off, con_cell, nc, need, nfree, con_start, con_front, fcons, fdeg, parent = \
-        build(st, numbers, nbr, hid, kno, hmask)
-    order, comp_start, con_comp, pos = components(nf, nc, con_start, con_front, fcons, fdeg, parent)
+    cs = frame(numbers, nbr, pi, pb)
+    front, comp_start, order = cs.front, cs.comp_start, cs.order
+    safe_out = sb[SAFE_OUT]
+    mine_out = sb[MINE_OUT]
+    nf = front.shape[0]
     ncomp = comp_start.shape[0] - 1
-    cstart, clist = by_component(con_comp, ncomp)
+    reuse = si.shape[1] > REUSE and si[ROUNDS, REUSE] == 1
     maxm = 0
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
-    ws = workspace(4 * maxm + 8, maxm, nc, np.int64(1))
+    ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], np.int64(1))
     F = np.zeros((4 * maxm + 8, 1))  # (floats: a layout count is never 0 by rounding, so it says which exist)
-    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
     can = np.zeros(2 * nf, dtype=np.bool_)
     can_mine = can[:nf]
     can_safe = can[nf:]
-    p_out = np.zeros(1)
+    out = (np.zeros(1), can_mine, can_safe)
     anything = np.ones(1, dtype=np.bool_)
     over_budget = False
     found = 0
-    by_size = _by_size(comp_start, order, front)
+    by_size = _by_size(cs)
     for ci in range(ncomp):
         c = by_size[ci]
-        m = comp_start[c + 1] - comp_start[c]
-        vars_ = order[comp_start[c]:comp_start[c + 1]]
-        cons = clist[cstart[c]:cstart[c + 1]]
-        status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child, layer, inc,
-                         inc_n, ck, cv, uniq, ints)
-        while status == GROW:  # (the states did not fit: twice the rows, and again)
-            ws, F = _grown(ws, F)
-            keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-            status = forward(m, cons, need, con_start, con_front, pos, F, 0, False, keys, flo, fhi, child, layer,
-                             inc, inc_n, ck, cv, uniq, ints)
-        if status == OK:
-            _backward(F, flo, fhi, child, layer, E, W, m, anything, anything, vars_, p_out, can_mine, can_safe, False)
-        clear(F, ws, m, status)
-        if status != OK:  # numbers too tangled to sweep: this board is not certified
-            over_budget = True
-            continue
-        for q in range(m):
-            v = vars_[q]
-            if can_mine[v] != can_safe[v]:
-                found += 1
-                if can_mine[v]:
-                    mine_out[front[v]] = True
-                else:
-                    safe_out[front[v]] = True
+        if reuse and quiet(cs, c, pi, si):
+            if si.shape[1] > SKIPPED:
+                si[ROUNDS, SKIPPED] = (si[ROUNDS, SKIPPED] + 1) & ((1 << 30) - 1)
+        else:
+            m = comp_start[c + 1] - comp_start[c]
+            order_component(cs, c)
+            status, F, ws = sweep(cs, c, F, 0, False, ws)
+            if status == OK:
+                backward(cs, c, F, ws, anything, anything, out, False)
+            clear(F, ws, m, status)
+            if status != OK:  # numbers too tangled to sweep: this board is not certified
+                over_budget = True
+                continue
+            got = 0
+            for q in range(comp_start[c], comp_start[c + 1]):
+                v = order[q]
+                if can_mine[v] != can_safe[v]:
+                    got += 1
+                    if can_mine[v]:
+                        mine_out[front[v]] = True
+                    else:
+                        safe_out[front[v]] = True
+            if got == 0:
+                mark_quiet(cs, c, pi, si)
+            found += got
         # take every small component's decisions in one round (fewer rounds), but stop before a
         # large one once something is decided
         if found > 0 and (ci + 1 == ncomp or comp_start[by_size[ci + 1] + 1] - comp_start[by_size[ci + 1]]
@@ -146,31 +200,34 @@ def complete_step(st, numbers, nbr, hid, kno, hmask, mines_left, safe_out, mine_
     # the components alone decide nothing. The total cannot help when the frontier could hold
     # anything from none of its cells to all of them and the rest still fit off the frontier
     # (a frontier total fixed at none or all would have decided its cells already)
+    st = pb[ST]
+    off = cs.off
     if nf > 0 and mines_left - off <= 0 and nf <= mines_left:
         return 0, SOLVED, False
     # nor when the frontier surely holds fewer mines than are left and the cells off it more
     # places than are left: then every frontier layout fits, and the count off the frontier is
     # neither none nor all of it (a sound bound is enough here, and saves counting every layout)
-    if nf > 0 and mines_left < off and _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx) < mines_left:
+    if nf > 0 and mines_left < off and _frontier_mines_at_most(cs, nbr, st) < mines_left:
         return 0, SOLVED, False
-    return _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_start, con_front, pos,
-                       mines_left, st, fidx, safe_out, mine_out, budget, ws, can_mine, can_safe)
+    return _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out)
 
 
 @njit(inline='always')
-def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_start, con_front, pos, mines_left, st,
-                fidx, safe_out, mine_out, budget, ws, can_mine, can_safe):
+def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     """The round's deductions with the mine total: each component counted by mine count (floats:
     which counts it reaches exactly, and whether its layouts pass `budget`: BUDGET), combined with
     the cells off the frontier, and swept back for what the total allows."""
+    comp_start, order, front, off = cs.comp_start, cs.order, cs.front, cs.off
+    _, can_mine, can_safe = out
     ncomp = comp_start.shape[0] - 1
     maxm = 0
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
+        order_component(cs, c)
     supp = np.zeros((ncomp, maxm + 1), dtype=np.bool_)
     sizes = np.empty(ncomp, dtype=np.int64)
-    ws = workspace(ws[0].shape[0], maxm, ws[10].shape[0], maxm + 1)  # (now with a column per mine count)
-    rows = ws[0].shape[0]
+    ws = workspace(ws.keys.shape[0], maxm, ws.ints.shape[0], maxm + 1)  # (now with a column per mine count)
+    rows = ws.keys.shape[0]
     # a table of m + 1 columns for each component, in one zeroed buffer (each sweep clears what it
     # used): reshaped, not sliced, so it is C-contiguous as every other table the sweep takes, and
     # the sweep is compiled once for them all
@@ -178,14 +235,13 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
     for c in range(ncomp):
         m = comp_start[c + 1] - comp_start[c]
         sizes[c] = m
-        status, F, ws = sweep(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
-                              table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
+        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
         if status != OK:
             return 0, BUDGET, False
         if F.shape[0] > rows:
             rows = F.shape[0]
             table = np.zeros(rows * (maxm + 1))
-        fin = ws[4][m]
+        fin = ws.layer[m]
         layouts = 0.0
         for k in range(m + 1):
             layouts += F[fin, k]
@@ -197,17 +253,14 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
                                                               False, 0)
     if not ok:
         return 0, SOLVED, True
-    p_out = np.zeros(1)
     decided = 0
     for c in range(ncomp):
         m = sizes[c]
-        vars_ = order[comp_start[c]:comp_start[c + 1]]
-        status, F, ws = sweep(m, clist[cstart[c]:cstart[c + 1]], need, con_start, con_front, pos,
-                              table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
-        backward(F, ws, m, feasible[c, :m + 1], feasible[c, :m + 1], vars_, p_out, can_mine, can_safe, False)
+        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
+        backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
         clear(F, ws, m, status)
-        for q in range(m):
-            v = vars_[q]
+        for q in range(comp_start[c], comp_start[c + 1]):
+            v = order[q]
             if can_mine[v] != can_safe[v]:
                 decided += 1
                 if can_mine[v]:
@@ -215,6 +268,7 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
                 else:
                     safe_out[front[v]] = True
     if off > 0 and off_safe != off_mine:
+        fidx = cs.fidx
         for i in range(st.shape[0]):
             if st[i] == HIDDEN_STATE and fidx[i] < 0:
                 if off_mine:
@@ -226,14 +280,16 @@ def _with_total(nf, off, front, order, comp_start, cstart, clist, need, con_star
 
 
 @njit
-def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
-    """An upper bound on the mines the nf frontier cells can hold: a number's hidden cells hold
+def _frontier_mines_at_most(cs, nbr, st):
+    """An upper bound on the mines the frontier cells can hold: a number's hidden cells hold
     its `need` mines, so for numbers taken in turn that still cover more new cells than they
     need, add their need; every frontier cell left over might be a mine."""
+    con_cell, need, fidx = cs.con_cell, cs.need, cs.fidx
+    nf = cs.front.shape[0]
     covered = np.zeros(nf, dtype=np.bool_)
     bound = 0
     left = nf
-    for c in range(nc):
+    for c in range(con_cell.shape[0]):
         j = con_cell[c]
         new = 0
         for k in range(8):
@@ -252,24 +308,26 @@ def _frontier_mines_at_most(nf, nc, con_cell, need, nbr, st, fidx):
 
 
 @njit(inline='always')
-def run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
-    """Play on from the position in (pi, pb, meta) with `wtop` numbers waiting in the work list,
-    until the board is open (SOLVED) or nothing more can be decided."""
+def run(board, budget, play, scratch, wtop):
+    """Play on from the position in `play` (its log: pi, pb, meta) of `board` (mines, numbers,
+    neighbour table) with `wtop` numbers waiting in the work list of `scratch` (si, sb, sm), until
+    the board is open (SOLVED) or nothing more can be decided."""
+    mines, numbers, nbr = board
+    pi, pb, meta = play
+    si, sb, _ = scratch
     n = mines.shape[0]
     total = 0
     for i in range(n):
         if mines[i]:
             total += 1
     goal = n - total
-    st = pb[ST]
     while True:
-        how = settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop, goal)
+        how = settle(numbers, nbr, play, scratch, wtop, goal)
         if how == DONE:
             return SOLVED
         if how == BROKEN:  # (a play's numbers are the board's: they always fit)
             return STUCK
-        got, status, used_total = complete_step(st, numbers, nbr, pi[HID], pi[KNO], pi[HMASK],
-                                                total - meta[FLAGGED], sb[SAFE_OUT], sb[MINE_OUT], budget)
+        got, status, used_total = complete_step(numbers, nbr, pi, pb, si, sb, total - meta[FLAGGED], budget)
         if status != SOLVED:
             return status
         if got == 0:
@@ -280,9 +338,13 @@ def run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop):
 
 
 @njit
-def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
-    """Play `mines` (with `numbers`) from `click` without guessing, logging into (pi, pb, meta).
-    Returns SOLVED, STUCK, BUDGET or BOOM; meta[NEEDED_TOTAL] says whether the total was needed."""
+def play_fresh(board, click, budget, play, scratch):
+    """Play `board` (mines, numbers, neighbour table) from `click` without guessing, logging into
+    `play` (pi, pb, meta) with the grid's `scratch` (si, sb, sm). Returns SOLVED, STUCK, BUDGET or
+    BOOM; meta[NEEDED_TOTAL] says whether the total was needed."""
+    mines, numbers, nbr = board
+    pi, pb, meta = play
+    si, sb, _ = scratch
     n = mines.shape[0]
     reset_scratch(sb, n)
     meta[:] = 0
@@ -295,7 +357,8 @@ def play_fresh(mines, numbers, nbr, click, budget, pi, pb, meta, si, sb, sm):
         return BOOM
     reveal(pi, pb, meta, nbr, click, shown(numbers, click, False), WHY_CLICK, -1, -1)
     wtop = push(si, sb, 0, click)
-    return run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+    return run(board, budget, play, scratch, wtop)
 
 
-__all__ = ["SOLVED", "STUCK", "BUDGET", "BOOM", "DEFAULT_LEAF_BUDGET", "play_fresh", "run", "complete_step"]
+__all__ = ["SOLVED", "STUCK", "BUDGET", "BOOM", "DEFAULT_LEAF_BUDGET", "play_fresh", "run", "complete_step", "quiet",
+           "mark_quiet"]

@@ -29,7 +29,7 @@ from .deduction import (
     number_rule,
 )
 from .playthrough import BOOM, PLAY_ON, SOLVED, run
-from .rules import next_pair, slot_bit
+from .rules import next_decision
 from .state import (
     CHECKED,
     EV_A,
@@ -150,20 +150,20 @@ def _component_clean(pb, nbr, si, sb, x):
 
 
 @njit
-def play_moved(mines, numbers, nbr, click, budget, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
-    """Play the board `mines`, which differs from the board logged in (old_i, old_b, old_m) by a
-    mine moved from `src` to `dst` (or, with src = -1, by a mine added at `dst`), logging into
-    (pi, pb, meta). Same verdict as `play_fresh` (but for the leaf budget: see the module
-    docstring); meta[NEEDED_TOTAL] here says whether the log uses the total, not whether it had to.
-    How: see `_replay`."""
-    status, wtop = _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst)
+def play_moved(board, click, budget, old, play, scratch, src, dst):
+    """Play `board` (mines, numbers, neighbour table), which differs from the board logged in `old`
+    (a play's log: pi, pb, meta) by a mine moved from `src` to `dst` (or, with src = -1, by a mine
+    added at `dst`), logging into `play` with the grid's `scratch` (si, sb, sm). Same verdict as
+    `play_fresh` (but for the leaf budget: see the module docstring); meta[NEEDED_TOTAL] here says
+    whether the log uses the total, not whether it had to. How: see `_replay`."""
+    status, wtop = _replay(board, click, old, play, scratch, src, dst)
     if status != PLAY_ON:
         return status
-    return run(mines, numbers, nbr, budget, pi, pb, meta, si, sb, sm, wtop)
+    return run(board, budget, play, scratch, wtop)
 
 
 @njit(_nrt=False)
-def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, sb, sm, src, dst):
+def _replay(board, click, old, play, scratch, src, dst):
     """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
     BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
     list.
@@ -179,6 +179,10 @@ def _replay(mines, numbers, nbr, click, old_i, old_b, old_m, pi, pb, meta, si, s
     so an accepted move costs about what its damage does. An added mine changes the total, so
     no deduction that used the total is kept. What is left is played on as usual; the position
     reached is a fresh play's, as sound deductions have one closure."""
+    mines, numbers, nbr = board
+    old_i, old_b, old_m = old
+    pi, pb, meta = play
+    si, sb, sm = scratch
     n = mines.shape[0]
     reset_scratch(sb, n)
     meta[:] = 0
@@ -369,20 +373,19 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop):
                     wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, j, rule == ALL_MINES, WHY_NUMBER, a, -1,
                                         wtop)
             continue
-        s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, 0, True)
-        while s < 24:
-            lo, hi = (a, b) if b_fills else (b, a)
+        s = 0
+        while True:  # (one call of the inlined search: numba types it again at each)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, True)
+            if s == 24:
+                break
             for side in range(2):
-                c, sc = (a, 24) if side == 0 else (b, s)
+                c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
                     q = nbr[c, k]
-                    if q < 0 or st[q] != HIDDEN_STATE:
-                        continue
-                    bit = slot_bit(sm, sc, k)
-                    if mines_bits & bit or safe_bits & bit:
-                        wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, q, (mines_bits & bit) != 0, WHY_PAIR,
+                    if (mines_k | safe_k) >> k & 1 and st[q] == HIDDEN_STATE:  # (decided once, seen twice)
+                        wtop = _settle_cell(pi, pb, meta, si, sb, nbr, numbers, q, mines_k >> k & 1 == 1, WHY_PAIR,
                                             lo, hi, wtop)
-            s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, True)
+            s += 1
 
 
 @njit(inline='always')
@@ -398,17 +401,17 @@ def _pair_implies(numbers, nbr, pi, pb, si, sm, a, b, x, mine):
     st = pb[ST]
     if st[a] != OPEN_STATE or st[b] != OPEN_STATE:
         return False
-    s, c, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
-    while s < 24 and c != b:
-        s, c, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
-    if s == 24:
-        return False
+    s = 0
+    while True:
+        s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+        if s == 24:
+            return False
+        if c == b:
+            break
+        s += 1
     for k in range(8):
         if nbr[a, k] == x:
-            bit = slot_bit(sm, 24, k)
-        elif nbr[b, k] == x:
-            bit = slot_bit(sm, s, k)
-        else:
-            continue
-        return ((mines_bits if mine else safe_bits) & bit) != 0
+            return ((a_mines if mine else a_safe) >> k & 1) == 1
+        if nbr[b, k] == x:
+            return ((b_mines if mine else b_safe) >> k & 1) == 1
     return False

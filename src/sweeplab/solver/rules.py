@@ -107,9 +107,37 @@ def next_pair(st, numbers, nbr, pi, si, sm, a, s, fresh):
 
 
 @njit(inline='always')
-def slot_bit(sm, s, k):
-    """Neighbour slot k of the number at NEAR offset s (24: a itself) as a bit of a's frame."""
-    return sm[SLOTS + s * 8 + k]
+def next_decision(st, numbers, nbr, pi, si, sm, a, s, fresh):
+    """The pair rule applied: from NEAR offset s on, the next partner b of the open number a on
+    which the subset rule decides something (`next_pair`), and which of their hidden neighbours it
+    decides, as neighbour-slot masks: (s, b, lo: the number whose own cells are safe, hi: the one
+    whose own cells are mines, a's mines, a's safe cells, b's mines, b's safe cells); s = 24 when
+    there is none. Every user of the rule (a play's pair pass, a replay's checks and settling, the
+    rules one level) takes its decisions from here."""
+    s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, s, fresh)
+    if s == 24:
+        return 24, -1, -1, -1, 0, 0, 0, 0
+    lo, hi = (a, b) if b_fills else (b, a)
+    a_mines = 0
+    a_safe = 0
+    b_mines = 0
+    b_safe = 0
+    for k in range(8):
+        q = nbr[a, k]
+        if q >= 0 and st[q] == HIDDEN_STATE:
+            bit = sm[SLOTS + 24 * 8 + k]
+            if mines_bits & bit:
+                a_mines |= 1 << k
+            elif safe_bits & bit:
+                a_safe |= 1 << k
+        q = nbr[b, k]
+        if q >= 0 and st[q] == HIDDEN_STATE:
+            bit = sm[SLOTS + s * 8 + k]
+            if mines_bits & bit:
+                b_mines |= 1 << k
+            elif safe_bits & bit:
+                b_safe |= 1 << k
+    return s, b, lo, hi, a_mines, a_safe, b_mines, b_safe
 
 
 @njit(_nrt=False)
@@ -150,7 +178,6 @@ def pair_pass(st, numbers, nbr, pi, si, sb, sm):
     whose own cells were safe, RB: the one whose own cells were mines) and their mines still
     needed (REST_A, REST_B). Returns how many cells it decided."""
     n = st.shape[0]
-    hm = pi[HMASK]
     dirty = sb[DIRTY]
     safe_out = sb[SAFE_OUT]
     mine_out = sb[MINE_OUT]
@@ -159,21 +186,20 @@ def pair_pass(st, numbers, nbr, pi, si, sb, sm):
         if not dirty[a]:
             continue
         dirty[a] = False
-        if st[a] != OPEN_STATE or hm[a] == 0:
+        if st[a] != OPEN_STATE or pi[HMASK, a] == 0:
             continue
-        s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, 0, False)
-        while s < 24:
-            lo, hi = (a, b) if b_fills else (b, a)
+        s = 0
+        while True:  # (one call of the inlined search: numba types it again at each)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+            if s == 24:
+                break
             for side in range(2):
-                c, sc = (a, 24) if side == 0 else (b, s)
+                c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
-                    if not hm[c] >> k & 1:
-                        continue
                     q = nbr[c, k]
-                    bit = slot_bit(sm, sc, k)
-                    if mines_bits & bit and not mine_out[q]:
+                    if mines_k >> k & 1 and not mine_out[q]:
                         mine_out[q] = True
-                    elif safe_bits & bit and not safe_out[q]:
+                    elif safe_k >> k & 1 and not safe_out[q]:
                         safe_out[q] = True
                     else:
                         continue
@@ -182,7 +208,7 @@ def pair_pass(st, numbers, nbr, pi, si, sb, sm):
                     si[REST_A, q] = numbers[lo] - pi[KNO, lo]
                     si[REST_B, q] = numbers[hi] - pi[KNO, hi]
                     decided += 1
-            s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+            s += 1
     return decided
 
 
@@ -206,9 +232,13 @@ def reveal_found(numbers, nbr, pi, pb, meta, si, sb, why):
 
 
 @njit
-def settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop, goal):
-    """The single-number rule, then the pair rule, again until neither decides anything (STALLED)
-    or `goal` cells are open (DONE; goal -1: never); BROKEN when a number can no longer be met."""
+def settle(numbers, nbr, play, scratch, wtop, goal):
+    """The single-number rule, then the pair rule, on the position in `play` (pi, pb, meta) with
+    `wtop` numbers waiting in the work list of `scratch` (si, sb, sm), again until neither decides
+    anything (STALLED) or `goal` cells are open (DONE; goal -1: never); BROKEN when a number can no
+    longer be met."""
+    pi, pb, meta = play
+    si, sb, sm = scratch
     st = pb[ST]
     while True:
         if not single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
@@ -241,21 +271,19 @@ def one_level(numbers, nbr, pi, pb, si, sm, safe, mines):
     for a in range(n):
         if st[a] != OPEN_STATE or pi[HMASK, a] == 0:
             continue
-        s, b, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, AFTER, False)
-        while s < 24:
+        s = AFTER
+        while True:
+            s, b, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+            if s == 24:
+                break
             for side in range(2):
-                c, sc = (a, 24) if side == 0 else (b, s)
+                c, mines_k, safe_k = (a, a_mines, a_safe) if side == 0 else (b, b_mines, b_safe)
                 for k in range(8):
-                    if pi[HMASK, c] >> k & 1:
+                    if (mines_k | safe_k) >> k & 1:
                         q = nbr[c, k]
-                        bit = slot_bit(sm, sc, k)
-                        if mines_bits & bit:
-                            mines[q] = True
-                            safe[q] = False
-                        elif safe_bits & bit:
-                            safe[q] = True
-                            mines[q] = False
-            s, b, mines_bits, safe_bits, _ = next_pair(st, numbers, nbr, pi, si, sm, a, s + 1, False)
+                        mines[q] = mines_k >> k & 1 == 1
+                        safe[q] = not mines[q]
+            s += 1
 
 
 def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -16,8 +16,9 @@ written once against it:
 
 A play's log lives in three arrays (int32 rows, int8 rows, int64 counters) so that two logs
 (before and after a move) can be swapped. Scratch shared by the plays on one grid holds the work
-list and the grid's tables (the 24 cells within two steps of each cell, and the frames the pair
-rule compares neighbourhoods in).
+list, the grid's tables (the 24 cells within two steps of each cell, and the frames the pair
+rule compares neighbourhoods in) and what its plays' rounds remember of the components they swept
+to no avail (solver.playthrough `quiet`: such a component, unchanged, is not swept again).
 """
 
 from __future__ import annotations
@@ -51,8 +52,15 @@ EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
 # (the 24 cells within two steps), or -1; FULL: every existing neighbour slot; STALE1: stale cells
 # (see solver.recertify) within one step of a cell, itself included; CHECKED: the replay's event count
 # when a number was last put through the rules; RA / RB and REST_A / REST_B: the numbers that
-# decided a cell and the mines they still needed then.
+# decided a cell and the mines they still needed then. After the 24 NEAR rows, what a play
+# remembers of the components its rounds swept to no avail (see `quiet`).
 WORK, RA, RB, DEG, FULL, STALE1, CHECKED, REST_A, REST_B, NEAR = range(10)
+QUIET = NEAR + 24  # per number: the stamp of the last component it was in that decided nothing
+QUIET_SIZE = QUIET + 1  # ... how many numbers that component had
+QUIET_MASK = QUIET + 2  # ... and the number's hidden neighbours (HMASK) and mines still needed then
+QUIET_NEED = QUIET + 3
+ROUNDS = QUIET + 4  # [STAMP]: the last stamp given; [REUSE]: 1 while quiet components are skipped;
+STAMP, REUSE, SKIPPED = 0, 1, 2  # [SKIPPED]: how many were (a count to measure by, kept below 2**30)
 INWORK, DIRTY, SAFE_OUT, MINE_OUT, STALE = range(5)
 # grid tables (int64): FRAMES + s * 256 + mask: the hidden cells `mask` of the number at NEAR
 # offset s (s = 24: the cell itself) drawn in the 7x7 frame of the cell; SLOTS + s * 8 + k: the
@@ -140,7 +148,7 @@ def _frame_tables(nbr, tables):
 def new_scratch(nbr):
     """Scratch (int32 rows, bool rows, grid tables) for plays on the grid `nbr`."""
     n = nbr.shape[0]
-    si = np.zeros((NEAR + 24, n), dtype=np.int32)
+    si = np.zeros((ROUNDS + 1, n), dtype=np.int32)
     sb = np.zeros((5, n), dtype=np.bool_)
     sm = np.zeros(TABLES, dtype=np.int64)
     for i in range(n):
@@ -151,6 +159,8 @@ def new_scratch(nbr):
         for s in range(24):
             si[NEAR + s, i] = _step(nbr, i, NEAR_DX[s], NEAR_DY[s])
     _frame_tables(nbr, sm)
+    if n > REUSE:
+        si[ROUNDS, REUSE] = 1
     return si, sb, sm
 
 
@@ -170,6 +180,13 @@ def scratch_for(width: int, height: int, topology: str = "bounded"):
 def grid_tables(width: int, height: int, topology: str = "bounded"):
     """The cached scratch of this grid, to read its tables (NEAR, DEG, FULL, frames) only."""
     return _scratch_tables(width, height, topology)
+
+
+def reuse_quiet(scratch, on: bool) -> None:
+    """Let the plays on this scratch skip a component swept to no avail before (the default), or
+    sweep every component every round (the decisions are the same; tests compare the two)."""
+    if scratch[0].shape[1] > REUSE:
+        scratch[0][ROUNDS, REUSE] = 1 if on else 0
 
 
 @njit(inline='always')
@@ -268,4 +285,4 @@ def sync(pi, st, nbr, c):
     pi[HMASK, c] = m
 
 
-__all__ = ["SAFE_STATE", "new_play", "new_scratch", "scratch_for", "grid_tables"]
+__all__ = ["SAFE_STATE", "new_play", "new_scratch", "scratch_for", "grid_tables", "reuse_quiet"]

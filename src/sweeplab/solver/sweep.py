@@ -27,6 +27,8 @@ components, and per-call bookkeeping would otherwise cost more than the sweeps.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._numba_cache import njit
@@ -39,26 +41,31 @@ OK, OVERFLOW, TOO_WIDE, TOO_BIG, GROW = 0, 1, 2, 3, 4  # (GROW: the workspace ne
 unrefcounted = njit(_nrt=False)
 
 
+# Room for sweeping: the keys of the states and their rows of F (keys, flo / fhi: the mines
+# their rows reach, child: each state's two successors, layer: where each layer's rows begin),
+# per position the numbers it touches (inc, inc_n), each layer's candidate keys, their validity
+# and the unique ones (ck, cv, uniq), the slots' work (ints), and the backward pass's tables (E, W).
+Workspace = namedtuple("Workspace", "keys flo fhi child layer inc inc_n ck cv uniq ints E W")
+
+
 @njit
 def workspace(rows, n, nc, L):
-    """Room for sweeping components of up to n cells and nc numbers with L mine-count columns:
-    (keys, flo, fhi, child, layer, inc, inc_n, candidate keys, their validity, unique keys, ints,
-    E, W), with `rows` states to begin with (`sweep` grows what it needs)."""
-    return (np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64),
-            np.full((rows, 2), -1, dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
-            np.zeros((n, 8, 5), dtype=np.int64), np.zeros(n, dtype=np.int64), np.empty(2 * rows, dtype=np.int64),
-            np.zeros(2 * rows, dtype=np.bool_), np.empty(2 * rows, dtype=np.int64),
-            np.empty(8 * nc + 2 * n + 204, dtype=np.int64), np.zeros((rows, L), dtype=np.bool_),
-            np.zeros((rows, L)))
+    """Room for sweeping components of up to n cells and nc numbers with L mine-count columns,
+    with `rows` states to begin with (`sweep` grows what it needs)."""
+    return Workspace(np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64),
+                     np.full((rows, 2), -1, dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
+                     np.zeros((n, 8, 5), dtype=np.int64), np.zeros(n, dtype=np.int64),
+                     np.empty(2 * rows, dtype=np.int64), np.zeros(2 * rows, dtype=np.bool_),
+                     np.empty(2 * rows, dtype=np.int64), np.empty(8 * nc + 2 * n + 204, dtype=np.int64),
+                     np.zeros((rows, L), dtype=np.bool_), np.zeros((rows, L)))
 
 
 @njit
-def _grown(ws, F):
+def grow(ws, F):
     """The workspace and a zeroed table with twice the rows."""
-    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-    out = workspace(2 * keys.shape[0], inc.shape[0], np.int64(0), E.shape[1])  # (np.int64: a literal is compiled for)
-    return (out[0], out[1], out[2], out[3], layer, inc, inc_n, out[7], out[8], out[9], ints, out[11],
-            out[12]), np.zeros((2 * keys.shape[0], F.shape[1]), dtype=F.dtype)
+    out = workspace(2 * ws.keys.shape[0], ws.inc.shape[0], np.int64(0), ws.E.shape[1])  # (np.int64: a literal is compiled for)
+    return (Workspace(out.keys, out.flo, out.fhi, out.child, ws.layer, ws.inc, ws.inc_n, out.ck, out.cv, out.uniq,
+                      ws.ints, out.E, out.W), np.zeros((2 * ws.keys.shape[0], F.shape[1]), dtype=F.dtype))
 
 
 @njit(inline='always')
@@ -175,11 +182,15 @@ def _field(w):
 
 
 @unrefcounted
-def _slots(n, cons, need, con_start, con_front, pos, inc, inc_n, ints):
+def _slots(cs, k, ws):
     """Give each number of the component a bit field of the key from its first cell to its last
     (the lowest free bits that fit its target), and list per position the numbers it touches:
     inc[p, e] = (field shift, target, cells still to come after p, whether p is its last cell,
     field mask). False when the open numbers need more than 64 bits."""
+    n = cs.comp_start[k + 1] - cs.comp_start[k]
+    cons = cs.clist[cs.cstart[k]:cs.cstart[k + 1]]
+    need, con_start, con_front, pos = cs.need, cs.con_start, cs.con_front, cs.pos
+    inc, inc_n, ints = ws.inc, ws.inc_n, ws.ints
     nc = cons.shape[0]
     first = ints[:nc]
     last = ints[nc:2 * nc]
@@ -261,22 +272,24 @@ def _next_key(key, inc, inc_n, i, b):
 
 
 @unrefcounted
-def forward(n, cons, need, con_start, con_front, pos, F, modulus, by_mines, keys, flo, fhi, child, layer, inc,
-            inc_n, ck, cv, uniq, ints):
-    """The forward pass over a component of n cells (positions 0..n-1: `pos` maps a frontier cell
-    to its position; `cons` its numbers, `need` their mines still needed), in place in the
-    workspace (see `workspace`) and the table F, a zeroed (rows, n + 1) table (rows, 1 without
-    `by_mines`) of the arithmetic wanted (see the module); int64 counts are exact (an overflow is
-    reported) or, with modulus > 0, kept modulo it. Returns a status (GROW: more rows needed).
+def forward(cs, k, F, modulus, by_mines, ws):
+    """The forward pass over component k of the constraints `cs` (frontier.Constraints; its n cells
+    in their narrow order, positions 0..n-1), in place in the workspace `ws` and the table F, a
+    zeroed (rows, n + 1) table (rows, 1 without `by_mines`) of the arithmetic wanted (see the
+    module); int64 counts are exact (an overflow is reported) or, with modulus > 0, kept modulo
+    it. Returns a status (GROW: more rows needed).
 
     Rows of layer i are layer[i]..layer[i + 1]; [flo, fhi] bounds the mines of a row; child[s, b]
     is the row reached from s when the cell at position i is b. The last layer holds one state
     (every number met) unless no layout fits.
     """
+    n = cs.comp_start[k + 1] - cs.comp_start[k]
+    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq = (ws.keys, ws.flo, ws.fhi, ws.child, ws.layer, ws.inc,
+                                                              ws.inc_n, ws.ck, ws.cv, ws.uniq)
     L = F.shape[1]
     cap = keys.shape[0]
     step = 1 if by_mines else 0
-    if not _slots(n, cons, need, con_start, con_front, pos, inc, inc_n, ints):
+    if not _slots(cs, k, ws):
         return TOO_WIDE
     keys[0] = 0
     flo[0] = 0
@@ -337,16 +350,13 @@ def forward(n, cons, need, con_start, con_front, pos, F, modulus, by_mines, keys
 
 
 @njit(inline='always')
-def sweep(n, cons, need, con_start, con_front, pos, F, modulus, by_mines, ws):
-    """`forward` on the workspace `ws`, grown with the table until the states fit: (status, F, ws)."""
-    keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-    status = forward(n, cons, need, con_start, con_front, pos, F, modulus, by_mines, keys, flo, fhi, child, layer,
-                     inc, inc_n, ck, cv, uniq, ints)
+def sweep(cs, k, F, modulus, by_mines, ws):
+    """`forward` over component k on the workspace `ws`, grown with the table until the states fit:
+    (status, F, ws)."""
+    status = forward(cs, k, F, modulus, by_mines, ws)
     while status == GROW:
-        ws, F = _grown(ws, F)
-        keys, flo, fhi, child, layer, inc, inc_n, ck, cv, uniq, ints, E, W = ws
-        status = forward(n, cons, need, con_start, con_front, pos, F, modulus, by_mines, keys, flo, fhi, child,
-                         layer, inc, inc_n, ck, cv, uniq, ints)
+        ws, F = grow(ws, F)
+        status = forward(cs, k, F, modulus, by_mines, ws)
     return status, F, ws
 
 
@@ -354,20 +364,35 @@ def sweep(n, cons, need, con_start, con_front, pos, F, modulus, by_mines, ws):
 def clear(F, ws, n, status):
     """Zero the rows of F a sweep of n cells used (all of them after a sweep that stopped), for
     the next component."""
-    rows = ws[4][n + 1] if status == OK else F.shape[0]
+    rows = ws.layer[n + 1] if status == OK else F.shape[0]
     for r in range(rows):
         for a in range(F.shape[1]):
             F[r, a] = 0
 
 
 @unrefcounted
-def _backward(F, flo, fhi, child, layer, E, W, n, wfin, feas, vars_, p_out, can_mine, can_safe, weighted):
+def backward(cs, k, F, ws, wfin, feas, out, weighted):
+    """The backward pass over component k after `forward`, in time linear in the table: for each of
+    its cells v (a frontier index), out = (p, can_mine, can_safe): can_mine[v] / can_safe[v], some
+    layout of the component reached with a mine count that `feas` allows (at the end: feas[j])
+    makes it a mine / leaves it safe; with `weighted`, p[v]: its share of the weight, a finished
+    layout with j mines weighing wfin[j] (F and wfin floats).
+
+    W[s, a]: the weight of the completions of state s reached with a mines; E[s, a]: some
+    completion reaches a mine count feas allows. Then the cell's weight is sum F[s, a] *
+    W[child1, a + 1], and it can be a mine (safe) iff a reachable state has an allowed completion
+    with it a mine (safe)."""
+    p_out, can_mine, can_safe = out
+    flo, fhi, child, layer, E, W = ws.flo, ws.fhi, ws.child, ws.layer, ws.E, ws.W
+    at = cs.comp_start[k]
+    n = cs.comp_start[k + 1] - at
+    vars_ = cs.order
     L = F.shape[1]
     rows = layer[n + 1]
     if rows == layer[n]:  # no layout at all (an inconsistent position): nothing can be anything
         for i in range(n):
-            can_mine[vars_[i]] = False
-            can_safe[vars_[i]] = False
+            can_mine[vars_[at + i]] = False
+            can_safe[vars_[at + i]] = False
         return
     fin = layer[n]
     for a in range(L):
@@ -376,10 +401,10 @@ def _backward(F, flo, fhi, child, layer, E, W, n, wfin, feas, vars_, p_out, can_
         E[fin, a] = feas[a]
     step = 1 if L > 1 else 0
     for i in range(n - 1, -1, -1):
-        v = vars_[i]
+        v = vars_[at + i]
         p = 0.0
         cm = False
-        cs = False
+        cf = False
         for src in range(layer[i], layer[i + 1]):
             d0 = child[src, 0]
             d1 = child[src, 1]
@@ -393,7 +418,7 @@ def _backward(F, flo, fhi, child, layer, E, W, n, wfin, feas, vars_, p_out, can_
                     if E[d0, a]:
                         e = True
                         if fa > 0:
-                            cs = True
+                            cf = True
                 if d1 >= 0:
                     if weighted:
                         w1 = W[d1, a + step]
@@ -410,19 +435,8 @@ def _backward(F, flo, fhi, child, layer, E, W, n, wfin, feas, vars_, p_out, can_
         if weighted:
             p_out[v] = p
         can_mine[v] = cm
-        can_safe[v] = cs
+        can_safe[v] = cf
 
 
-@njit(inline='always')
-def backward(F, ws, n, wfin, feas, vars_, p_out, can_mine, can_safe, weighted):
-    """The backward pass, in time linear in the table: for the cell at each position (vars_[i]),
-    can_mine / can_safe: some layout of the component reached with a mine count that `feas` allows
-    (at the end: feas[k]) makes it a mine / leaves it safe; with `weighted`, p_out: its share of the
-    weight, a finished layout with k mines weighing wfin[k] (F and wfin floats).
-
-    W[s, a]: the weight of the completions of state s reached with a mines; E[s, a]: some
-    completion reaches a mine count feas allows. Then the cell's weight is sum F[s, a] *
-    W[child1, a + 1], and it can be a mine (safe) iff a reachable state has an allowed completion
-    with it a mine (safe)."""
-    _backward(F, ws[1], ws[2], ws[3], ws[4], ws[11], ws[12], n, wfin, feas, vars_, p_out, can_mine, can_safe,
-              weighted)
+__all__ = ["OK", "OVERFLOW", "TOO_WIDE", "TOO_BIG", "GROW", "MAX_CELLS", "Workspace", "workspace", "grow",
+           "forward", "sweep", "backward", "clear"]

@@ -77,6 +77,12 @@ FIT_POWERS = tuple(float(p) for p in np.arange(3.0, 16.01, 0.5))
 MARGIN = 1.5  # the least rule / need the fit allows at any point
 HELD_OUT = ((30, 16, 170, "centre"), (24, 24, 200, "centre"), (20, 20, 120, "corner"))  # never fitted on
 GRIDS = ("small", "expert", "held-out", "quick")
+# The needs the findings' table gives for points of the small grid (64 chains a start, 8 units, the
+# same measure), used with --table where the point's records are not in --dir: (point, need).
+PUBLISHED = (((9, 9, 14, "centre"), 49), ((9, 9, 15, "corner"), 63), ((9, 9, 22, "edge"), 156),
+             ((9, 9, 30, "edge"), 1125), ((9, 9, 38, "corner"), 3438), ((9, 9, 46, "corner"), 5674),
+             ((16, 16, 49, "centre"), 133), ((16, 16, 76, "corner"), 1221), ((16, 16, 99, "centre"), 3366),
+             ((16, 16, 101, "corner"), 13512), ((16, 16, 124, "centre"), 33331), ((16, 16, 126, "corner"), 26024))
 
 
 def unit(free: int, mines: int) -> float:
@@ -172,7 +178,7 @@ def run_batch(point, units, first, last, seed) -> dict:
                                  burn[s, c - first])
             if c in longs:
                 state, k, p = record(p, level.excluded, np.uint64(state), n_long + 1, every, region, judge,
-                                     long[s * len(longs) + longs.index(c)])
+                                     long[2 * longs.index(c) + s])
                 kept += k
     return {"burn": burn, "long": long[:, 1:], "kept": kept, "every": every, "free": level.free, "mines": mines}
 
@@ -362,6 +368,8 @@ def jobs_for(points, a) -> tuple[list, dict]:
     for point in points:
         level, _, _ = level_of(point)
         base, key = point_path(a.dir, point, a.chains, a.seed), point_key(a.seed, point)
+        if a.table and not os.path.exists(base + ".npz"):
+            continue
         if not os.path.exists(base + ".npz"):
             parts = []
             for first in range(0, a.chains, a.batch):
@@ -388,6 +396,8 @@ def main() -> None:
                     "for nR-hat and |z| (0: none)")
     ap.add_argument("--batch", type=int, default=16, help="chains from each start a task")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--table", action="store_true", help="run nothing new: points whose records are not in --dir "
+                    "take the need the findings' table gives them (PUBLISHED), or are left out")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (or the LocalCluster's)")
     ap.add_argument("--cluster", choices=["local"], help="a Dask LocalCluster of --workers processes")
     ap.add_argument("--scheduler", help="a Dask scheduler, tcp://HOST:PORT (its workers import this script: "
@@ -413,8 +423,8 @@ def main() -> None:
                 for q in parts:
                     os.remove(q)
     print(f"ran {len(jobs)} tasks in {time.time() - t:.0f} s; rule: chain_moves = {G.BURN_IN} x mines x "
-          f"(free / (free - mines)) ** {G.RELAXATION_POWER}; {a.chains} chains from each start, {a.check_chains} to "
-          f"the rule's length; tolerance {TOLERANCE} sd; moves are proposed moves")
+          f"min(free / (free - mines), {G.RATIO_CAP:g}) ** {G.BURN_IN_POWER}; {a.chains} chains from each start, "
+          f"{a.check_chains} to the rule's length; tolerance {TOLERANCE} sd; moves are proposed moves")
     header = (f"{'level':>10} {'click':>6} {'density':>7} {'acc':>5} {'tau_int':>19} {'bias0':>26} {'tau_burn':>25} "
               f"{'need':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
     fitted, others = [], []
@@ -428,6 +438,15 @@ def main() -> None:
             base = point_path(a.dir, point, a.chains, a.seed)
             level, _, _ = level_of(point)
             check = f"{base}_rule{G.chain_moves(level.free, mines)}_{a.check_chains}.npz"
+            if not os.path.exists(base + ".npz") and point not in dict(PUBLISHED):
+                continue
+            if not os.path.exists(base + ".npz"):  # (--table: the findings' need)
+                r = {"free": level.free, "mines": mines, "need": float(dict(PUBLISHED)[point]),
+                     "rule": G.chain_moves(level.free, mines)}
+                (fitted if label == "fitted on" else others).append(r)
+                print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {'(the findings table)':>77} "
+                      f"{r['need']:>6.0f} {r['rule']:>6} {r['rule'] / r['need']:>6.2f}", flush=True)
+                continue
             d = dict(np.load(base + ".npz"))
             r = analyse(d, dict(np.load(check)) if os.path.exists(check) else None)
             (fitted if label == "fitted on" else others).append(r)

@@ -36,6 +36,7 @@ def test_the_fit_gives_every_point_its_margin_and_one_point_exactly_that(points)
         assert min(margins) == pytest.approx(M.MARGIN)
         for r, m in zip(results, margins):
             assert m == pytest.approx(burn * M.shape(r, p) / r["need"])
+        assert cost == int(sum(burn * M.shape(r, p) for r in results))
     p, burn, margins, _ = M.best(results, M.fit_rule(results))
     assert all(M.light_margin(results, margins) <= M.light_margin(results, f[2]) + 1e-9 for f in M.fit_rule(results))
 

@@ -73,8 +73,8 @@ INSERT_STALL = 64  # the insertion shakes its board with as many chain moves aft
 BURN_IN = 0.45
 BURN_IN_POWER = 12.5
 RATIO_CAP = 2.0
-# A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): the largest
-# integrated autocorrelation time the study measures, 2.9 of them, rounded up.
+# A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): about the
+# largest integrated autocorrelation time the study measures (2.6 to 3.1 of them, half mined).
 SPACING = 3
 # What a chain move costs against a rejection board's play (benchmarks/bench_noguess.py --stages):
 # `auto` lays at most the boards that cost what the chain would.

@@ -43,7 +43,8 @@ are proposed moves):
 
 Last, the rule's constants from the fitted points' needs: for each power p of the form BURN_IN x
 mines x (free / (free - mines)) ** p the least BURN_IN that meets every need, and the fit (`fit_rule`):
-the least BURN_IN with margin at least 1.5 everywhere, at the power whose largest margin is least;
+the least BURN_IN with margin at least 1.5 everywhere, at the power whose largest margin below 40%
+of the free cells mined is least;
 the held-out points' margins under it.
 """
 

@@ -42,10 +42,9 @@ are proposed moves):
   2.5).
 
 Last, the rule's constants from the fitted points' needs: for each power p of the form BURN_IN x
-mines x (free / (free - mines)) ** p the least BURN_IN that meets every need, and the fit (`fit_rule`):
-the least BURN_IN with margin at least 1.5 everywhere, at the power whose largest margin below 40%
-of the free cells mined is least;
-the held-out points' margins under it.
+mines x min(free / (free - mines), 2) ** p the least BURN_IN with margin at least 1.5 at every
+point (`fit_rule`), the fit at the power whose largest margin below 40% of the free cells mined is
+least, and the held-out points' margins under it.
 """
 
 from __future__ import annotations

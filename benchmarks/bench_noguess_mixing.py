@@ -1,42 +1,56 @@
 """The no-guess chain's mixing study: how many moves forget the start, at every size, density and click.
 
-    python benchmarks/bench_noguess_mixing.py --dir mixing          # the grid (hours; resumable)
-    python benchmarks/bench_noguess_mixing.py --dir mixing --quick  # four points
+    python benchmarks/bench_noguess_mixing.py --dir mixing                      # 9x9 and 16x16 (resumable)
+    python benchmarks/bench_noguess_mixing.py --dir mixing --grid expert,held-out --cluster local --workers 2
+    python benchmarks/bench_noguess_mixing.py --dir mixing --grid quick         # four points
+
+Grids: `small` (9x9 and 16x16, 20% to 60% of the free cells mined, clicks at the centre, an edge and
+a corner), `expert` (30x16 at 20% to 50%, 30x24 at 30% and 40%, clicks at the centre and in a
+corner's block), `held-out` (points the rule is not fitted on, reported apart) and `quick`.
+Each task is a batch of `--batch` chains a start of one point, fanned out as `sweeplab bench`
+fans out games (`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or
+`--scheduler tcp://...`); each batch's records land in `--dir` as it finishes, so a rerun runs
+only what is missing, and Dask runs again a task whose worker died.
 
 For each point (size, mines, first click) `--chains` chains start from each of two very different
 starts (the plain insertion: too few mines on the rim; the repair: too many in the corners, and
 too few boards that need the mine total) and run for 8 units of the study's clock (a unit: mines x
-(free / (free - mines)) ** 3 moves, about the moves in which each mine is moved once), the
-boards' figures recorded every eighth of a unit: 3BV, openings, the mines on the rim, in the
-corners' 3x3s, in the ring round the click's block and in the half of the board farthest from
-the click, and whether the board needs the mine total. Two chains of each start run on to 48
-units. Printed per point (moves are proposed moves):
+(free / (free - mines)) ** 3 moves, about the moves in which each mine is moved once; 16 units
+from 35% of the free cells mined, 24 from 45%, where the bias decays slowly), the boards' figures
+recorded every eighth of a unit: 3BV, openings, the mines on the rim, in the corners' 3x3s, in the
+ring round the click's block and in the half of the board farthest from the click, and whether the
+board needs the mine total. Two chains of each start run on 40 units more. Printed per point (moves
+are proposed moves):
 
 - acc: the share of moves kept (the long chains);
 - tau_int: the largest integrated autocorrelation time of the figures, in moves (the long chains
-  past 16 units; autocorrelation averaged over the chains, Sokal's window with c = 5);
+  past their first 8 units; autocorrelation averaged over the chains, Sokal's window with c = 5);
 - bias0: the largest bias of a start's boards, in standard deviations of the figure across
-  boards (the stationary ones: past 6 units, and the long chains past 16), with the start and
-  the figure;
+  boards (the stationary ones: the last quarter of the burn-in chains, and the long chains), with
+  the start and the figure;
 - tau_burn: the slowest decay of such a bias, in moves: until it falls to 1/e of bias0, over the
   figures whose bias0 is at least 5 standard errors (of the start's mean over its chains);
 - need: the burn-in that leaves at most 0.01 standard deviation of bias: tau_burn x ln(bias0 /
   0.01); where no start's bias reaches 5 standard errors, (tau_int / 2) x ln(5 se / 0.01), as if
   a bias at the edge of detection decayed at the slowest pace the stationary chains show;
 - rule: the rule's moves (`noguess.chain_moves`), and rule / need, its margin;
-- nR-hat: the nested R-hat (Margossian et al. 2022) at the rule's length, the two starts as the
-  superchains, over the records of its last unit; an exact sampler scores about
-  1 + 1 / (2 chains);
-- |z|: the largest bias left at the rule's length, of either start and any figure, in standard
-  errors (an exact sampler: the largest of 14 standard normals, about 2.5).
+- nR-hat: the nested R-hat (Margossian et al. 2022) of `--check-chains` chains a start run to the
+  rule's length, the two starts as the superchains, over the records of their last unit; an exact
+  sampler scores about 1 + 1 / (2 chains);
+- |z|: the largest bias left at the rule's length (the same chains' last boards), of either start
+  and any figure, in standard errors (an exact sampler: the largest of 14 standard normals, about
+  2.5).
 
-Last, for each power p of the rule's form BURN_IN x mines x (free / (free - mines)) ** p, the
-least BURN_IN that meets every point's need, and the moves the grid's boards would cost.
+Last, the rule's constants from the fitted points' needs: for each power p of the form BURN_IN x
+mines x min(free / (free - mines), 2) ** p the least BURN_IN with margin at least 1.5 at every
+point (`fit_rule`), the fit at the power whose largest margin below 40% of the free cells mined is
+least, and the held-out points' margins under it.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import time
@@ -47,6 +61,7 @@ from sweeplab import grid
 from sweeplab._numba_cache import njit
 from sweeplab.generators import noguess as G
 from sweeplab.generators.certify import position, settle, tried_uses_total, workspace
+from sweeplab.lab.runner import fan_out
 from sweeplab.rng import stream_key
 from sweeplab.stats import openings_and_bbbv
 
@@ -58,7 +73,16 @@ BURN_UNITS = 8
 LONG_UNITS = 48
 LONG_CHAINS = 2  # per start
 TOLERANCE = 0.01  # of a figure's standard deviation: the bias a burn-in may leave
-POWERS = (2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
+FIT_POWERS = tuple(float(p) for p in np.arange(3.0, 16.01, 0.5))
+MARGIN = 1.5  # the least rule / need the fit allows at any point
+HELD_OUT = ((30, 16, 170, "centre"), (24, 24, 200, "centre"), (20, 20, 120, "corner"))  # never fitted on
+GRIDS = ("small", "expert", "held-out", "quick")
+# The needs the findings' table gives for points of the small grid (64 chains a start, 8 units, the
+# same measure), used with --table where the point's records are not in --dir: (point, need).
+PUBLISHED = (((9, 9, 14, "centre"), 49), ((9, 9, 15, "corner"), 63), ((9, 9, 22, "edge"), 156),
+             ((9, 9, 30, "edge"), 1125), ((9, 9, 38, "corner"), 3438), ((9, 9, 46, "corner"), 5674),
+             ((16, 16, 49, "centre"), 133), ((16, 16, 76, "corner"), 1221), ((16, 16, 99, "centre"), 3366),
+             ((16, 16, 101, "corner"), 13512), ((16, 16, 124, "centre"), 33331), ((16, 16, 126, "corner"), 26024))
 
 
 def unit(free: int, mines: int) -> float:
@@ -105,37 +129,91 @@ def record(p, excluded, state, records, every, region, judge_room, out):
     return state, kept, p
 
 
-def run_point(w, h, mines, x, y, chains, seed) -> dict:
-    """The records of one point: `burn` [start, chain, record, figure] from each start to
-    BURN_UNITS units, `long` [chain, record, figure] from there on to LONG_UNITS, and the long
-    chains' share of moves kept."""
-    level = G._Level(w, h, mines, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
+def level_of(point):
+    """A point's level (its click's block excluded) and click cell."""
+    w, h, mines, name = point
+    x, y = clicks(w, h)[name]
+    return G._Level(w, h, mines, x, y, "bounded", G.DEFAULT_LEAF_BUDGET), x, y
+
+
+def horizon(free: int, mines: int) -> int:
+    """The burn-in chains' length in units: longer where the bias decays slowly (the dense boards),
+    so that its decay is seen."""
+    share = mines / free
+    return BURN_UNITS if share < 0.35 else 2 * BURN_UNITS if share < 0.45 else 3 * BURN_UNITS
+
+
+def begin(level, key, how):
+    """A chain's start of the kind `how`, seeded by `key` (a repair can run out of moves at the
+    densest points: then it starts again from the next seed)."""
+    for attempt in range(10):
+        p, state, ok, _, got = G._begin(level, np.uint64(stream_key(key, attempt)), G.DEFAULT_TRIES, how,
+                                        insert_tries=1000 * level.mines)
+        if ok and got == how:
+            return p
+    raise RuntimeError(f"no {how} start at {level.width}x{level.height}/{level.mines} from ({level.x}, {level.y})")
+
+
+def run_batch(point, units, first, last, seed) -> dict:
+    """Chains first..last-1 from each start of one point: `burn` [start, chain, record, figure] to
+    `units` units, and where the batch holds chains below LONG_CHAINS, `long` [chain, record,
+    figure]: those chains on for LONG_UNITS - BURN_UNITS more, with their moves kept."""
+    level, _, _ = level_of(point)
+    w, h, mines, _ = point
+    x, y = level.x, level.y
     every = max(1, int(round(unit(level.free, mines) / RECORDS_PER_UNIT)))
-    n_burn = BURN_UNITS * RECORDS_PER_UNIT + 1
+    n_burn = units * RECORDS_PER_UNIT + 1
     n_long = (LONG_UNITS - BURN_UNITS) * RECORDS_PER_UNIT
     region = regions(w, h, x, y)
     judge = workspace(w, h)
-    burn = np.zeros((2, chains, n_burn, len(FIGURES)))
-    long = np.zeros((2 * LONG_CHAINS, n_long + 1, len(FIGURES)))
+    burn = np.zeros((2, last - first, n_burn, len(FIGURES)))
+    longs = [c for c in range(first, last) if c < LONG_CHAINS]
+    long = np.zeros((2 * len(longs), n_long + 1, len(FIGURES)))
     kept = 0
+    for s, how in enumerate(G.STARTS):
+        for c in range(first, last):
+            key = stream_key(seed, 2 * c + s)
+            p = begin(level, key, how)
+            state, _, p = record(p, level.excluded, np.uint64(stream_key(key, 10)), n_burn, every, region, judge,
+                                 burn[s, c - first])
+            if c in longs:
+                state, k, p = record(p, level.excluded, np.uint64(state), n_long + 1, every, region, judge,
+                                     long[2 * longs.index(c) + s])
+                kept += k
+    return {"burn": burn, "long": long[:, 1:], "kept": kept, "every": every, "free": level.free, "mines": mines}
+
+
+def run_check(point, moves, chains, seed) -> dict:
+    """`chains` chains from each start of one point run for `moves` moves (the rule's), their
+    figures recorded over the last unit: `at` [start, chain, record, figure], the last record at
+    `moves`."""
+    level, x, y = level_of(point)
+    w, h, mines, _ = point
+    every = max(1, int(round(unit(level.free, mines) / RECORDS_PER_UNIT)))
+    n = min(RECORDS_PER_UNIT, moves // every) + 1
+    silent = moves - (n - 1) * every
+    region = regions(w, h, x, y)
+    judge = workspace(w, h)
+    at = np.zeros((2, chains, n, len(FIGURES)))
     for s, how in enumerate(G.STARTS):
         for c in range(chains):
             key = stream_key(seed, 2 * c + s)
-            for attempt in range(10):  # (at the densest points a repair can run out of moves)
-                p, state, ok, _, got = G._begin(level, np.uint64(stream_key(key, attempt)), G.DEFAULT_TRIES, how,
-                                                insert_tries=1000 * mines)
-                if ok and got == how:
-                    break
-            else:
-                raise RuntimeError(f"no start at {w}x{h}/{mines} from ({x}, {y})")
-            state, _, p = record(p, level.excluded, np.uint64(stream_key(key, 10)), n_burn, every, region, judge,
-                                 burn[s, c])
-            if c < LONG_CHAINS:
-                state, k, p = record(p, level.excluded, np.uint64(state), n_long + 1, every, region, judge,
-                                     long[s * LONG_CHAINS + c])
-                kept += k
-    return {"burn": burn, "long": long[:, 1:], "every": every, "free": level.free, "mines": mines,
-            "acc": kept / (2 * LONG_CHAINS * n_long * every)}
+            p = begin(level, key, how)
+            state, _, p = G._chain(p, level.excluded, np.uint64(stream_key(key, 11)), silent)
+            record(p, level.excluded, np.uint64(state), n, every, region, judge, at[s, c])
+    return {"at": at, "moves": moves}
+
+
+def join_batches(parts: list[dict]) -> dict:
+    """One point's records from its batches' (in chain order)."""
+    d = dict(parts[0])
+    d["burn"] = np.concatenate([b["burn"] for b in parts], axis=1)
+    d["long"] = np.concatenate([b["long"] for b in parts if b["long"].shape[0]], axis=0)
+    kept = sum(int(b["kept"]) for b in parts)
+    n_long = d["long"].shape[0] * d["long"].shape[1]
+    d["acc"] = kept / (n_long * int(d["every"]))
+    del d["kept"]
+    return d
 
 
 def integrated_time(x: np.ndarray, c: float = 5.0) -> float:
@@ -163,18 +241,21 @@ def nested_r_hat(x: np.ndarray) -> float:
     return float(math.sqrt(1 + between / w)) if w > 0 else float("nan")
 
 
-def analyse(d: dict) -> dict:
-    """The table's figures for one point's records (moves throughout)."""
+def analyse(d: dict, check: dict | None) -> dict:
+    """The table's figures for one point's records (moves throughout); nR-hat and |z| from the
+    check's chains at the rule's length, where they are given."""
     burn, long, every = d["burn"], d["long"], int(d["every"])
     free, mines = int(d["free"]), int(d["mines"])
     chains = burn.shape[1]
+    units = (burn.shape[2] - 1) // RECORDS_PER_UNIT
     stationary = long[:, (16 - BURN_UNITS) * RECORDS_PER_UNIT:]
-    late = np.concatenate([burn[:, :, 6 * RECORDS_PER_UNIT:].reshape(-1, burn.shape[3]),
+    late = np.concatenate([burn[:, :, units * 3 * RECORDS_PER_UNIT // 4:].reshape(-1, burn.shape[3]),
                            stationary.reshape(-1, burn.shape[3])])
     mu, sd = late.mean(axis=0), late.std(axis=0)
     live = [f for f in range(len(FIGURES)) if sd[f] > 0]
     out = {"acc": float(d["acc"]), "unit": unit(free, mines), "rule": G.chain_moves(free, mines),
-           "tau_int": (0.0, ""), "bias0": (0.0, "", ""), "tau_burn": (0.0, ""), "free": free, "mines": mines}
+           "tau_int": (0.0, ""), "bias0": (0.0, "", ""), "tau_burn": (0.0, ""), "free": free, "mines": mines,
+           "units": units}
     for f in live:
         t = integrated_time(stationary[:, :, f]) * every
         if t > out["tau_int"][0]:
@@ -198,78 +279,199 @@ def analyse(d: dict) -> dict:
     if need == 0:  # no start's bias is measurable: one at the edge of detection, decaying as slowly as any figure
         need = out["tau_int"][0] / 2 * math.log(5 * se / TOLERANCE)
     out["need"] = need
-    stop = int(round(out["rule"] / every))
-    if stop < burn.shape[2]:
-        window = burn[:, :, max(0, stop - RECORDS_PER_UNIT):stop + 1]
-        out["nr_hat"] = max(nested_r_hat(window[:, :, :, f]) for f in live)
-        out["z"] = max(abs(burn[s, :, stop, f].mean() - mu[f]) / (sd[f] * se) for s in range(2) for f in live)
+    out["nr_hat"] = out["z"] = float("nan")
+    if check is not None:
+        at = check["at"]
+        out["nr_hat"] = max(nested_r_hat(at[:, :, :, f]) for f in live)
+        out["z"] = max(abs(at[s, :, -1, f].mean() - mu[f]) / (sd[f] / math.sqrt(at.shape[1]))
+                       for s in range(2) for f in live)
+    return out
+
+
+def free_cells(w: int, h: int, name: str) -> int:
+    x, y = clicks(w, h)[name]
+    return w * h - int(grid.block_mask(w, h, x, y).sum())
+
+
+def grid_points(name: str) -> list[tuple[int, int, int, str]]:
+    """A grid's points (width, height, mines, click)."""
+    if name == "quick":
+        chosen = [(9, 9, 0.4, "corner"), (16, 16, 0.3, "edge"), (30, 16, 0.35, "centre"), (30, 24, 0.3, "centre")]
+    elif name == "small":
+        chosen = [(w, h, share, c) for w, h in SIZES[:2] for share in DENSITIES for c in clicks(w, h)]
+    elif name == "expert":
+        chosen = [(w, h, share, c) for w, h, shares in ((30, 16, (0.2, 0.3, 0.4, 0.5)), (30, 24, (0.3, 0.4)))
+                  for share in shares for c in ("centre", "corner")]
     else:
-        out["nr_hat"] = out["z"] = float("nan")
-    return out
+        return list(HELD_OUT)
+    return [(w, h, int(round(share * free_cells(w, h, c))), c) for w, h, share, c in chosen]
 
 
-def points(quick: bool):
-    if quick:
-        yield from ((9, 9, 0.4, "corner"), (16, 16, 0.3, "edge"), (30, 16, 0.35, "centre"), (30, 24, 0.3, "centre"))
-        return
-    for w, h in SIZES:
-        for share in DENSITIES:
-            for name in clicks(w, h):
-                yield w, h, share, name
+def shape(r: dict, p: float) -> float:
+    """The rule's form at a point, BURN_IN aside: mines x min(free / (free - mines), the cap) ** p."""
+    return r["mines"] * min(r["free"] / (r["free"] - r["mines"]), G.RATIO_CAP) ** p
 
 
-def least_burn_in(results: list[dict]) -> list[tuple[float, float, int]]:
-    """For each power p: the least BURN_IN whose rule meets every point's need, and the moves the
-    points' boards would then cost together."""
+def fit_rule(results: list[dict]) -> list[tuple[float, float, list[float], int]]:
+    """The rule's constants from the measured needs, for each power p of FIT_POWERS: the least
+    BURN_IN with margin (rule / need) at least MARGIN at every point, the margins and the moves the
+    points' boards cost. The fit is the power whose largest margin below 40% of the free cells mined
+    is least (the cost breaks ties): `best`."""
     out = []
-    for p in POWERS:
-        shape = [r["mines"] * (r["free"] / (r["free"] - r["mines"])) ** p for r in results]
-        burn = max(r["need"] / s for r, s in zip(results, shape))
-        out.append((p, burn, int(sum(burn * s for s in shape))))
+    for p in FIT_POWERS:
+        shapes = [shape(r, p) for r in results]
+        burn = MARGIN * max(r["need"] / s for r, s in zip(results, shapes))
+        out.append((p, burn, [burn * s / r["need"] for r, s in zip(results, shapes)], int(sum(burn * s for s in shapes))))
     return out
+
+
+def light_margin(results: list[dict], margins: list[float]) -> float:
+    """The largest margin of the points below 40% of the free cells mined."""
+    return max([m for m, r in zip(margins, results) if r["mines"] < 0.4 * r["free"]], default=0.0)
+
+
+def best(results: list[dict], fits: list) -> tuple:
+    return min(fits, key=lambda f: (round(light_margin(results, f[2]), 6), f[3]))
+
+
+def point_path(folder, point, chains, seed) -> str:
+    level, x, y = level_of(point)
+    w, h, mines, _ = point
+    return os.path.join(folder, f"{w}x{h}_{mines}_{x}_{y}_{chains}_{seed}_u{horizon(level.free, mines)}")
+
+
+def point_key(seed, point) -> int:
+    w, h, mines, name = point
+    return stream_key(seed, w * 1_000_000 + h * 10_000 + mines * 10 + list(clicks(w, h)).index(name))
+
+
+def save(path: str, d: dict) -> None:
+    np.savez_compressed(path + ".tmp.npz", **d)
+    os.replace(path + ".tmp.npz", path)
+
+
+def run_job(job) -> dict:
+    """One task: a batch of a point's chains ("burn") or its check at the rule's length."""
+    t = time.process_time()
+    kind, point, *rest = job
+    d = run_batch(point, *rest) if kind == "burn" else run_check(point, *rest)
+    return {**d, "cpu": time.process_time() - t}
+
+
+def _task(jobs, i, _):
+    return run_job(jobs[i])
+
+
+def jobs_for(points, a) -> tuple[list, dict]:
+    """The tasks left (batches of chains, checks) and, per point file, its batches' paths."""
+    jobs, batches = [], {}
+    for point in points:
+        level, _, _ = level_of(point)
+        base, key = point_path(a.dir, point, a.chains, a.seed), point_key(a.seed, point)
+        if a.table and not os.path.exists(base + ".npz"):
+            continue
+        if not os.path.exists(base + ".npz"):
+            parts = []
+            for first in range(0, a.chains, a.batch):
+                last = min(first + a.batch, a.chains)
+                part = f"{base}_c{first:03d}-{last:03d}.npz"
+                parts.append(part)
+                if not os.path.exists(part):
+                    jobs.append((part, ("burn", point, horizon(level.free, point[2]), first, last, key)))
+            batches[base + ".npz"] = parts
+        moves = G.chain_moves(level.free, point[2])
+        check = f"{base}_rule{moves}_{a.check_chains}.npz"
+        if a.check_chains and not os.path.exists(check):
+            jobs.append((check, ("check", point, moves, a.check_chains, key)))
+    return jobs, batches
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", required=True, help="folder for each point's records (a rerun reads them back)")
+    ap.add_argument("--grid", default="small", help=f"the grids to run, comma-separated: {', '.join(GRIDS)}; "
+                    "held-out points are not fitted on")
     ap.add_argument("--chains", type=int, default=64, help="chains from each start")
+    ap.add_argument("--check-chains", type=int, default=32, help="chains from each start run to the rule's length "
+                    "for nR-hat and |z| (0: none)")
+    ap.add_argument("--batch", type=int, default=16, help="chains from each start a task")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--quick", action="store_true", help="four points only")
-    ap.add_argument("--part", default="0/1", help="K/N: run only every N-th point from the K-th (the others' rows "
-                    "are shown if their records are in --dir already); N processes fill the folder together")
+    ap.add_argument("--table", action="store_true", help="run nothing new: points whose records are not in --dir "
+                    "take the need the findings' table gives them (PUBLISHED), or are left out")
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (or the LocalCluster's)")
+    ap.add_argument("--cluster", choices=["local"], help="a Dask LocalCluster of --workers processes")
+    ap.add_argument("--scheduler", help="a Dask scheduler, tcp://HOST:PORT (its workers import this script: "
+                    "benchmarks/ on their path)")
     a = ap.parse_args()
-    part, parts = (int(v) for v in a.part.split("/"))
+    names = a.grid.split(",")
+    if any(n not in GRIDS for n in names):
+        ap.error(f"unknown grid in {a.grid!r}; allowed: {', '.join(GRIDS)}")
+    if a.chains < 2 or a.batch < 1 or a.check_chains < 0 or a.workers < 1:
+        ap.error("--chains must be at least 2, --batch and --workers at least 1, --check-chains at least 0")
     os.makedirs(a.dir, exist_ok=True)
-    print(f"rule: chain_moves = {G.BURN_IN} x mines x (free / (free - mines)) ** {G.RELAXATION_POWER}; "
-          f"{a.chains} chains from each start; tolerance {TOLERANCE} sd; moves are proposed moves")
-    print(f"{'level':>10} {'click':>6} {'density':>7} {'acc':>5} {'tau_int':>19} {'bias0':>26} {'tau_burn':>25} "
-          f"{'need':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
-    results = []
-    for index, (w, h, share, name) in enumerate(points(a.quick)):
-        x, y = clicks(w, h)[name]
-        free = w * h - int(grid.block_mask(w, h, x, y).sum())
-        mines = int(round(share * free))
-        path = os.path.join(a.dir, f"{w}x{h}_{mines}_{x}_{y}_{a.chains}_{a.seed}.npz")
-        t = time.process_time()
-        if not os.path.exists(path):
-            if index % parts != part:
+    held = set(HELD_OUT)
+    points = list(dict.fromkeys(p for n in names for p in grid_points(n)))
+    jobs, batches = jobs_for(points, a)
+    t = time.time()
+    for (i, _), d in fan_out(functools.partial(_task, [j for _, j in jobs]), [(i, i + 1) for i in range(len(jobs))],
+                             workers=a.workers, scheduler=a.scheduler, cluster=a.cluster):
+        save(jobs[i][0], d)
+        for path, parts in batches.items():
+            if jobs[i][0] in parts and all(os.path.exists(q) for q in parts):
+                loaded = [dict(np.load(q)) for q in parts]
+                save(path, {**join_batches(loaded), "cpu": sum(float(b["cpu"]) for b in loaded)})
+                for q in parts:
+                    os.remove(q)
+    print(f"ran {len(jobs)} tasks in {time.time() - t:.0f} s; rule: chain_moves = {G.BURN_IN} x mines x "
+          f"min(free / (free - mines), {G.RATIO_CAP:g}) ** {G.BURN_IN_POWER}; {a.chains} chains from each start, "
+          f"{a.check_chains} to the rule's length; tolerance {TOLERANCE} sd; moves are proposed moves")
+    header = (f"{'level':>10} {'click':>6} {'density':>7} {'acc':>5} {'tau_int':>19} {'bias0':>26} {'tau_burn':>25} "
+              f"{'need':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
+    fitted, others = [], []
+    for label, group in (("fitted on", [p for p in points if p not in held]),
+                         ("held out", [p for p in points if p in held])):
+        if not group:
+            continue
+        print(f"\n{label}:\n{header}")
+        for point in group:
+            w, h, mines, name = point
+            base = point_path(a.dir, point, a.chains, a.seed)
+            level, _, _ = level_of(point)
+            check = f"{base}_rule{G.chain_moves(level.free, mines)}_{a.check_chains}.npz"
+            if not os.path.exists(base + ".npz") and point not in dict(PUBLISHED):
                 continue
-            key = stream_key(a.seed, w * 1_000_000 + h * 10_000 + mines * 10 + list(clicks(w, h)).index(name))
-            d = run_point(w, h, mines, x, y, a.chains, key)
-            np.savez_compressed(path + ".tmp.npz", **d)
-            os.replace(path + ".tmp.npz", path)
-        r = analyse(dict(np.load(path)))
-        results.append(r)
-        (ti, tn), (b0, bs, bn), (tb, tbn) = r["tau_int"], r["bias0"], r["tau_burn"]
-        level, tau_int, bias0 = f"{w}x{h}/{mines}", f"{ti:.0f} {tn}", f"{b0:+.2f} {bs} {bn}"
-        tau_burn = f"{tb:.0f} {tbn}" if tb else "-"
-        print(f"{level:>10} {name:>6} {share:>7.0%} {r['acc']:>5.2f} {tau_int:>19} {bias0:>26} {tau_burn:>25} "
-              f"{r['need']:>6.0f} {r['rule']:>6} {r['rule'] / r['need']:>6.2f} {r['nr_hat']:>6.3f} {r['z']:>5.2f} "
-              f"{time.process_time() - t:>5.0f}", flush=True)
-    print(f"\nan exact sampler's nR-hat: about {1 + 1 / (2 * a.chains):.3f}")
-    for p, burn, cost in least_burn_in(results):
-        print(f"power {p:g}: least BURN_IN {burn:.2f}; the points' boards {cost:,} moves in all")
-
+            if not os.path.exists(base + ".npz"):  # (--table: the findings' need)
+                r = {"free": level.free, "mines": mines, "need": float(dict(PUBLISHED)[point]),
+                     "rule": G.chain_moves(level.free, mines)}
+                (fitted if label == "fitted on" else others).append(r)
+                print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {'(the findings table)':>77} "
+                      f"{r['need']:>6.0f} {r['rule']:>6} {r['rule'] / r['need']:>6.2f}", flush=True)
+                continue
+            d = dict(np.load(base + ".npz"))
+            r = analyse(d, dict(np.load(check)) if os.path.exists(check) else None)
+            (fitted if label == "fitted on" else others).append(r)
+            (ti, tn), (b0, bs, bn), (tb, tbn) = r["tau_int"], r["bias0"], r["tau_burn"]
+            cpu = float(d["cpu"]) + (float(np.load(check)["cpu"]) if os.path.exists(check) else 0.0)
+            tau_burn = f"{tb:.0f} {tbn}" if tb else "-"
+            print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {r['acc']:>5.2f} "
+                  f"{f'{ti:.0f} {tn}':>19} {f'{b0:+.2f} {bs} {bn}':>26} {tau_burn:>25} {r['need']:>6.0f} "
+                  f"{r['rule']:>6} {r['rule'] / r['need']:>6.2f} {r['nr_hat']:>6.3f} {r['z']:>5.2f} {cpu:>5.0f}",
+                  flush=True)
+    print(f"\nan exact sampler's nR-hat: about {1 + 1 / (2 * a.check_chains):.3f}" if a.check_chains else "")
+    if not fitted:
+        return
+    fits = fit_rule(fitted)
+    print(f"the rule's form BURN_IN x mines x min(free / (free - mines), {G.RATIO_CAP:g}) ** p; per power p, the "
+          f"least BURN_IN with every fitted point's margin at least {MARGIN}:")
+    print(f"{'p':>6} {'BURN_IN':>9} {'largest margin':>14} {'below 40%':>9} {'moves in all':>12}")
+    for p, burn, margins, cost in fits:
+        print(f"{p:>6g} {burn:>9.4g} {max(margins):>14.2f} {light_margin(fitted, margins):>9.2f} {cost:>12,}")
+    p, burn, margins, _ = best(fitted, fits)
+    print(f"the fit: power {p:g}, BURN_IN {burn:.4g} (the power whose largest margin below 40% is least); "
+          f"margins {min(margins):.2f} to {max(margins):.2f}, below 40% up to {light_margin(fitted, margins):.2f}")
+    for r in others:
+        print(f"  held out: {r['mines']} mines on {r['free']} free cells: margin {burn * shape(r, p) / r['need']:.2f}")
 
 if __name__ == "__main__":
-    main()
+    import bench_noguess_mixing  # tasks pickle by reference to this module (workers import it), not to __main__
+    bench_noguess_mixing.main()

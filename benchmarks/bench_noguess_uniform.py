@@ -40,13 +40,13 @@ from sweeplab.lab.uniformity import Sample, compare, draw_sample
 from sweeplab.rng import stream_key
 
 # (width, height, mines, click x, click y, reference): "rejection" or "chains". The first six are the
-# table (seconds to minutes a sample); the last four cost hours a sample here (a game's board at
-# 20x12/70 takes about 0.3 s, and the three large ones run a long chain a board), so they run only
-# when named with --points.
+# table (seconds to minutes a sample); the others cost an hour or more a sample here (a game's board
+# at 20x12/70 takes about 0.3 s, and the larger ones run a long chain a board), so they run only
+# when named with --points; the last two are points of the mixing study's expert grid.
 POINTS = ((9, 9, 26, 2, 6, "rejection"), (12, 12, 40, 3, 3, "rejection"), (16, 16, 64, 3, 3, "rejection"),
           (8, 8, 20, 7, 0, "rejection"), (10, 10, 30, 0, 5, "rejection"), (12, 8, 28, 11, 7, "rejection"),
           (20, 12, 70, 17, 2, "rejection"), (24, 20, 150, 0, 19, "chains"), (30, 16, 170, 6, 11, "chains"),
-          (16, 30, 190, 8, 3, "chains"))
+          (16, 30, 190, 8, 3, "chains"), (30, 16, 130, 15, 8, "chains"), (30, 16, 170, 0, 0, "chains"))
 TABLE = 6
 BOARDS = 10_000
 CHUNK = 500
@@ -124,11 +124,15 @@ def main() -> None:
     ap.add_argument("--batch-boards", type=int, default=1000, help="boards of batches a rejection point")
     ap.add_argument("--chain-boards", type=int, default=0, help="boards of their own chain a rejection point "
                     "(each pays the rule's whole chain: over a second a board at 9x9/26)")
+    ap.add_argument("--stored", default=None, help="a stored reference of the (one) point named by --points "
+                    "(tests/data/noguess_*.npz), which the default sample is also compared with")
     ap.add_argument("--points", default=",".join(str(i) for i in range(TABLE)),
                     help="the points to measure, by their index in POINTS (comma-separated)")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     chosen = [POINTS[int(i)] for i in a.points.split(",")]
+    if a.stored and len(chosen) != 1:
+        ap.error("--stored compares with one point's reference: name one point with --points")
     todo = [(point, what, s, t) for point in chosen for what, k in samples(point, a) for s, t in chunks(k)]
     work = [(i, i + 1) for i, job in enumerate(todo) if not os.path.exists(chunk_path(job[0], job[1], a.dir, *job[2:]))]
     t = time.time()
@@ -143,10 +147,13 @@ def main() -> None:
         default, ref_a, ref_b = (sample(point, what, a.dir, a.boards) for what in ("default", "ref a", "ref b"))
         both = Sample.join([ref_a, ref_b])
         share = f"{m / free:.0%} of the free cells"
+        k = 200 if reference == "rejection" else 20  # (at a chains point a board costs up to seconds)
         print(f"{w}x{h}/{m} from ({x}, {y}) ({share}); reference: {reference}; the rule: "
-              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}; the default's first 200 "
-              f"boards: {methods(point)}")
+              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}; the default's first {k} "
+              f"boards: {methods(point, k)}")
         print(row("default against both refs", compare(default, both)))
+        if a.stored:
+            print(row(f"default against {os.path.basename(a.stored)}", compare(default, Sample.load(a.stored))))
         if reference == "rejection" and a.batch_boards:
             print(row(f"{a.batch_boards} of batches against both", compare(sample(point, "batch", a.dir,
                                                                                  a.batch_boards), both)))

@@ -1,34 +1,26 @@
 """No-guess boards: certified solvable by logic (with the mine total) from the first click, uniform over them.
 
 The law: uniform over the *certified boards* of a level and its first click, the layouts of the
-mines on the cells outside the click's 3x3 block from which complete deduction (`certify.py`)
-opens every safe cell. A certifier's verdict is the board's own (`certify.settle` plays a board
-afresh wherever a leaf budget stopped a play), so the set is well defined. Two samplers draw it:
+mines outside the click's 3x3 block from which complete deduction (`certify.py`) opens every safe
+cell; a verdict is the board's own (`certify.settle` plays a board afresh wherever a leaf budget
+stopped a play). Two samplers draw it (docs/findings/noguess-uniformity.md):
 
-- Rejection: lay uniform boards until one certifies. Exact. `auto` uses it while it is cheap:
-  it lays at most as many boards as the chain's moves would cost (`rejection_tries`), then leaves
-  the board to the chain (the share of certified boards collapses with the density and the area).
-- The chain: a Metropolis chain over certified boards. A move takes a mine drawn uniformly to a
-  free cell drawn uniformly (outside the click's block) and is kept iff the board it gives
-  certifies. Every board has mines x (free cells - mines) moves and each is undone by one move
-  back, so the proposal is symmetric, and the acceptance is a function of the new board alone:
-  the uniform law over the certified boards is stationary, whatever the board the chain starts
-  from. That every certified board can be reached is checked exhaustively on small boards
-  (tests/test_noguess_exact.py).
-- The start: a plain insertion (mines added one at a time at uniform free cells of an empty
-  board, each kept iff the board still certifies) or, where that stalls, the repair (a uniform
-  board whose stuck frontier mines move off the frontier until it certifies). Both are biased;
-  the chain forgets them.
-- The rule for the chain's length: `chain_moves`, BURN_IN relaxation times, BURN_IN the least that
-  lets every point of the mixing study forget both starts (benchmarks/bench_noguess_mixing.py,
-  docs/findings/noguess-uniformity.md).
+- Rejection: uniform boards until one certifies. Exact. `auto` uses it while it is cheap: at most
+  as many boards as the chain's moves would cost (`rejection_tries`), then the chain.
+- The chain: a Metropolis chain over certified boards. A move takes a uniform mine to a uniform
+  free cell (outside the click's block) and is kept iff the board it gives certifies. Each move is
+  undone by one move back, so the proposal is symmetric and the acceptance depends on the new
+  board alone: the uniform law over the certified boards is stationary from any start. That every
+  certified board is reached is checked exhaustively on small boards (tests/test_noguess_exact.py).
+  It starts from a plain insertion (mines added one at a time, each kept iff the board still
+  certifies) or, where that stalls, the repair (stuck frontier mines moved off the frontier until
+  a uniform board certifies); both are biased, and the chain's length (`chain_moves`, the mixing
+  study's rule) is what forgets them.
 
-A batch (`boards`) runs one warm chain and hands out every `batch_spacing`-th board after the
-first board's moves; a single board pays its own chain.
-
-Every board returned has been certified; if none is found within the tries, GenerationError (or,
-only with `allow_uncertified=True`, the last board tried, marked `certified=False`). The same
-seed, level and click give the same board.
+A batch (`boards`) runs one warm chain and hands out a board every `batch_spacing` moves after the
+first board's; a single board pays its own chain. Every board returned is certified; if none is
+found within the tries, GenerationError (or, with `allow_uncertified=True`, the last board tried,
+marked `certified=False`). The same seed, level and click give the same board.
 """
 
 from __future__ import annotations
@@ -72,32 +64,32 @@ FRESH_SHARE = 64  # ... and one in FRESH_SHARE lays a fresh uniform board
 INSERT_TRIES_PER_MINE = 16  # adds the insertion tries before the repair starts instead
 INSERT_STALL = 64  # the insertion shakes its board with as many chain moves after this many failed adds in a row
 
-# The rule (benchmarks/bench_noguess_mixing.py, docs/findings/noguess-uniformity.md): the chain's
-# moves are BURN_IN relaxation times (`relaxation`, the study's clock). The study measures, per
-# size, density and click, the moves after which the bias of either start falls below 0.01 of a
-# figure's standard deviation; BURN_IN is the least that meets every point's need, as it prints
-# (33.2 at power 3, set by 16x16 with half its free cells mined; powers 3 to 4 cost the grid's
-# boards within 4% of each other, 2 and 5 more). A batch hands out a board every SPACING relaxation times,
-# about the largest integrated autocorrelation time the study measures.
-RELAXATION_POWER = 3
-BURN_IN = 34
-SPACING = 2
-# What a chain move costs against a rejection board's play (measured: benchmarks/bench_noguess.py
-# --stages): `auto` lays at most the boards that cost what the chain would.
+# The rule, fitted by benchmarks/bench_noguess_mixing.py (docs/findings/noguess-uniformity.md, "The
+# rule"): chain_moves = BURN_IN x mines x min(free / (free - mines), RATIO_CAP) ** BURN_IN_POWER.
+# BURN_IN is the least that gives every measured point 1.5 times its need (rounded up), at the power
+# whose largest margin where boards are light (below 40% of the free cells mined) is least. Past
+# half the free cells mined (RATIO_CAP), the densest the study measured beyond 9x9, the rule grows
+# with the mines alone.
+BURN_IN = 0.45
+BURN_IN_POWER = 12.5
+RATIO_CAP = 2.0
+# A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): about the
+# largest integrated autocorrelation time the study measures (2.6 to 3.1 of them, half mined).
+SPACING = 3
+# What a chain move costs against a rejection board's play (benchmarks/bench_noguess.py --stages):
+# `auto` lays at most the boards that cost what the chain would.
 MOVES_PER_PLAY = 4
 
 
 def relaxation(free: int, mines: int) -> float:
-    """The rule's clock, for `mines` mines on `free` cells outside the click's block: each mine is
-    proposed once in `mines` moves, and a move is kept less often the denser the board, modelled
-    as (1 - mines / free) ** RELAXATION_POWER of the time. The mixing study measures a chain's
-    burn-in in these units."""
-    return mines * (free / (free - mines)) ** RELAXATION_POWER if 0 < mines < free else 0.0
+    """The mixing study's clock, for `mines` mines on `free` cells outside the click's block: about
+    the moves in which each mine is moved once (a move kept about (1 - mines / free) ** 3 of the time)."""
+    return mines * (free / (free - mines)) ** 3 if 0 < mines < free else 0.0
 
 
 def chain_moves(free: int, mines: int) -> int:
-    """The chain's moves for a board (the rule): BURN_IN relaxation times."""
-    return int(math.ceil(BURN_IN * relaxation(free, mines)))
+    """The chain's moves for a board: the rule."""
+    return int(math.ceil(BURN_IN * mines * min(free / (free - mines), RATIO_CAP) ** BURN_IN_POWER)) if 0 < mines < free else 0
 
 
 def batch_spacing(free: int, mines: int) -> int:
@@ -147,12 +139,8 @@ def _insert(p, excluded, state, extra, stall, tries):
     board still certifies; after `stall` failed adds in a row, `stall` chain moves shake the board
     before the next. Returns (state, mines added, position); it gives up after `tries` adds tried."""
     n = p.mines.shape[0]
-    cells = np.empty(n, dtype=np.int32)
-    nfr = 0
-    for i in range(n):
-        if not p.mines[i] and not excluded[i]:
-            cells[nfr] = i
-            nfr += 1
+    cells, mined = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
+    _, nfr = _mines_and_free(p.mines, excluded, mined, cells)
     added = failed = 0
     for _ in range(tries):
         if added == extra:
@@ -170,11 +158,7 @@ def _insert(p, excluded, state, extra, stall, tries):
         failed += 1
         if failed == stall:
             state, _, p = _chain(p, excluded, state, stall)
-            nfr = 0  # (the moves changed which cells are free)
-            for i in range(n):
-                if not p.mines[i] and not excluded[i]:
-                    cells[nfr] = i
-                    nfr += 1
+            _, nfr = _mines_and_free(p.mines, excluded, mined, cells)  # (the moves changed which cells are free)
             failed = 0
     return state, added, p
 

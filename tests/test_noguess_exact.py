@@ -214,10 +214,12 @@ def drawn(made, level) -> np.ndarray:
 
 @pytest.mark.slow
 def test_the_generators_boards_are_uniform_on_the_certified_boards():
-    """2,470 boards (ten a listed board), each from its own chain of the rule's length, against the
-    exact uniform law on the list: the chi-square's z-score stays where an exact sampler's does."""
+    """1,235 boards (five a listed board: the chi-square's approximation holds), each from its own
+    chain of the rule's length, against the exact uniform law on the list: the chi-square's z-score
+    stays where an exact sampler's does. (The rule gives this small, dense level 23,461 moves a
+    board, past half its free cells mined, where the rule grows with the mines alone.)"""
     w, h, m, (x, y) = UNIFORM_LEVEL
-    made = (G.generate(w, h, m, x, y, i, method="chain") for i in range(2470))
+    made = (G.generate(w, h, m, x, y, i, method="chain") for i in range(1235))
     assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] < 3.5
 
 

@@ -7,6 +7,8 @@ goes, the densest boards that generate, and many boards checked by two independe
     python benchmarks/bench_noguess.py --first-click 2000          # a game's first click on expert
     nice python benchmarks/bench_noguess.py --verify 100000 --verify-mines 130   # both solvers check each board
     nice python benchmarks/bench_noguess.py --verify 5000 --verify-from 27       # ... boards after the first 2,700
+    python benchmarks/bench_noguess.py --verify 100000 --verify-mines 170 --verify-dir verify \
+        --cluster local --workers 2                                               # on Dask, resumable
 
 `--against` times sweeplab's `generate` (a board for a game: its own chain), Simon Tatham's Mines
 (its `minegen`, built here from the source folder given to `--tatham`, which holds mines.c, misc.c,
@@ -22,6 +24,8 @@ is loaded by other work, and wall time there measures the neighbours.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import os
 import statistics
 import subprocess
@@ -34,6 +38,7 @@ from sweeplab import grid
 from sweeplab import kernels as K
 from sweeplab.generators import noguess as G
 from sweeplab.generators.noguess import boards, generate
+from sweeplab.lab.runner import fan_out
 from sweeplab.rng import stream_key
 
 # (width, height, mines, click x, click y): the four expert densities and 30x24/200 from the
@@ -211,26 +216,27 @@ def play_out(board, x, y, decide) -> bool:
     return True
 
 
-def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0, project_only: bool = False) -> None:
-    """n boards at 30x16/mines from (15, 8), in batches of 100 from batch `first` on (one warm chain
-    each, as `noguess.boards` makes them, seeded stream_key(2024, batch); their first boards as
-    `generate` does: runs from different `first` batches check different boards, and add up), each
-    played from its first click by two solvers other than the generator's own bookkeeping: the
-    project's (`sweeplab.solver.complete.analyse_kernel`, with the mine total; a position it
-    declines as too complex is decided by ms-toollib, and counted) and ms-toollib's
-    `cal_probability_onboard` alone (with the mine total). A board either leaves unplayed is
-    printed with its seed. Stops early, at a whole batch, once `budget` CPU seconds are spent.
-    `project_only` plays with the project's solver alone (ms-toollib still decides what it declines),
-    for counts past the ones ms-toollib has checked."""
+VERIFY_LEVEL = (30, 16, 15, 8)  # the boards --verify checks: 30x16 from the centre
+BATCH = 100  # boards a batch (one warm chain, seeded stream_key(2024, batch)): a task of --verify
+TOO_COMPLEX = 6  # analyse_kernel's status when a component passes its counting-table bound
+
+
+def verify_batch(mines: int, project_only: bool, count: int, batch: int, _stop: int = 0) -> dict:
+    """Batch `batch` of --verify: its first `count` boards at 30x16/mines from (15, 8), as
+    `noguess.boards` makes them (one warm chain seeded stream_key(2024, batch); its first board as
+    `generate` does), each played from its first click by two solvers other than the generator's
+    own bookkeeping: the project's (`sweeplab.solver.complete.analyse_kernel`, with the mine total; a
+    position it declines as too complex is decided by ms-toollib, and counted) and ms-toollib's
+    `cal_probability_onboard` alone (with the mine total), or the project's alone (`project_only`).
+    Returns the boards each solver left unplayed (their indices in the batch), the positions declined
+    and the CPU seconds of each part."""
     import ms_toollib as mst
 
     from sweeplab.solver.complete import analyse_kernel
 
-    w, h, x, y = 30, 16, 15, 8
+    w, h, x, y = VERIFY_LEVEL
     nbr = grid.neighbour_table(w, h)
-    too_complex = 6  # analyse_kernel's status when a component passes its counting-table bound
     declined = 0
-    bad = {"project": 0, "ms-toollib": 0}
 
     def by_ms_toollib(shown, hidden):
         prob = np.array(mst.cal_probability_onboard(shown.reshape(h, w).astype(int).tolist(), float(mines))[0])
@@ -240,44 +246,92 @@ def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0, pro
         nonlocal declined
         cells = np.where(shown == 10, -1, np.where(shown == 11, -2, shown)).astype(np.int8)
         res = analyse_kernel(cells, nbr, True, mines)
-        if res[0] == too_complex:
+        if res[0] == TOO_COMPLEX:
             declined += 1
             return by_ms_toollib(shown, hidden)
         return res[3] & hidden, res[4] & hidden
 
-    spent = {"generation": 0.0, "project": 0.0, "ms-toollib": 0.0}
     solvers = [("project", by_project)] + ([] if project_only else [("ms-toollib", by_ms_toollib)])
+    spent = {"generation": 0.0, "project": 0.0, "ms-toollib": 0.0}
+    bad: dict[str, list[int]] = {name: [] for name, _ in solvers}
+    t = time.process_time()
+    made = [r.board for r in boards(w, h, mines, x, y, stream_key(2024, batch), count)]
+    spent["generation"] = time.process_time() - t
+    for i, board in enumerate(made):
+        for name, decide in solvers:
+            t = time.process_time()
+            if not play_out(board, x, y, decide):
+                bad[name].append(i)
+            spent[name] += time.process_time() - t
+    return {"batch": batch, "boards": len(made), "bad": bad, "declined": declined, "spent": spent}
 
-    def toollib_bad() -> str:  # "-" where ms-toollib did not play the boards
-        return "-" if project_only else str(bad["ms-toollib"])
 
-    checked = 0
-    for batch in range(first, first + (n + 99) // 100):
-        t = time.process_time()
-        made = [r.board for r in boards(w, h, mines, x, y, stream_key(2024, batch), min(100, n - checked))]
-        spent["generation"] += time.process_time() - t
-        for i, board in enumerate(made):
-            for name, decide in solvers:
-                t = time.process_time()
-                if not play_out(board, x, y, decide):
-                    bad[name] += 1
-                    print(f"board {i} of batch {batch} (seed stream_key(2024, {batch})) is not certified by {name}",
-                          flush=True)
-                spent[name] += time.process_time() - t
-        checked += len(made)
-        if checked % 1000 == 0 or checked == n:
-            print(f"  {checked} boards: {bad['project']} uncertified by the project's solver ({declined} positions it "
-                  f"declined, decided by ms-toollib), {toollib_bad()} by ms-toollib; CPU s: "
-                  + ", ".join(f"{k} {v:.0f}" for k, v in spent.items()), flush=True)
-        if sum(spent.values()) > budget:
-            break
+def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0, project_only: bool = False,
+           folder: str | None = None, **backend) -> None:
+    """n boards at 30x16/mines, in batches of BATCH from batch `first` on (`verify_batch`; runs from
+    different `first` batches check different boards, and add up), each batch a task of the lab's
+    fan-out (local processes, or Dask: `backend` is `fan_out`'s workers, scheduler, cluster). Each
+    finished batch is written to `folder` (when given) as it lands, and a rerun reads it back instead
+    of running it again. A board a solver leaves unplayed is printed with its seed. Stops once
+    `budget` CPU seconds are spent (the batches in flight are dropped; those written stay)."""
+    w, h, x, y = VERIFY_LEVEL
+    tag = "project" if project_only else "both"
+    counts = {b: min(BATCH, n - (b - first) * BATCH) for b in range(first, first + (n + BATCH - 1) // BATCH)}
+
+    def path(b: int) -> str | None:
+        return os.path.join(folder, f"verify_{w}x{h}_{mines}_{tag}_b{b:05d}_n{counts[b]}.json") if folder else None
+
+    done: dict[int, dict] = {}
+    for b in counts:
+        p = path(b)
+        if p and os.path.exists(p):
+            with open(p) as f:
+                done[b] = json.load(f)
+    todo = [(b, b + 1) for b in counts if b not in done]
+    work = functools.partial(_verify_task, mines, project_only, counts)
+    spent = sum(sum(r["spent"].values()) for r in done.values())
+    results = fan_out(work, todo, **backend) if todo else iter(())
+    try:
+        for (b, _), r in results:
+            done[b] = r
+            p = path(b)
+            if p:
+                with open(p + ".part", "w") as f:
+                    json.dump(r, f)
+                os.replace(p + ".part", p)
+            for name, boards_left in r["bad"].items():
+                for i in boards_left:
+                    print(f"board {i} of batch {b} (seed stream_key(2024, {b})) is not certified by {name}", flush=True)
+            spent += sum(r["spent"].values())
+            if len(done) % 10 == 0:
+                print(f"  {sum(d['boards'] for d in done.values())} boards checked", flush=True)
+            if spent > budget:
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close:
+            close()
+    checked = sum(d["boards"] for d in done.values())
+    if not checked:
+        print("no batch checked")
+        return
+    bad = {name: sum(len(d["bad"].get(name, [])) for d in done.values()) for name in ("project", "ms-toollib")}
+    declined = sum(d["declined"] for d in done.values())
+    cpu = {k: sum(d["spent"][k] for d in done.values()) for k in ("generation", "project", "ms-toollib")}
+    toollib = "-" if project_only else str(bad["ms-toollib"])
+    print(f"ran {len(todo)} batches ({len(counts) - len(todo)} read back from {folder})" if folder
+          else f"ran {len(done)} batches")
     print(f"\n{'level':>10} {'click':>6} {'boards':>7} {'project':>8} {'declined':>8} {'ms-toollib':>10} "
           f"{'gen ms':>7} {'project ms':>10} {'toollib ms':>10}")
-    print(f"{f'{w}x{h}/{mines}':>10} {f'{x},{y}':>6} {checked:>7} {bad['project']:>8} {declined:>8} "
-          f"{toollib_bad():>10} " + " ".join(f"{spent[k] / checked * 1e3:>{c}.2f}" for k, c in
-                                                  (("generation", 7), ("project", 10), ("ms-toollib", 10))))
+    print(f"{f'{w}x{h}/{mines}':>10} {f'{x},{y}':>6} {checked:>7} {bad['project']:>8} {declined:>8} {toollib:>10} "
+          + " ".join(f"{cpu[k] / checked * 1e3:>{c}.2f}" for k, c in
+                     (("generation", 7), ("project", 10), ("ms-toollib", 10))))
     print("(project, ms-toollib: boards each solver could not finish from the first click; declined: positions "
-          "the project's solver passed to ms-toollib; CPU ms per board)")
+          "the project's solver passed to ms-toollib; CPU ms per board, summed over the workers)")
+
+
+def _verify_task(mines, project_only, counts, batch, _stop):
+    return verify_batch(mines, project_only, counts[batch], batch)
 
 
 def main() -> None:
@@ -298,7 +352,13 @@ def main() -> None:
                     "from different batches check different boards)")
     ap.add_argument("--verify-project-only", action="store_true", help="--verify with the project's solver alone "
                     "(ms-toollib still decides the positions it declines)")
+    ap.add_argument("--verify-dir", help="folder where --verify writes each batch as it lands (a rerun reads them back)")
+    ap.add_argument("--workers", type=int, default=1, help="--verify's worker processes (or the LocalCluster's)")
+    ap.add_argument("--cluster", choices=["local"], help="--verify on a Dask LocalCluster of --workers processes")
+    ap.add_argument("--scheduler", help="--verify on a Dask scheduler, tcp://HOST:PORT (its workers import sweeplab)")
     a = ap.parse_args()
+    if a.workers < 1 or a.verify < 0 or a.verify_from < 0:
+        ap.error("--workers must be at least 1, --verify and --verify-from at least 0")
     if a.against and not 1 <= a.rounds <= a.against_boards:
         ap.error(f"--rounds must be from 1 to --against-boards ({a.against_boards}), so that every round times "
                  f"a board; got {a.rounds}")
@@ -312,7 +372,10 @@ def main() -> None:
     if a.first_click:
         first_click(a.first_click)
     if a.verify:
-        verify(a.verify, a.verify_mines, a.verify_budget, a.verify_from, a.verify_project_only)
+        if a.verify_dir:
+            os.makedirs(a.verify_dir, exist_ok=True)
+        verify(a.verify, a.verify_mines, a.verify_budget, a.verify_from, a.verify_project_only, a.verify_dir,
+               workers=a.workers, cluster=a.cluster, scheduler=a.scheduler)
 
 
 if __name__ == "__main__":

@@ -115,8 +115,10 @@ def test_a_core_cannot_hold_and_needs_each_of_its_numbers(view, trust_flags):
 
 def holds_by_search(view: View, trust_flags: bool, keep: set[int]) -> bool:
     """Whether some layout fits the numbers at `keep`, every other open cell unopened: a plain search
-    over the unknown cells beside them, each number checked as its cells are set (for boards too big
-    to list every layout)."""
+    over the unknown cells beside them, each number checked as its cells are set
+    (for boards too big to list every layout). A dead end is remembered by what the rest of the
+    search can see of it: the cell reached and what the numbers still open on both sides of it need,
+    so a contradiction far along is met once, not once for every layout before it."""
     flat = view.cells.reshape(-1)
     nbr = neighbour_table(view.width, view.height, view.topology)
     numbers = {}
@@ -124,16 +126,35 @@ def holds_by_search(view: View, trust_flags: bool, keep: set[int]) -> bool:
         around = {int(j) for j in nbr[i] if j >= 0}
         mines = sum(1 for j in around if trust_flags and flat[j] == FLAG)
         numbers[i] = (int(flat[i]) - mines, [j for j in around if j not in keep and not (trust_flags and flat[j] == FLAG)])
-    cells = sorted({j for _, around in numbers.values() for j in around})
-    of = {j: [i for i, (_, around) in numbers.items() if j in around] for j in cells}
+    of: dict[int, list[int]] = {}
+    for i, (_, around) in numbers.items():
+        for j in around:
+            of.setdefault(j, []).append(i)
+    # each next cell the one that most continues the numbers begun, so few are open at a time (on a
+    # torus a reading order would keep the numbers of the first and last rows open throughout)
+    cells, begun, unplaced = [], set(), set(of)
+    while unplaced:
+        j = max(sorted(unplaced), key=lambda c: sum(i in begun for i in of[c]))
+        cells.append(j)
+        unplaced.remove(j)
+        begun.update(of[j])
     need = {i: t for i, (t, _) in numbers.items()}
     left = {i: len(around) for i, (_, around) in numbers.items()}
     if any(t < 0 or t > left[i] for i, t in need.items()):
         return False
+    place = {j: k for k, j in enumerate(cells)}
+    span = {i: (min(place[j] for j in around), max(place[j] for j in around))
+            for i, (_, around) in numbers.items() if around}
+    # the numbers set in part before cell k: all that the cells from k on can still meet
+    open_at = [tuple(i for i, (a, b) in span.items() if a < k <= b) for k in range(len(cells))]
+    dead: set[tuple] = set()
 
     def search(k: int) -> bool:
         if k == len(cells):
             return True
+        state = (k, tuple(need[i] for i in open_at[k]))
+        if state in dead:
+            return False
         for mine in (1, 0):
             touched = of[cells[k]]
             for i in touched:
@@ -144,6 +165,7 @@ def holds_by_search(view: View, trust_flags: bool, keep: set[int]) -> bool:
             for i in touched:
                 need[i] += mine
                 left[i] += 1
+        dead.add(state)
         return False
 
     return search(0)

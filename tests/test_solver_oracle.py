@@ -114,11 +114,11 @@ def ones_view(width=30, extra=5, seed=0) -> View:
 def test_large_components_finish_quickly(make):
     v = make()
     _ = analyse(v).layouts  # compile
-    t = time.perf_counter()
+    t = time.process_time()  # (CPU time: a loaded machine stretches the wall clock, not this)
     a = analyse(v)
     assert a.layouts > 0
-    took = time.perf_counter() - t
-    assert took < 2.0, took
+    took = time.process_time() - t
+    assert took < 2.0, took  # an exhaustive count of these components would take years
     if v.width <= 30 and v.height <= 5:  # ms-toollib takes seconds on the 30x9 tangle
         p = toollib_probability(v, False)
         u = v.cells < 0

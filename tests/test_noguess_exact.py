@@ -1,8 +1,12 @@
 """The no-guess chain checked exactly on small dense levels, where every certified board can be listed:
 its move graph is connected, a move is kept exactly when the board it gives is on the list (even
-where the certifier's leaf budget stops a play), and the generator's boards are uniform on the list."""
+where the certifier's leaf budget stops a play), the chain's exact transition matrix brings every
+start to the uniform law within the rule's moves, and the generator's boards are uniform on the list."""
 
 from __future__ import annotations
+
+import itertools
+import math
 
 import numpy as np
 import pytest
@@ -212,14 +216,87 @@ def drawn(made, level) -> np.ndarray:
     return np.bincount(at, minlength=keys.size)
 
 
+def transition(level) -> np.ndarray:
+    """The chain's exact transition matrix on the level's listed boards, from the move's three kinds
+    as the generator draws them (a uniform mine to a uniform free cell; one in PAIR_SHARE two distinct
+    mines to two distinct free cells; one in FRESH_SHARE a uniform layout), each kept iff the board
+    it gives is on the list; what is not kept stays."""
+    w, h, m, (x, y) = level
+    boards, keys = listed(level)
+    index = {int(k): i for i, k in enumerate(keys)}
+    excluded = grid.block_mask(w, h, x, y)
+    fresh = 1 / G.FRESH_SHARE
+    pair = (G.FRESH_SHARE // G.PAIR_SHARE) / G.FRESH_SHARE
+    single = 1 - fresh - pair
+    layouts = math.comb(w * h - int(excluded.sum()), m)
+    p = np.zeros((keys.size, keys.size))
+    for s, board in enumerate(boards):
+        key, mines, free = int(keys[s]), np.flatnonzero(board), np.flatnonzero(~board & ~excluded)
+        assert mines.size > 1 and free.size > 1  # (else a pair move is a single one)
+        for a in mines:
+            for b in free:
+                t = index.get(key ^ (1 << int(a)) ^ (1 << int(b)))
+                if t is not None:
+                    p[s, t] += single / (mines.size * free.size)
+        pairs = math.comb(mines.size, 2) * math.comb(free.size, 2)
+        for a1, a2 in itertools.combinations(mines, 2):
+            for b1, b2 in itertools.combinations(free, 2):
+                t = index.get(key ^ (1 << int(a1)) ^ (1 << int(a2)) ^ (1 << int(b1)) ^ (1 << int(b2)))
+                if t is not None:
+                    p[s, t] += pair / pairs
+        p[s] += fresh / layouts
+        p[s, s] += 1 - p[s].sum()
+    return p
+
+
+def farthest_from_uniform(p: np.ndarray, moves: int) -> float:
+    """The largest total variation distance from the uniform law after `moves` moves, over every
+    start (p symmetric: by its eigenvalues)."""
+    values, vectors = np.linalg.eigh(p)
+    after = (vectors * values ** moves) @ vectors.T
+    return float(0.5 * np.abs(after - 1 / p.shape[0]).sum(axis=1).max())
+
+
+NEAR = 1e-3  # a law this close to the uniform one in total variation: no chi-square of 1,235 boards tells them apart
+
+
+def moves_to_near(p: np.ndarray) -> int:
+    """The fewest moves after which every start is within NEAR of the uniform law."""
+    low, high = 1, 1
+    while farthest_from_uniform(p, high) > NEAR:
+        low, high = high + 1, high * 2
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (low, mid) if farthest_from_uniform(p, mid) <= NEAR else (mid + 1, high)
+    return low
+
+
+@pytest.mark.slow  # (the list)
+def test_the_rules_length_brings_the_chain_to_uniform_from_every_certified_board():
+    """Exactly, on the level's transition matrix: it is symmetric (so the uniform law on the list is
+    stationary), and after the rule's moves every start, the boards no single move reaches
+    included, is within 1e-9 of it in total variation; the fewest moves that bring every start within
+    NEAR are fewer than the rule's (the rule over-spends here, past half the free cells mined)."""
+    w, h, m, (x, y) = UNIFORM_LEVEL
+    p = transition(UNIFORM_LEVEL)
+    assert np.allclose(p, p.T, rtol=0, atol=1e-15) and np.allclose(p.sum(axis=1), 1)
+    free = w * h - int(grid.block_mask(w, h, x, y).sum())
+    rule = G.chain_moves(free, m)
+    assert farthest_from_uniform(p, rule) < 1e-9
+    assert farthest_from_uniform(p, int(G.relaxation(free, m))) > 0.5  # (a relaxation is far from enough here)
+    assert moves_to_near(p) < rule
+
+
 @pytest.mark.slow
 def test_the_generators_boards_are_uniform_on_the_certified_boards():
     """1,235 boards (five a listed board: the chi-square's approximation holds), each from its own
-    chain of the rule's length, against the exact uniform law on the list: the chi-square's z-score
-    stays where an exact sampler's does. (The rule gives this small, dense level 23,461 moves a
-    board, past half its free cells mined, where the rule grows with the mines alone.)"""
+    chain, against the exact uniform law on the list: the chi-square's z-score stays where an exact
+    sampler's does. The chains are as long as the exact transition matrix says brings every start
+    within NEAR of uniform (a few thousand moves; the rule's are checked on the matrix above), so
+    the test sees the generator's moves follow that matrix."""
     w, h, m, (x, y) = UNIFORM_LEVEL
-    made = (G.generate(w, h, m, x, y, i, method="chain") for i in range(1235))
+    steps = moves_to_near(transition(UNIFORM_LEVEL))
+    made = (G.generate(w, h, m, x, y, i, method="chain", steps=steps) for i in range(1235))
     assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] < 3.5
 
 

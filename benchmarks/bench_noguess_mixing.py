@@ -3,6 +3,7 @@
     python benchmarks/bench_noguess_mixing.py --dir mixing                      # 9x9 and 16x16 (resumable)
     python benchmarks/bench_noguess_mixing.py --dir mixing --grid expert,held-out --cluster local --workers 2
     python benchmarks/bench_noguess_mixing.py --dir mixing --grid quick         # four points
+    python benchmarks/bench_noguess_mixing.py --exact                           # small levels, exactly
 
 Grids: `small` (9x9 and 16x16, 20% to 60% of the free cells mined, clicks at the centre, an edge and
 a corner), `expert` (30x16 at 20% to 50%, 30x24 at 30% and 40%, clicks at the centre and in a
@@ -40,6 +41,12 @@ are proposed moves):
 - |z|: the largest bias left at the rule's length (the same chains' last boards), of either start
   and any figure, in standard errors (an exact sampler: the largest of 14 standard normals, about
   2.5).
+
+`--exact` measures nothing: on small levels whose certified boards can all be listed it computes
+the chain's transition matrix (`sweeplab.lab.uniformity.chain_transition`) and from it, for the
+worst start, the moves after which every board's law is within 0.01 and 0.001 of uniform in total
+variation, beside the relaxation time (1 / (1 - the second eigenvalue)), the study's clock and
+the rule.
 
 Last, the rule's constants from the fitted points' needs: for each power p of the form BURN_IN x
 mines x min(free / (free - mines), 2) ** p the least BURN_IN with margin at least 1.5 at every
@@ -386,9 +393,31 @@ def jobs_for(points, a) -> tuple[list, dict]:
     return jobs, batches
 
 
+# (width, height, mines, click): every certified board listed in seconds (tests/test_noguess_exact.py's)
+EXACT_LEVELS = ((5, 4, 9, (0, 0)), (6, 6, 22, (2, 2)), (6, 6, 28, (0, 0)), (5, 5, 8, (2, 2)), (5, 5, 10, (0, 0)))
+
+
+def exact_table() -> None:
+    """The chain's mixing on small levels, computed from its exact transition matrix."""
+    from sweeplab.lab.uniformity import certified_boards, chain_transition, moves_within
+    print(f"{'level':>8} {'click':>6} {'density':>7} {'boards':>6} {'relax':>6} {'clock':>6} {'TV 0.01':>7} "
+          f"{'TV 0.001':>8} {'rule':>6} {'rule / TV 0.001':>15}")
+    for w, h, m, (x, y) in EXACT_LEVELS:
+        free = w * h - int(grid.block_mask(w, h, x, y).sum())
+        boards = certified_boards(w, h, m, x, y)
+        p = chain_transition(w, h, m, x, y, boards)
+        second = float(np.sort(np.abs(np.linalg.eigvalsh(p)))[-2])
+        near, nearer, rule = moves_within(p, 0.01), moves_within(p, 0.001), G.chain_moves(free, m)
+        print(f"{f'{w}x{h}/{m}':>8} {f'{x},{y}':>6} {m / free:>7.0%} {len(boards):>6} {1 / (1 - second):>6.0f} "
+              f"{G.relaxation(free, m):>6.0f} {near:>7} {nearer:>8} {rule:>6} {rule / nearer:>15.1f}", flush=True)
+    print("(relax: 1 / (1 - the second largest eigenvalue's size), in moves; clock: the study's unit, "
+          "`noguess.relaxation`; TV d: the fewest moves after which every start's law is within d of uniform)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dir", required=True, help="folder for each point's records (a rerun reads them back)")
+    ap.add_argument("--dir", help="folder for each point's records (a rerun reads them back)")
+    ap.add_argument("--exact", action="store_true", help="the small levels' exact mixing (nothing else)")
     ap.add_argument("--grid", default="small", help=f"the grids to run, comma-separated: {', '.join(GRIDS)}; "
                     "held-out points are not fitted on")
     ap.add_argument("--chains", type=int, default=64, help="chains from each start")
@@ -403,6 +432,10 @@ def main() -> None:
     ap.add_argument("--scheduler", help="a Dask scheduler, tcp://HOST:PORT (its workers import this script: "
                     "benchmarks/ on their path)")
     a = ap.parse_args()
+    if a.exact:
+        return exact_table()
+    if not a.dir:
+        ap.error("--dir is needed (or --exact)")
     names = a.grid.split(",")
     if any(n not in GRIDS for n in names):
         ap.error(f"unknown grid in {a.grid!r}; allowed: {', '.join(GRIDS)}")

@@ -5,9 +5,6 @@ start to the uniform law within the rule's moves, and the generator's boards are
 
 from __future__ import annotations
 
-import itertools
-import math
-
 import numpy as np
 import pytest
 
@@ -15,7 +12,13 @@ from sweeplab import grid
 from sweeplab._numba_cache import njit
 from sweeplab.generators import noguess as G
 from sweeplab.generators.certify import BUDGET, SOLVED, position, settle, start, try_move, undo, workspace
-from sweeplab.lab.uniformity import certified_boards, exact_chi_square
+from sweeplab.lab.uniformity import (
+    certified_boards,
+    chain_transition,
+    exact_chi_square,
+    farthest_from_uniform,
+    moves_within,
+)
 
 # (width, height, mines, click): rejection keeps 2.2%, 4.7% and 0.07% of their layouts. (5x5 with 13
 # mines from the corner holds as well, but listing its 203,490 layouts takes minutes: too long for the suite.)
@@ -217,58 +220,11 @@ def drawn(made, level) -> np.ndarray:
 
 
 def transition(level) -> np.ndarray:
-    """The chain's exact transition matrix on the level's listed boards, from the move's three kinds
-    as the generator draws them (a uniform mine to a uniform free cell; one in PAIR_SHARE two distinct
-    mines to two distinct free cells; one in FRESH_SHARE a uniform layout), each kept iff the board
-    it gives is on the list; what is not kept stays."""
     w, h, m, (x, y) = level
-    boards, keys = listed(level)
-    index = {int(k): i for i, k in enumerate(keys)}
-    excluded = grid.block_mask(w, h, x, y)
-    fresh = 1 / G.FRESH_SHARE
-    pair = (G.FRESH_SHARE // G.PAIR_SHARE) / G.FRESH_SHARE
-    single = 1 - fresh - pair
-    layouts = math.comb(w * h - int(excluded.sum()), m)
-    p = np.zeros((keys.size, keys.size))
-    for s, board in enumerate(boards):
-        key, mines, free = int(keys[s]), np.flatnonzero(board), np.flatnonzero(~board & ~excluded)
-        assert mines.size > 1 and free.size > 1  # (else a pair move is a single one)
-        for a in mines:
-            for b in free:
-                t = index.get(key ^ (1 << int(a)) ^ (1 << int(b)))
-                if t is not None:
-                    p[s, t] += single / (mines.size * free.size)
-        pairs = math.comb(mines.size, 2) * math.comb(free.size, 2)
-        for a1, a2 in itertools.combinations(mines, 2):
-            for b1, b2 in itertools.combinations(free, 2):
-                t = index.get(key ^ (1 << int(a1)) ^ (1 << int(a2)) ^ (1 << int(b1)) ^ (1 << int(b2)))
-                if t is not None:
-                    p[s, t] += pair / pairs
-        p[s] += fresh / layouts
-        p[s, s] += 1 - p[s].sum()
-    return p
-
-
-def farthest_from_uniform(p: np.ndarray, moves: int) -> float:
-    """The largest total variation distance from the uniform law after `moves` moves, over every
-    start (p symmetric: by its eigenvalues)."""
-    values, vectors = np.linalg.eigh(p)
-    after = (vectors * values ** moves) @ vectors.T
-    return float(0.5 * np.abs(after - 1 / p.shape[0]).sum(axis=1).max())
+    return chain_transition(w, h, m, x, y, listed(level)[0])
 
 
 NEAR = 1e-3  # a law this close to the uniform one in total variation: no chi-square of 1,235 boards tells them apart
-
-
-def moves_to_near(p: np.ndarray) -> int:
-    """The fewest moves after which every start is within NEAR of the uniform law."""
-    low, high = 1, 1
-    while farthest_from_uniform(p, high) > NEAR:
-        low, high = high + 1, high * 2
-    while low < high:
-        mid = (low + high) // 2
-        low, high = (low, mid) if farthest_from_uniform(p, mid) <= NEAR else (mid + 1, high)
-    return low
 
 
 @pytest.mark.slow  # (the list)
@@ -284,7 +240,7 @@ def test_the_rules_length_brings_the_chain_to_uniform_from_every_certified_board
     rule = G.chain_moves(free, m)
     assert farthest_from_uniform(p, rule) < 1e-9
     assert farthest_from_uniform(p, int(G.relaxation(free, m))) > 0.5  # (a relaxation is far from enough here)
-    assert moves_to_near(p) < rule
+    assert moves_within(p, NEAR) < rule
 
 
 @pytest.mark.slow
@@ -295,7 +251,7 @@ def test_the_generators_boards_are_uniform_on_the_certified_boards():
     within NEAR of uniform (a few thousand moves; the rule's are checked on the matrix above), so
     the test sees the generator's moves follow that matrix."""
     w, h, m, (x, y) = UNIFORM_LEVEL
-    steps = moves_to_near(transition(UNIFORM_LEVEL))
+    steps = moves_within(transition(UNIFORM_LEVEL), NEAR)
     made = (G.generate(w, h, m, x, y, i, method="chain", steps=steps) for i in range(1235))
     assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] < 3.5
 

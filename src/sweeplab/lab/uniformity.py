@@ -8,7 +8,8 @@ frequencies (a two-sample test, one degree per cell that can hold a mine; an exa
 difference in standard errors (an exact sampler: a standard normal). `draw_sample` draws a sample
 from the generator, each board checked again from scratch. `certified_boards` lists every
 certified board of a small level, so that a sampler can be judged against the exact uniform law
-(`exact_chi_square`).
+(`exact_chi_square`), and `chain_transition` gives the no-guess chain's exact transition matrix on
+that list, so that its mixing there is computed rather than measured (`moves_within`).
 """
 
 from __future__ import annotations
@@ -271,3 +272,61 @@ def exact_chi_square(counts) -> tuple[float, int, float]:
     chi2 = float(((counts - expected) ** 2 / expected).sum())
     z = ((chi2 / dof) ** (1 / 3) - (1 - 2 / (9 * dof))) / math.sqrt(2 / (9 * dof))
     return chi2 / dof, dof, z
+
+
+def chain_transition(width: int, height: int, mines: int, x: int, y: int,
+                     boards: np.ndarray | None = None) -> np.ndarray:
+    """The no-guess chain's exact transition matrix on the certified boards of a small level (rows and
+    columns in the order of `certified_boards`, or of the flat layouts `boards` given), from the
+    move's three kinds as `noguess._chain` draws them: a uniform mine to a uniform free cell; one in
+    PAIR_SHARE two distinct mines to two distinct free cells; one in FRESH_SHARE a uniform layout;
+    each kept iff the board it gives is on the list, and what is not kept stays."""
+    from ..generators.noguess import FRESH_SHARE, PAIR_SHARE
+    boards = certified_boards(width, height, mines, x, y) if boards is None else boards
+    excluded = grid.block_mask(width, height, x, y)
+    keys = boards.astype(np.int64) @ (np.int64(1) << np.arange(width * height, dtype=np.int64))
+    index = {int(k): i for i, k in enumerate(keys)}
+    fresh = 1 / FRESH_SHARE
+    pair = (FRESH_SHARE // PAIR_SHARE) / FRESH_SHARE
+    single = 1 - fresh - pair
+    layouts = math.comb(width * height - int(excluded.sum()), mines)
+    p = np.zeros((keys.size, keys.size))
+    for s, board in enumerate(boards):
+        key, held, free = int(keys[s]), np.flatnonzero(board), np.flatnonzero(~board & ~excluded)
+        if held.size < 2 or free.size < 2:
+            raise SweeplabError("the chain's pair moves need two mines and two free cells; this level has "
+                                f"{held.size} and {free.size}")
+        for a in held:
+            for b in free:
+                t = index.get(key ^ (1 << int(a)) ^ (1 << int(b)))
+                if t is not None:
+                    p[s, t] += single / (held.size * free.size)
+        pairs = math.comb(held.size, 2) * math.comb(free.size, 2)
+        for a1, a2 in combinations(held.tolist(), 2):
+            for b1, b2 in combinations(free.tolist(), 2):
+                t = index.get(key ^ (1 << a1) ^ (1 << a2) ^ (1 << b1) ^ (1 << b2))
+                if t is not None:
+                    p[s, t] += pair / pairs
+        p[s] += fresh / layouts
+        p[s, s] += 1 - p[s].sum()
+    return p
+
+
+def farthest_from_uniform(p: np.ndarray, moves: int) -> float:
+    """The largest total variation distance from the uniform law after `moves` moves of the symmetric
+    transition matrix `p`, over every start (from its eigenvalues)."""
+    values, vectors = np.linalg.eigh(p)
+    after = (vectors * values ** moves) @ vectors.T
+    return float(0.5 * np.abs(after - 1 / p.shape[0]).sum(axis=1).max())
+
+
+def moves_within(p: np.ndarray, distance: float) -> int:
+    """The fewest moves of the symmetric transition matrix `p` after which every start's law is within
+    `distance` of the uniform one in total variation."""
+    low, high = 1, 1
+    while farthest_from_uniform(p, high) > distance:
+        low, high = high + 1, high * 2
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (low, mid) if farthest_from_uniform(p, mid) <= distance else (mid + 1, high)
+    return low

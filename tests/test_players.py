@@ -605,7 +605,7 @@ class _LookingInFull(StrongPlayer):
 def test_cutting_looks_short_leaves_every_guess_as_it_was(rule, at):
     """On stuck expert positions the look-ahead guess (dominance included) is the same cell whether
     hopeless candidates are cut short or every candidate is looked at in full."""
-    for view, a in _stuck_views(16, 1300, rule, at, per_game=3):
+    for view, _ in _stuck_views(16, 1300, rule, at, per_game=3):
         got = []
         for player in (StrongPlayer(1), _LookingInFull(1)):
             player.endgame_layouts, player.fifty_first = 0, False

@@ -65,12 +65,15 @@ def sights(view: View, mines: np.ndarray, undecided: np.ndarray, L: np.ndarray) 
     near_all = pos[ns]
     nnear = (near_all >= 0).sum(axis=1)
     near = np.full((n, 8), -1, dtype=np.int64)
-    adj = np.zeros((n, n), dtype=np.int64)
     for k in range(n):
         got = near_all[k][near_all[k] >= 0]
         near[k, :len(got)] = got
-        adj[k, got] = 1
-    values = base + L.astype(np.int64) @ adj
+    # each cell's number: its known mines and its undecided neighbours' mines, gathered (a column of
+    # no mines stands for the empty slots, index -1); neighbours are mutual, so a cell's row of
+    # `near` lists the cells whose mines it counts
+    padded = np.zeros((L.shape[0], n + 1), dtype=np.int8)
+    padded[:, :n] = L
+    values = base + padded[:, near].sum(axis=2, dtype=np.int64)
     values[L] = -1
     obs = values.T.astype(np.int32)  # a nonzero number is its own id (0..8)
     for k in range(n):

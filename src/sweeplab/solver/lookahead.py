@@ -1,6 +1,7 @@
 """Looking one move ahead at a guess: each number it can show, with its exact share of the layouts
 and the exact analysis of the view with that number put in (`outcomes`); what `strong` scores a
-guess by (`progress_detail`), and which cells are safe whenever a guess is (`safe_whenever`).
+guess by (`progress_detail`, cut short once the guess can no longer beat a given score), and which
+cells are safe whenever a guess is (`safe_whenever`).
 """
 
 from __future__ import annotations

@@ -207,10 +207,12 @@ class StrongPlayer(SafestPlayer):
             best = self._undominated(view, a, base, cands[0], undecided, looks)
             return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
+        # a guess must pass the best score by more than 1e-12: one that cannot is cut short (the
+        # bound holds while no knob can raise a score past the guess's safety)
+        cut = 0.0 <= self.blend <= 1.0 and self.progress_weight >= 0.0 and self.dead_penalty >= 0.0
         for c in cands:
-            # a guess must pass the best score by more than 1e-12: one that cannot is cut short
-            score = self._score(view, a, base, c, p, undecided, best_score + 1e-12 if c != cands[0] else None,
-                                looks)
+            beat = best_score + 1e-12 if cut and c != cands[0] else None
+            score = self._score(view, a, base, c, p, undecided, beat, looks)
             if score is not None and score > best_score + 1e-12:
                 best, best_score = c, score
         best = self._undominated(view, a, base, best, undecided, looks)

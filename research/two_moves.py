@@ -70,7 +70,7 @@ class TwoMovePlayer(StrongPlayer):
     next_guesses = 3
     next_near = 0.9
 
-    def _score_progress(self, view, a, base, c) -> float:
+    def _score_progress(self, view, a, base, c, beat=None, looks=None) -> float:  # (no cut: every guess in full)
         score, shown = two_move_score(view, a, base, c, self.next_guesses, self.next_near)
         if shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty

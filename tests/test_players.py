@@ -567,3 +567,47 @@ def test_strong_looks_ahead_on_the_wide_candidates():
         got = move.y * view.width + move.x
         assert got in cands
         assert score(got) >= max(map(score, cands)) - 1e-12
+
+
+def test_a_look_cut_short_could_not_have_passed_its_bar():
+    """`progress_detail` with a score to beat: None only where the look taken in full scores (times
+    1 + the progress weight x its progress) at most that, else the very same look; never cut below
+    the full score, and some looks are cut."""
+    from sweeplab.solver.lookahead import flagged, progress_detail
+    rng = np.random.default_rng(5)
+    cut = kept = 0
+    for view, a in _stuck_views(6, 1200, "safe", (0, 0), per_game=2):
+        base = flagged(view, a)
+        for c in np.flatnonzero((view.hidden & ~a.mines).reshape(-1))[:10]:
+            full = progress_detail(view, a, base, int(c), 0.2)
+            for weight in (0.0, 0.2):
+                score = full.score * (1.0 + weight * full.progress)
+                for bar in (score - 1e-6, score, score + 1e-6, float(rng.uniform(0.0, 1.0))):
+                    got = progress_detail(view, a, base, int(c), 0.2, bar, weight)
+                    if got is None:
+                        cut += 1
+                        assert score <= bar
+                    else:
+                        kept += 1
+                        assert got[:4] == full[:4] and np.array_equal(got.whenever, full.whenever)
+                    assert got is not None or bar >= score
+    assert cut and kept
+
+
+class _LookingInFull(StrongPlayer):
+    """`strong` scoring every look-ahead candidate in full: no cut, no looks kept for dominance."""
+
+    def _score(self, view, a, base, c, p, undecided, beat=None, looks=None):
+        return super()._score(view, a, base, c, p, undecided)
+
+
+@pytest.mark.parametrize("rule,at", [("opening", (3, 3)), ("safe", (0, 0))])
+def test_cutting_looks_short_leaves_every_guess_as_it_was(rule, at):
+    """On stuck expert positions the look-ahead guess (dominance included) is the same cell whether
+    hopeless candidates are cut short or every candidate is looked at in full."""
+    for view, _ in _stuck_views(16, 1300, rule, at, per_game=3):
+        got = []
+        for player in (StrongPlayer(1), _LookingInFull(1)):
+            player.endgame_layouts, player.fifty_first = 0, False
+            got.append(player.moves(view))
+        assert got[0] == got[1]

@@ -5,6 +5,7 @@
     python research/one_engine/compare.py --old ... --new ... certify --boards 20000
     python research/one_engine/compare.py --old ... --new ... noguess --seeds 200
     python research/one_engine/compare.py --old ... --new ... bench --games 10000 --players strong,rules,safest
+    python research/one_engine/compare.py --old ... --new ... bench --games 2000 --players strong --case expert-safe-corner
     python research/one_engine/compare.py --old ... --new ... optimal
     python research/one_engine/compare.py --old ... --new ... speed-analyse --count 1000
 
@@ -125,6 +126,11 @@ def make_boards(path: Path, count: int, seed: int) -> None:
     np.savez_compressed(path, mines=out, **meta)
 
 
+# bench's cases: (first-click rule, first click "x,y" or "" for the player's own); those of
+# benchmarks/bench_winrate.py and research/bench_hill.py besides the player's own opening
+CASES = {"opening": ("opening", ""), "expert-opening": ("opening", "3,3"), "expert-safe-corner": ("safe", "0,0")}
+
+
 def chunks(total: int, size: int):
     return [(a, min(a + size, total)) for a in range(0, total, size)]
 
@@ -141,6 +147,8 @@ def main(argv=None):
     ap.add_argument("--mines", default="99,130,170,200")
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--players", default="strong,rules,safest")
+    ap.add_argument("--case", default="opening", choices=sorted(CASES),
+                    help="bench: the first-click rule and cell (default: opening, the player's own first click)")
     ap.add_argument("--chunk", type=int, default=0)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--data", default=None, help="where the positions and boards are kept (default: a temp folder)")
@@ -196,9 +204,9 @@ def main(argv=None):
                   flush=True)
     elif args.task == "bench":
         for player in args.players.split(","):
-            t = Tally(f"bench {player}, expert opening, games 0..{args.games - 1}")
+            t = Tally(f"bench {player}, expert {args.case}, games 0..{args.games - 1}")
             for k, (a, b) in enumerate(chunks(args.games, args.chunk or 1000)):
-                (ai, at), (bi, bt) = both(old, new, k, ["bench", player, str(a), str(b)])
+                (ai, at), (bi, bt) = both(old, new, k, ["bench", player, str(a), str(b), *CASES[args.case]])
                 t.add(ai, bi, at, bt)
             t.report()
             print(f"|   games per CPU-second | | | {args.games / t.cpu['old']:.2f} | {args.games / t.cpu['new']:.2f} | "

@@ -4,7 +4,7 @@ print one JSON line per item (what must be identical) plus one line of timing.
     python side.py analyse positions.npz START STOP [--fractions]
     python side.py certify boards.npz START STOP
     python side.py noguess MINES START STOP
-    python side.py bench PLAYER START STOP
+    python side.py bench PLAYER START STOP [RULE [X,Y]]
     python side.py optimal BOARD
     python side.py time-analyse positions.npz START STOP ROUNDS
 
@@ -130,16 +130,30 @@ def noguess_task(mines: int, start: int, stop: int) -> None:
     emit({"cpu": sum(times), "times": times})
 
 
-def bench_task(player: str, start: int, stop: int) -> None:
+def bench_task(player: str, start: int, stop: int, rule: str = "opening", at: str = "") -> None:
+    """Games start..stop-1 of `sweeplab bench` (seed 1) on expert with the first-click `rule`, the
+    first click at `at` ("x,y"; empty: the player's own): each game's counts and a digest of every
+    move it made (cell, certain or not, how a guess was chosen), so that equal games are the same
+    moves, not only the same tallies."""
+    from sweeplab.game import Game
+    from sweeplab.generators import make_rule, rule_seed
     from sweeplab.lab import BenchSpec
-    from sweeplab.lab.runner import play_games
-    spec = BenchSpec(player, 30, 16, 99, "opening", None, 1)
+    from sweeplab.lab.autoplay import autoplay
+    from sweeplab.lab.runner import game_seeds, play_games
+    from sweeplab.solver.players import make_player
+    first = tuple(int(v) for v in at.split(",")) if at else None
+    spec = BenchSpec(player, 30, 16, 99, rule, first, 1)
     play_games(spec, 0, 1)  # compiled before the clock starts
     cpu = 0.0
     for g in range(start, stop):
         c = play_games(spec, g, g + 1)
         cpu += c.cpu_seconds
-        emit({"i": g, "outcome": list(c.outcome())})
+        board_seed, player_seed = game_seeds(spec.seed, g)  # the same game again, its moves recorded
+        game = Game(rule=make_rule(rule, 30, 16, 99, rule_seed(rule, board_seed)))
+        r = autoplay(game, make_player(player, player_seed), first, record=True)
+        moves = hashlib.sha1(repr([(m.move.x, m.move.y, m.move.certain, m.move.note, m.opened, m.exploded)
+                                   for m in r.moves]).encode()).hexdigest()[:16]
+        emit({"i": g, "outcome": list(c.outcome()), "moves": moves})
     emit({"cpu": cpu, "games": stop - start})
 
 
@@ -185,7 +199,7 @@ def main(argv: list[str]) -> None:
     elif task == "noguess":
         noguess_task(int(argv[1]), int(argv[2]), int(argv[3]))
     elif task == "bench":
-        bench_task(argv[1], int(argv[2]), int(argv[3]))
+        bench_task(argv[1], int(argv[2]), int(argv[3]), *argv[4:6])
     elif task == "optimal":
         optimal_task(argv[1])
     elif task == "time-analyse":

@@ -65,12 +65,15 @@ def sights(view: View, mines: np.ndarray, undecided: np.ndarray, L: np.ndarray) 
     near_all = pos[ns]
     nnear = (near_all >= 0).sum(axis=1)
     near = np.full((n, 8), -1, dtype=np.int64)
-    adj = np.zeros((n, n), dtype=np.int64)
     for k in range(n):
         got = near_all[k][near_all[k] >= 0]
         near[k, :len(got)] = got
-        adj[k, got] = 1
-    values = base + L.astype(np.int64) @ adj
+    # each cell's number: its known mines and its undecided neighbours' mines, gathered (a column of
+    # no mines stands for the empty slots, index -1); neighbours are mutual, so a cell's row of
+    # `near` lists the cells whose mines it counts
+    padded = np.zeros((L.shape[0], n + 1), dtype=np.int8)
+    padded[:, :n] = L
+    values = base + padded[:, near].sum(axis=2, dtype=np.int64)
     values[L] = -1
     obs = values.T.astype(np.int32)  # a nonzero number is its own id (0..8)
     for k in range(n):
@@ -123,30 +126,34 @@ def _remember(memo, h1, h2, size, value):
 
 
 @njit(inline='always')
-def _guesses(byrow, pool, lo, hi, alive, order, first, varies, d, n, force):
+def _guesses(byrow, pool, lo, hi, alive, order, nsafe, low, high, d, n, force):
     """List what state d can reveal (its layouts pool[lo:hi]): a cell safe in every layout that
     tells something alone (opened for free), else the guesses safest first, then by cell; with
-    `force` >= 0 (the root), that cell alone. Returns (how many, free)."""
+    `force` >= 0 (the root), that cell alone. Returns (how many, free).
+
+    A cell's safe layouts, and whether it shows more than one thing in them, are counted without a
+    branch (a loop the compiler runs on several cells at once): `byrow` read as unsigned makes a
+    mine's -1 the largest value, so the least sight over the layouts skips the mines, while the
+    greatest (signed) is -1 only where every layout has a mine; the cell varies iff least < greatest."""
     size = hi - lo
     for k in range(n):
-        alive[d, k] = 0
-        varies[k] = False
-        first[k] = -1
+        nsafe[k] = 0
+        low[k] = np.uint32(0xFFFFFFFF)
+        high[k] = -1
     for t in range(lo, hi):
         r = pool[t]
         for k in range(n):
             o = byrow[r, k]
-            if o >= 0:
-                alive[d, k] += 1
-                if first[k] < 0:
-                    first[k] = o
-                elif o != first[k]:
-                    varies[k] = True
+            nsafe[k] += o >= 0
+            low[k] = min(low[k], np.uint32(o))
+            high[k] = max(high[k], o)
+    for k in range(n):
+        alive[d, k] = nsafe[k]
     if force >= 0:
         order[d, 0] = force
         return 1, alive[d, force] == size
     for k in range(n):
-        if alive[d, k] == size and varies[k]:
+        if nsafe[k] == size and np.int64(low[k]) < high[k]:
             order[d, 0] = k
             return 1, True
     count = 0
@@ -180,21 +187,21 @@ def _split(obs, pool, lo, hi, c, top, b0, bnd, ph1, ph2, cnt, slot, ids, z1, z2)
         slot[o] = at
         bnd[b0 + q] = at
         at += cnt[o]
-        cnt[o] = 0
+        cnt[o] = b0 + q  # from here on: where id o's part is listed
+        ph1[b0 + q] = np.uint64(0)
+        ph2[b0 + q] = np.uint64(0)
     bnd[b0 + m] = at
-    for t in range(lo, hi):
+    for t in range(lo, hi):  # each layout placed and signed into its part in one pass
         r = pool[t]
         o = obs[c, r]
         if o >= 0:
             pool[top + slot[o]] = r
             slot[o] += 1
+            b = cnt[o]
+            ph1[b] ^= z1[r]
+            ph2[b] ^= z2[r]
     for q in range(m):
-        hq1, hq2 = np.uint64(0), np.uint64(0)
-        for t in range(top + bnd[b0 + q], top + bnd[b0 + q + 1]):
-            hq1 ^= z1[pool[t]]
-            hq2 ^= z2[pool[t]]
-        ph1[b0 + q] = hq1
-        ph2[b0 + q] = hq2
+        cnt[ids[q]] = 0
     return m
 
 
@@ -237,8 +244,9 @@ def search(obs, budget, every, force, z1, z2, memo):
     free = np.zeros(depth, dtype=np.bool_)
     alive = np.zeros((depth, n), dtype=np.int64)
     order = np.zeros((depth, n), dtype=np.int64)
-    first = np.zeros(n, dtype=np.int64)
-    varies = np.zeros(n, dtype=np.bool_)
+    nsafe = np.zeros(n, dtype=np.int32)     # scratch of `_guesses`: per cell, its safe layouts, ...
+    low = np.zeros(n, dtype=np.uint32)      # ... its least sight in them (a mine read as the largest) ...
+    high = np.zeros(n, dtype=np.int32)      # ... and its greatest
     rootw = np.full(n, -1, dtype=np.int64)
     spent = 0
     h1, h2 = np.uint64(0), np.uint64(0)
@@ -270,7 +278,7 @@ def search(obs, budget, every, force, z1, z2, memo):
                 d -= 1
                 ret = value
             else:
-                ncand[d], free[d] = _guesses(byrow, pool, lo[d], hi[d], alive, order, first, varies, d, n,
+                ncand[d], free[d] = _guesses(byrow, pool, lo[d], hi[d], alive, order, nsafe, low, high, d, n,
                                              force if d == 0 else -1)
                 pos[d], cell[d], best[d], bestk[d] = 0, -1, -1, -1
                 btop[d] = 0 if d == 0 else btop[d - 1] + groups[d - 1] + 1

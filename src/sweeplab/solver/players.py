@@ -202,29 +202,35 @@ class StrongPlayer(SafestPlayer):
         base = view.cells.reshape(-1).copy()
         base[a.mines.reshape(-1) & (base == HIDDEN)] = FLAG
         cands = self._candidates(view, a, base, p, undecided)
+        looks: dict[int, np.ndarray] = {}  # per guess looked at to the end, the cells safe whenever it is
         if len(cands) == 1:
-            best = self._undominated(view, a, base, cands[0], undecided)
+            best = self._undominated(view, a, base, cands[0], undecided, looks)
             return Move("open", best % w, best // w, False)
         best, best_score = cands[0], -1.0
+        # a guess must pass the best score by more than 1e-12: one that cannot is cut short (the
+        # bound holds while no knob can raise a score past the guess's safety)
+        cut = 0.0 <= self.blend <= 1.0 and self.progress_weight >= 0.0 and self.dead_penalty >= 0.0
         for c in cands:
-            score = self._score(view, a, base, c, p, undecided)
-            if score > best_score + 1e-12:
+            beat = best_score + 1e-12 if cut and c != cands[0] else None
+            score = self._score(view, a, base, c, p, undecided, beat, looks)
+            if score is not None and score > best_score + 1e-12:
                 best, best_score = c, score
-        best = self._undominated(view, a, base, best, undecided)
+        best = self._undominated(view, a, base, best, undecided, looks)
         return Move("open", best % w, best // w, False)
 
     def _candidates(self, view, a, base, p, undecided) -> list[int]:
         """The cells to look ahead on, safest first."""
         return self._wide_candidates(view, p, undecided)
 
-    def _score(self, view, a, base, c, p, undecided) -> float:
+    def _score(self, view, a, base, c, p, undecided, beat=None, looks=None) -> float | None:
         """Guess c's look-ahead score: exact (`_score_progress`), or by the neighbours' own odds
-        where the exact analysis declines a position after it."""
+        where the exact analysis declines a position after it; None when the exact score cannot
+        pass `beat` (see `_score_progress`)."""
         nbr = view.neighbours
         ns = nbr[c][nbr[c] >= 0]
         known = int(np.count_nonzero(base[ns] == FLAG))
         try:
-            return self._score_progress(view, a, base, c)
+            return self._score_progress(view, a, base, c, beat, looks)
         except TooComplexError:
             return self._score_fast(view, a, base, c, known, ns[undecided.reshape(-1)[ns]], p)
 
@@ -259,16 +265,20 @@ class StrongPlayer(SafestPlayer):
             out = np.array([int(np.argmin(p))])
         return out[np.argsort(p[out], kind="stable")].tolist()
 
-    def _undominated(self, view, a, base, c, undecided) -> int:
+    def _undominated(self, view, a, base, c, undecided, looks=None) -> int:
         """c, or a cell that dominates it (safe in every layout where c is safe, and in more), the
-        safest such, then the likeliest to open; again for that one, a few times."""
+        safest such, then the likeliest to open; again for that one, a few times. `looks`: the
+        cells safe whenever a guess is, for the guesses already looked at (filled as it goes)."""
         if not self.dominance:
             return c
+        looks = {} if looks is None else looks
         odds = opening_odds(view, undecided).reshape(-1)
         p = a.probability.reshape(-1)
         for _ in range(4):
             try:  # strictly safer: a cell safe in exactly the same layouts is as good, not better
-                better = np.flatnonzero(safe_whenever(view, a, base, c) & (p < p[c] - 1e-12))
+                if c not in looks:
+                    looks[c] = safe_whenever(view, a, base, c)
+                better = np.flatnonzero(looks[c] & (p < p[c] - 1e-12))
             except TooComplexError:
                 return c
             if better.size == 0:
@@ -276,12 +286,18 @@ class StrongPlayer(SafestPlayer):
             c = int(better[np.lexsort((odds[better], p[better]))[0]])
         return c
 
-    def _score_progress(self, view, a, base, c) -> float:
+    def _score_progress(self, view, a, base, c, beat=None, looks=None) -> float | None:
         """Each number c can show, weighted by its exact share of the layouts: 1 when it leads to a
         certain cell (progress), else the best safety then (blended with the second best), times
-        1 + `progress_weight` x the chance of progress."""
-        d = progress_detail(view, a, base, c, self.blend)
+        1 + `progress_weight` x the chance of progress. None as soon as the score cannot pass
+        `beat` (the rest of c's numbers are then not analysed); a guess looked at to the end puts
+        the cells safe whenever it is in `looks`."""
         weight = self.progress_weight if np.count_nonzero(base == HIDDEN) > self.progress_cells else 0.0
+        d = progress_detail(view, a, base, c, self.blend, beat, weight)
+        if d is None:
+            return None
+        if looks is not None:
+            looks[c] = d.whenever
         score = d.score * (1.0 + weight * d.progress)
         if d.shown == 1:  # a dead cell: its number is known in advance, so opening it tells nothing
             score *= 1.0 - self.dead_penalty

@@ -312,21 +312,21 @@ def chain_transition(width: int, height: int, mines: int, x: int, y: int,
     return p
 
 
-def farthest_from_uniform(p: np.ndarray, moves: int) -> float:
-    """The largest total variation distance from the uniform law after `moves` moves of the symmetric
-    transition matrix `p`, over every start (from its eigenvalues)."""
-    values, vectors = np.linalg.eigh(p)
+def farthest_from_uniform(spectrum, moves: int) -> float:
+    """The largest total variation distance from the uniform law after `moves` moves of a symmetric
+    transition matrix, over every start; `spectrum` is its `np.linalg.eigh` (computed once)."""
+    values, vectors = spectrum
     after = (vectors * values ** moves) @ vectors.T
-    return float(0.5 * np.abs(after - 1 / p.shape[0]).sum(axis=1).max())
+    return float(0.5 * np.abs(after - 1 / values.size).sum(axis=1).max())
 
 
-def moves_within(p: np.ndarray, distance: float) -> int:
-    """The fewest moves of the symmetric transition matrix `p` after which every start's law is within
-    `distance` of the uniform one in total variation."""
+def moves_within(spectrum, distance: float) -> int:
+    """The fewest moves of a symmetric transition matrix (`spectrum`: its `np.linalg.eigh`) after which
+    every start's law is within `distance` of the uniform one in total variation."""
     low, high = 1, 1
-    while farthest_from_uniform(p, high) > distance:
+    while farthest_from_uniform(spectrum, high) > distance:
         low, high = high + 1, high * 2
     while low < high:
         mid = (low + high) // 2
-        low, high = (low, mid) if farthest_from_uniform(p, mid) <= distance else (mid + 1, high)
+        low, high = (low, mid) if farthest_from_uniform(spectrum, mid) <= distance else (mid + 1, high)
     return low

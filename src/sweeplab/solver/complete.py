@@ -177,7 +177,7 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
     for k in range(C):
         n_k = comp_start[k + 1] - comp_start[k]
         sizes[k] = n_k
-        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1)), 0.0, True,
+        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1)), 0.0,
                             workspace(np.int64(64), n_k, cs.cstart[k + 1] - cs.cstart[k], n_k + 1))
         tables.append((F, ws))
         if st_k != OK:  # too wide or too big: floats do not overflow
@@ -328,7 +328,7 @@ def component_residues(cells, nbr, trust_flags, si, sm, k, mods):
     n_k = cs.comp_start[k + 1] - cs.comp_start[k]
     out = np.zeros((mods.shape[0], n_k + 1), dtype=np.int64)
     for r in range(mods.shape[0]):
-        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
+        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1), dtype=np.int64), mods[r],
                             workspace(np.int64(64), n_k, cs.cstart[k + 1] - cs.cstart[k], n_k + 1))
         if st_k != OK:
             return st_k, out

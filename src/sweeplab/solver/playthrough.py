@@ -148,7 +148,7 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
     nf = front.shape[0]
     ncomp = comp_start.shape[0] - 1
     reuse = si.shape[1] > REUSE and si[ROUNDS, REUSE] == 1
-    maxm = 0
+    maxm = np.int64(0)  # (not 0: type inference asks workspace for the literal first, a compile for nothing)
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
     ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], np.int64(1))
@@ -169,7 +169,7 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
         else:
             m = comp_start[c + 1] - comp_start[c]
             order_component(cs, c)
-            status, F, ws = sweep(cs, c, F, 0, False, ws)
+            status, F, ws = sweep(cs, c, F, 0.0, ws)  # (0.0: the float tables' one signature)
             if status == OK:
                 backward(cs, c, F, ws, anything, anything, out, False)
             clear(F, ws, m, status)
@@ -220,7 +220,7 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     comp_start, order, front, off = cs.comp_start, cs.order, cs.front, cs.off
     _, can_mine, can_safe = out
     ncomp = comp_start.shape[0] - 1
-    maxm = 0
+    maxm = np.int64(0)
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
         order_component(cs, c)
@@ -235,7 +235,7 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     for c in range(ncomp):
         m = comp_start[c + 1] - comp_start[c]
         sizes[c] = m
-        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
+        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
         if status != OK:
             return 0, BUDGET, False
         if F.shape[0] > rows:
@@ -256,7 +256,7 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     decided = 0
     for c in range(ncomp):
         m = sizes[c]
-        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
+        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
         backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
         clear(F, ws, m, status)
         for q in range(comp_start[c], comp_start[c + 1]):

@@ -353,11 +353,11 @@ def forward(cs, k, F, modulus, ws):
 def sweep(cs, k, F, modulus, ws):
     """`forward` over component k on the workspace `ws`, grown with the table until the states fit:
     (status, F, ws)."""
-    status = forward(cs, k, F, modulus, ws)
-    while status == GROW:
-        ws, F = grow(ws, F)
+    while True:  # (one call of forward: each call passes both tuples, a few hundred arguments)
         status = forward(cs, k, F, modulus, ws)
-    return status, F, ws
+        if status != GROW:
+            return status, F, ws
+        ws, F = grow(ws, F)
 
 
 @njit(inline='always')

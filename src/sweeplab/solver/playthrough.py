@@ -355,7 +355,7 @@ def play_fresh(board, click, budget, play, scratch):
         pi[KNO, i] = 0
     if mines[click]:
         return BOOM
-    reveal(pi, pb, meta, nbr, click, shown(numbers, click, False), WHY_CLICK, -1, -1)
+    reveal(play, nbr, click, shown(numbers, click, False), WHY_CLICK, -1, -1)
     wtop = push(si, sb, 0, click)
     return run(board, budget, play, scratch, wtop)
 

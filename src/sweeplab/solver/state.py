@@ -217,8 +217,10 @@ def log_event(pi, pb, meta, cell, state, why, a, b):
 
 
 @njit(inline='always')
-def reveal(pi, pb, meta, nbr, cell, state, why, a, b):
-    """Record that the position now knows `cell` (in `state`), and why, with its neighbours' counts."""
+def reveal(play, nbr, cell, state, why, a, b):
+    """Record in `play` (pi, pb, meta) that the position now knows `cell` (in `state`), and why, with
+    its neighbours' counts."""
+    pi, pb, meta = play
     log_event(pi, pb, meta, cell, state, why, a, b)
     mine = state == FLAG_STATE
     for k in range(8):

@@ -194,7 +194,8 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
         for j in range(L):
             polys[k, j] = counts[k, j] / t
     supp = counts > 0
-    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok, _ = combine(polys, supp, sizes, U, M, True, 0)
+    # (np.bool_, np.int64: no literal, so a play's combination and this one share one compile)
+    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok, _ = combine(polys, supp, sizes, U, M, np.bool_(True), np.int64(0))
     if not ok:
         return 4, M + forced, prob, safe, mines, counts, 0, 0, U, M + forced, C, reason
     p_var = np.zeros(nv)

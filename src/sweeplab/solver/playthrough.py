@@ -233,40 +233,46 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     # the sweep is compiled once for them all
     table = np.zeros(rows * (maxm + 1))
     for c in range(ncomp):
-        m = comp_start[c + 1] - comp_start[c]
-        sizes[c] = m
-        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
-        if status != OK:
-            return 0, BUDGET, False
-        if F.shape[0] > rows:
-            rows = F.shape[0]
-            table = np.zeros(rows * (maxm + 1))
-        fin = ws.layer[m]
-        layouts = 0.0
-        for k in range(m + 1):
-            layouts += F[fin, k]
-            supp[c, k] = F[fin, k] > 0
-        clear(F, ws, m, status)
-        if layouts > budget:
-            return 0, BUDGET, False
-    _, feasible, _, off_safe, off_mine, _, _, ok, _ = combine(supp.astype(np.float64), supp, sizes, off, mines_left,
-                                                              False, 0)
-    if not ok:
-        return 0, SOLVED, True
+        sizes[c] = comp_start[c + 1] - comp_start[c]
+    feasible = supp
+    off_safe = off_mine = False
     decided = 0
-    for c in range(ncomp):
-        m = sizes[c]
-        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
-        backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
-        clear(F, ws, m, status)
-        for q in range(comp_start[c], comp_start[c + 1]):
-            v = order[q]
-            if can_mine[v] != can_safe[v]:
-                decided += 1
-                if can_mine[v]:
-                    mine_out[front[v]] = True
-                else:
-                    safe_out[front[v]] = True
+    # two passes over the components in one loop (one sweep to compile, not two): count each by
+    # mine count, combine under the total, then sweep each back for what the total allows
+    for back in range(2):
+        for c in range(ncomp):
+            m = sizes[c]
+            status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
+            if status != OK:  # (only when counting: the second pass sweeps the same components)
+                return 0, BUDGET, False
+            if back:
+                backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
+                clear(F, ws, m, status)
+                for q in range(comp_start[c], comp_start[c + 1]):
+                    v = order[q]
+                    if can_mine[v] != can_safe[v]:
+                        decided += 1
+                        if can_mine[v]:
+                            mine_out[front[v]] = True
+                        else:
+                            safe_out[front[v]] = True
+                continue
+            if F.shape[0] > rows:
+                rows = F.shape[0]
+                table = np.zeros(rows * (maxm + 1))
+            fin = ws.layer[m]
+            layouts = 0.0
+            for k in range(m + 1):
+                layouts += F[fin, k]
+                supp[c, k] = F[fin, k] > 0
+            clear(F, ws, m, status)
+            if layouts > budget:
+                return 0, BUDGET, False
+        if not back:
+            _, feasible, _, off_safe, off_mine, _, _, ok, _ = combine(supp.astype(np.float64), supp, sizes, off,
+                                                                      mines_left, np.bool_(False), np.int64(0))
+            if not ok:
+                return 0, SOLVED, True
     if off > 0 and off_safe != off_mine:
         fidx = cs.fidx
         for i in range(st.shape[0]):

@@ -42,10 +42,11 @@ def strip_constraints(m, cons, need):
                        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_))
 
 
-def swept(m, cons, need, F, by_mines, modulus=0):
-    """The engine's sweep of the strip, from a workspace of two states (so it must grow)."""
+def swept(m, cons, need, F, modulus=0):
+    """The engine's sweep of the strip (by mine count unless F has one column), from a workspace of
+    two states (so it must grow)."""
     cs = strip_constraints(m, cons, need)
-    status, F, ws = sweep(cs, 0, F, modulus, by_mines, workspace(2, m, len(cons), F.shape[1]))
+    status, F, ws = sweep(cs, 0, F, modulus, workspace(2, m, len(cons), F.shape[1]))
     assert status == OK
     return cs, F, ws
 
@@ -55,24 +56,24 @@ def swept(m, cons, need, F, by_mines, modulus=0):
 def test_the_sweep_decides_counts_and_weighs_every_layout(m, width, seed):
     cons, need, layouts = strip(m, width, seed)
     # exists, without the mine count: which cells some layout makes a mine, which safe
-    cs, F, ws = swept(m, cons, need, np.zeros((8, 1), dtype=np.bool_), False)
+    cs, F, ws = swept(m, cons, need, np.zeros((8, 1), dtype=np.bool_))
     can_mine, can_safe = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
     yes = np.ones(1, dtype=bool)
     backward(cs, 0, F, ws, yes, yes, (np.zeros(m), can_mine, can_safe), False)
     assert (can_mine == layouts.any(axis=0)).all() and (can_safe == (~layouts).any(axis=0)).all()
     # exact counts by mine count, and the same modulo a small prime
     by_k = np.bincount(layouts.sum(axis=1), minlength=m + 1)
-    _, F, ws = swept(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), True)
+    _, F, ws = swept(m, cons, need, np.zeros((8, m + 1), dtype=np.int64))
     fin = ws.layer[m]
     assert (F[fin] == by_k).all()
-    _, F, ws = swept(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), True, modulus=7)
+    _, F, ws = swept(m, cons, need, np.zeros((8, m + 1), dtype=np.int64), modulus=7)
     assert (F[ws.layer[m]] == by_k % 7).all()
     # floats under weights per mine count, with some counts ruled out: each cell's weight and
     # what it can be among the layouts allowed
     rng = np.random.default_rng(seed)
     wfin = rng.random(m + 1)
     feas = rng.random(m + 1) < 0.7
-    cs, F, ws = swept(m, cons, need, np.zeros((8, m + 1)), True)
+    cs, F, ws = swept(m, cons, need, np.zeros((8, m + 1)))
     p = np.zeros(m)
     backward(cs, 0, F, ws, wfin, feas, (p, can_mine, can_safe), True)
     weight = wfin[layouts.sum(axis=1)]

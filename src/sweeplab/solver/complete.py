@@ -177,7 +177,7 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
     for k in range(C):
         n_k = comp_start[k + 1] - comp_start[k]
         sizes[k] = n_k
-        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1)), 0.0, True,
+        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1)), 0.0,
                             workspace(np.int64(64), n_k, cs.cstart[k + 1] - cs.cstart[k], n_k + 1))
         tables.append((F, ws))
         if st_k != OK:  # too wide or too big: floats do not overflow
@@ -194,7 +194,8 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
         for j in range(L):
             polys[k, j] = counts[k, j] / t
     supp = counts > 0
-    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok, _ = combine(polys, supp, sizes, U, M, True, 0)
+    # (np.bool_, np.int64: no literal, so a play's combination and this one share one compile)
+    ratio, feasible, p_off, off_safe, off_mine, lo, hi, ok, _ = combine(polys, supp, sizes, U, M, np.bool_(True), np.int64(0))
     if not ok:
         return 4, M + forced, prob, safe, mines, counts, 0, 0, U, M + forced, C, reason
     p_var = np.zeros(nv)
@@ -328,7 +329,7 @@ def component_residues(cells, nbr, trust_flags, si, sm, k, mods):
     n_k = cs.comp_start[k + 1] - cs.comp_start[k]
     out = np.zeros((mods.shape[0], n_k + 1), dtype=np.int64)
     for r in range(mods.shape[0]):
-        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1), dtype=np.int64), mods[r], True,
+        st_k, F, ws = sweep(cs, k, np.zeros((64, n_k + 1), dtype=np.int64), mods[r],
                             workspace(np.int64(64), n_k, cs.cstart[k + 1] - cs.cstart[k], n_k + 1))
         if st_k != OK:
             return st_k, out

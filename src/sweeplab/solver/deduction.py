@@ -77,16 +77,19 @@ def place(cell_cons, cell_ncons, need, nfree, pos, v, by):
 
 
 @njit(inline='always')
-def next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits, pos, mines):
-    """The walk over every layout of m cells (positions 0..m-1, cell p's constraints
-    cell_cons[p, :cell_ncons[p]] as in `fits`), safe before mine at each position, advanced to
-    its next layout. Returns (pos, mines): pos == m at a layout (cur[:m] its values, `bits` its
-    mines as a bitset of uint64 words, `mines` how many), or -1 when the walk is over (then
-    `need` and `nfree` are as they came).
+def next_layout(m, cons, walk, pos, mines):
+    """The walk over every layout of m cells (positions 0..m-1; cons = (cell_cons, cell_ncons,
+    need, nfree), cell p's constraints cell_cons[p, :cell_ncons[p]] as in `fits`), safe before mine
+    at each position, advanced to its next layout. Returns (pos, mines): pos == m at a layout
+    (walk = (cur, nxt, assigned, bits): cur[:m] its values, `bits` its mines as a bitset of uint64
+    words, `mines` how many), or -1 when the walk is over (then `need` and `nfree` are as they
+    came).
 
     Start with pos = 0 after `start_layouts`; go on with pos - 1 and the mines it returned. Each
     step costs a few operations whatever m is, so a caller can afford many layouts. cur, nxt,
     assigned: scratch of length >= m + 1, owned by the walk between calls."""
+    cell_cons, cell_ncons, need, nfree = cons
+    cur, nxt, assigned, bits = walk
     while pos >= 0:
         if pos == m:
             return pos, mines
@@ -118,8 +121,10 @@ def next_layout(m, cell_cons, cell_ncons, need, nfree, cur, nxt, assigned, bits,
 
 
 @njit(inline='always')
-def start_layouts(m, nxt, assigned, bits):
-    """Set the walk of `next_layout` at its start (no cell assigned, no mine in `bits`)."""
+def start_layouts(m, walk):
+    """Set the walk of `next_layout` (cur, nxt, assigned, bits) at its start (no cell assigned, no
+    mine in `bits`)."""
+    _, nxt, assigned, bits = walk
     for w in range((m + 63) // 64):
         bits[w] = 0
     nxt[0] = 0

@@ -94,8 +94,8 @@ def build(st, numbers, nbr, hid, kno, hmask):
     fidx[:] = -1
     con_cell, o = _carve(cells, o, n)
     front, o = _carve(cells, o, n)
-    nc = 0
-    nf = 0
+    nc = np.int64(0)  # (not 0: a count that starts as a literal is passed to _carve, compiled for the literal too)
+    nf = np.int64(0)
     for j in range(n):
         if hmask[j] != 0 and st[j] == OPEN_STATE:
             con_cell[nc] = j
@@ -180,7 +180,7 @@ def frame(numbers, nbr, pi, pb):
     flags = np.zeros(2 * nf + nc + nf, dtype=np.bool_)
     comp_of = rest[:nf]  # (the ordering's work until it starts)
     pos[:] = -1  # (here: each root's component)
-    ncomp = 0
+    ncomp = np.int64(0)  # (not 0: passed to _by_component, which would compile for the literal too)
     for v in range(nf):
         r = find_root(parent, v)
         if pos[r] < 0:

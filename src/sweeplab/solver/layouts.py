@@ -33,8 +33,9 @@ def _list_layouts(order, cell_cons, cell_ncons, need, nfree, limit):
     nxt = np.zeros(m + 1, dtype=np.int64)
     assigned = np.zeros(m + 1, dtype=np.bool_)
     bits = np.zeros((m + 63) // 64 + 1, dtype=np.uint64)
-    start_layouts(m, nxt, assigned, bits)
-    pos, mines = next_layout(m, pos_cons, pos_ncons, need, nfree, cur, nxt, assigned, bits, 0, 0)
+    cons, walk = (pos_cons, pos_ncons, need, nfree), (cur, nxt, assigned, bits)
+    start_layouts(m, walk)
+    pos, mines = next_layout(m, cons, walk, 0, 0)
     while pos == m:
         if count == out.shape[0]:
             grown = np.zeros((2 * count, m), dtype=np.bool_)
@@ -45,7 +46,7 @@ def _list_layouts(order, cell_cons, cell_ncons, need, nfree, limit):
         count += 1
         if count > limit:
             break
-        pos, mines = next_layout(m, pos_cons, pos_ncons, need, nfree, cur, nxt, assigned, bits, pos - 1, mines)
+        pos, mines = next_layout(m, cons, walk, pos - 1, mines)
     return out[:count]
 
 

@@ -148,7 +148,7 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
     nf = front.shape[0]
     ncomp = comp_start.shape[0] - 1
     reuse = si.shape[1] > REUSE and si[ROUNDS, REUSE] == 1
-    maxm = 0
+    maxm = np.int64(0)  # (not 0: type inference asks workspace for the literal first, a compile for nothing)
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
     ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], np.int64(1))
@@ -169,7 +169,7 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
         else:
             m = comp_start[c + 1] - comp_start[c]
             order_component(cs, c)
-            status, F, ws = sweep(cs, c, F, 0, False, ws)
+            status, F, ws = sweep(cs, c, F, 0.0, ws)  # (0.0: the float tables' one signature)
             if status == OK:
                 backward(cs, c, F, ws, anything, anything, out, False)
             clear(F, ws, m, status)
@@ -220,7 +220,7 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     comp_start, order, front, off = cs.comp_start, cs.order, cs.front, cs.off
     _, can_mine, can_safe = out
     ncomp = comp_start.shape[0] - 1
-    maxm = 0
+    maxm = np.int64(0)
     for c in range(ncomp):
         maxm = max(maxm, comp_start[c + 1] - comp_start[c])
         order_component(cs, c)
@@ -233,40 +233,46 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     # the sweep is compiled once for them all
     table = np.zeros(rows * (maxm + 1))
     for c in range(ncomp):
-        m = comp_start[c + 1] - comp_start[c]
-        sizes[c] = m
-        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
-        if status != OK:
-            return 0, BUDGET, False
-        if F.shape[0] > rows:
-            rows = F.shape[0]
-            table = np.zeros(rows * (maxm + 1))
-        fin = ws.layer[m]
-        layouts = 0.0
-        for k in range(m + 1):
-            layouts += F[fin, k]
-            supp[c, k] = F[fin, k] > 0
-        clear(F, ws, m, status)
-        if layouts > budget:
-            return 0, BUDGET, False
-    _, feasible, _, off_safe, off_mine, _, _, ok, _ = combine(supp.astype(np.float64), supp, sizes, off, mines_left,
-                                                              False, 0)
-    if not ok:
-        return 0, SOLVED, True
+        sizes[c] = comp_start[c + 1] - comp_start[c]
+    feasible = supp
+    off_safe = off_mine = False
     decided = 0
-    for c in range(ncomp):
-        m = sizes[c]
-        status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, True, ws)
-        backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
-        clear(F, ws, m, status)
-        for q in range(comp_start[c], comp_start[c + 1]):
-            v = order[q]
-            if can_mine[v] != can_safe[v]:
-                decided += 1
-                if can_mine[v]:
-                    mine_out[front[v]] = True
-                else:
-                    safe_out[front[v]] = True
+    # two passes over the components in one loop (one sweep to compile, not two): count each by
+    # mine count, combine under the total, then sweep each back for what the total allows
+    for back in range(2):
+        for c in range(ncomp):
+            m = sizes[c]
+            status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
+            if status != OK:  # (only when counting: the second pass sweeps the same components)
+                return 0, BUDGET, False
+            if back:
+                backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
+                clear(F, ws, m, status)
+                for q in range(comp_start[c], comp_start[c + 1]):
+                    v = order[q]
+                    if can_mine[v] != can_safe[v]:
+                        decided += 1
+                        if can_mine[v]:
+                            mine_out[front[v]] = True
+                        else:
+                            safe_out[front[v]] = True
+                continue
+            if F.shape[0] > rows:
+                rows = F.shape[0]
+                table = np.zeros(rows * (maxm + 1))
+            fin = ws.layer[m]
+            layouts = 0.0
+            for k in range(m + 1):
+                layouts += F[fin, k]
+                supp[c, k] = F[fin, k] > 0
+            clear(F, ws, m, status)
+            if layouts > budget:
+                return 0, BUDGET, False
+        if not back:
+            _, feasible, _, off_safe, off_mine, _, _, ok, _ = combine(supp.astype(np.float64), supp, sizes, off,
+                                                                      mines_left, np.bool_(False), np.int64(0))
+            if not ok:
+                return 0, SOLVED, True
     if off > 0 and off_safe != off_mine:
         fidx = cs.fidx
         for i in range(st.shape[0]):
@@ -355,7 +361,7 @@ def play_fresh(board, click, budget, play, scratch):
         pi[KNO, i] = 0
     if mines[click]:
         return BOOM
-    reveal(pi, pb, meta, nbr, click, shown(numbers, click, False), WHY_CLICK, -1, -1)
+    reveal(play, nbr, click, shown(numbers, click, False), WHY_CLICK, -1, -1)
     wtop = push(si, sb, 0, click)
     return run(board, budget, play, scratch, wtop)
 

@@ -375,7 +375,7 @@ def _settle(numbers, nbr, pi, pb, meta, si, sb, sm, wtop):
             continue
         s = 0
         while True:  # (one call of the inlined search: numba types it again at each)
-            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, True)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, (si, sm), a, s, True)
             if s == 24:
                 break
             for side in range(2):
@@ -403,7 +403,7 @@ def _pair_implies(numbers, nbr, pi, pb, si, sm, a, b, x, mine):
         return False
     s = 0
     while True:
-        s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+        s, c, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, (si, sm), a, s, False)
         if s == 24:
             return False
         if c == b:

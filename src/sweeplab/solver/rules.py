@@ -86,11 +86,13 @@ def pair_rule(numbers, pi, sm, a, b, s):
 
 
 @njit(inline='always')
-def next_pair(st, numbers, nbr, pi, si, sm, a, s, fresh):
+def next_pair(st, numbers, nbr, pi, tables, a, s, fresh):
     """The pair search: from NEAR offset s on, the first partner b of the open number a on which
     the subset rule decides something, as (s, b, mine bits, safe bits, b's own cells are the
     mines); s = 24 when there is none. With `fresh`, b's counts are brought up to date first
-    (a replay keeps them only where it looks)."""
+    (a replay keeps them only where it looks). `tables`: the scratch's (si, sm), for the cells near
+    a and the frames."""
+    si, sm = tables
     ha = pi[HMASK, a]
     while s < 24:
         if ha & SHARED[s] != 0:
@@ -107,14 +109,15 @@ def next_pair(st, numbers, nbr, pi, si, sm, a, s, fresh):
 
 
 @njit(inline='always')
-def next_decision(st, numbers, nbr, pi, si, sm, a, s, fresh):
+def next_decision(st, numbers, nbr, pi, tables, a, s, fresh):
     """The pair rule applied: from NEAR offset s on, the next partner b of the open number a on
     which the subset rule decides something (`next_pair`), and which of their hidden neighbours it
     decides, as neighbour-slot masks: (s, b, lo: the number whose own cells are safe, hi: the one
     whose own cells are mines, a's mines, a's safe cells, b's mines, b's safe cells); s = 24 when
     there is none. Every user of the rule (a play's pair pass, a replay's checks and settling, the
     rules one level) takes its decisions from here."""
-    s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, si, sm, a, s, fresh)
+    s, b, mines_bits, safe_bits, b_fills = next_pair(st, numbers, nbr, pi, tables, a, s, fresh)
+    sm = tables[1]
     if s == 24:
         return 24, -1, -1, -1, 0, 0, 0, 0
     lo, hi = (a, b) if b_fills else (b, a)
@@ -166,7 +169,7 @@ def single_rule(numbers, nbr, pi, pb, meta, si, sb, wtop):
             j = nbr[i, k]
             if j >= 0 and st[j] == HIDDEN_STATE:
                 si[REST_A, j] = rest
-                reveal(pi, pb, meta, nbr, j, shown(numbers, j, mine), WHY_NUMBER, i, -1)
+                reveal((pi, pb, meta), nbr, j, shown(numbers, j, mine), WHY_NUMBER, i, -1)
                 wtop = push_around(pb, si, sb, nbr, j, wtop)
     return True
 
@@ -190,7 +193,7 @@ def pair_pass(st, numbers, nbr, pi, si, sb, sm):
             continue
         s = 0
         while True:  # (one call of the inlined search: numba types it again at each)
-            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+            s, b, lo, hi, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, (si, sm), a, s, False)
             if s == 24:
                 break
             for side in range(2):
@@ -226,7 +229,7 @@ def reveal_found(numbers, nbr, pi, pb, meta, si, sb, why):
         sb[SAFE_OUT, i] = False
         if st[i] == HIDDEN_STATE:
             a, b = (si[RA, i], si[RB, i]) if why == WHY_PAIR else (-1, -1)
-            reveal(pi, pb, meta, nbr, i, shown(numbers, i, mine), why, a, b)
+            reveal((pi, pb, meta), nbr, i, shown(numbers, i, mine), why, a, b)
             wtop = push_around(pb, si, sb, nbr, i, wtop)
     return wtop
 
@@ -273,7 +276,7 @@ def one_level(numbers, nbr, pi, pb, si, sm, safe, mines):
             continue
         s = AFTER
         while True:
-            s, b, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, si, sm, a, s, False)
+            s, b, _, _, a_mines, a_safe, b_mines, b_safe = next_decision(st, numbers, nbr, pi, (si, sm), a, s, False)
             if s == 24:
                 break
             for side in range(2):

@@ -122,12 +122,12 @@ def _frame_tables(nbr, tables):
         for ox in range(-3, 4):
             best = (oy + 3) * 7 + ox + 3
             if torus:  # the nearest offset of the same cell, the first in reading order on ties
-                here = _step(nbr, 0, ox, oy)
+                here = _step(nbr, np.int64(0), ox, oy)  # (np.int64: a literal is a signature of its own)
                 dist = 99
                 for qy in range(-3, 4):
                     for qx in range(-3, 4):
                         d = abs(qx) + abs(qy)
-                        if d < dist and _step(nbr, 0, qx, qy) == here:
+                        if d < dist and _step(nbr, np.int64(0), qx, qy) == here:
                             best = (qy + 3) * 7 + qx + 3
                             dist = d
             canon[(oy + 3) * 7 + ox + 3] = best
@@ -217,8 +217,10 @@ def log_event(pi, pb, meta, cell, state, why, a, b):
 
 
 @njit(inline='always')
-def reveal(pi, pb, meta, nbr, cell, state, why, a, b):
-    """Record that the position now knows `cell` (in `state`), and why, with its neighbours' counts."""
+def reveal(play, nbr, cell, state, why, a, b):
+    """Record in `play` (pi, pb, meta) that the position now knows `cell` (in `state`), and why, with
+    its neighbours' counts."""
+    pi, pb, meta = play
     log_event(pi, pb, meta, cell, state, why, a, b)
     mine = state == FLAG_STATE
     for k in range(8):

@@ -12,8 +12,8 @@ F[state, mines so far]; its arithmetic is F's type:
   64 bits, joined by Chinese remainders);
 - bool: whether any partial layout reaches the state, and nothing more.
 
-`by_mines=False` folds the mine-count axis away (a layout with any number of mines will do: deciding
-without the mine total). The backward pass then gives, per cell, whether some layout of the whole
+A table of one column folds the mine-count axis away (a layout with any number of mines will do:
+deciding without the mine total). The backward pass then gives, per cell, whether some layout of the whole
 board (with the mine counts `feas` allows) makes it a mine and whether some leaves it safe, and,
 under weights per mine count, its share of the weight (its probability).
 
@@ -272,12 +272,12 @@ def _next_key(key, inc, inc_n, i, b):
 
 
 @unrefcounted
-def forward(cs, k, F, modulus, by_mines, ws):
+def forward(cs, k, F, modulus, ws):
     """The forward pass over component k of the constraints `cs` (frontier.Constraints; its n cells
     in their narrow order, positions 0..n-1), in place in the workspace `ws` and the table F, a
-    zeroed (rows, n + 1) table (rows, 1 without `by_mines`) of the arithmetic wanted (see the
+    zeroed (rows, n + 1) table (rows, 1: mine counts folded away) of the arithmetic wanted (see the
     module); int64 counts are exact (an overflow is reported) or, with modulus > 0, kept modulo
-    it. Returns a status (GROW: more rows needed).
+    it (of F's type: one signature per arithmetic). Returns a status (GROW: more rows needed).
 
     Rows of layer i are layer[i]..layer[i + 1]; [flo, fhi] bounds the mines of a row; child[s, b]
     is the row reached from s when the cell at position i is b. The last layer holds one state
@@ -288,7 +288,7 @@ def forward(cs, k, F, modulus, by_mines, ws):
                                                               ws.inc_n, ws.ck, ws.cv, ws.uniq)
     L = F.shape[1]
     cap = keys.shape[0]
-    step = 1 if by_mines else 0
+    step = 1 if L > 1 else 0
     if not _slots(cs, k, ws):
         return TOO_WIDE
     keys[0] = 0
@@ -350,14 +350,14 @@ def forward(cs, k, F, modulus, by_mines, ws):
 
 
 @njit(inline='always')
-def sweep(cs, k, F, modulus, by_mines, ws):
+def sweep(cs, k, F, modulus, ws):
     """`forward` over component k on the workspace `ws`, grown with the table until the states fit:
     (status, F, ws)."""
-    status = forward(cs, k, F, modulus, by_mines, ws)
-    while status == GROW:
+    while True:  # (one call of forward: each call passes both tuples, a few hundred arguments)
+        status = forward(cs, k, F, modulus, ws)
+        if status != GROW:
+            return status, F, ws
         ws, F = grow(ws, F)
-        status = forward(cs, k, F, modulus, by_mines, ws)
-    return status, F, ws
 
 
 @njit(inline='always')

@@ -59,10 +59,11 @@ def factorials(n, p):
 
 
 @njit
-def _weights(tot, U, M, weighted, modulus, w, valid, fact, inv):
+def _weights(tot, U, M, weighted, modular, w, valid):
     """The weight of j frontier mines, C(U, M - j) (valid for max(0, M - U) <= j <= M): exactly
-    modulo `modulus` (from its factorial tables `fact`, `inv`, at least U + 1 long), else (with
-    `weighted`) as log-weights relative to the first (returned)."""
+    modulo `modulus` (modular = (modulus, fact, inv): its factorial tables, at least U + 1 long),
+    else (with `weighted`) as log-weights relative to the first (returned)."""
+    modulus, fact, inv = modular
     jlo = max(0, M - U)
     lw = np.full(tot, -np.inf)
     if jlo >= tot:
@@ -103,11 +104,11 @@ def combine(polys, supp, sizes, U, M, weighted, modulus):
         fact, inv = factorials(U, modulus)
     else:
         fact = inv = np.zeros(0, dtype=np.int64)
-    return combine_with(polys, supp, sizes, U, M, weighted, modulus, fact, inv)
+    return combine_with(polys, supp, sizes, U, M, weighted, (np.int64(modulus), fact, inv))  # (not a literal)
 
 
 @njit
-def combine_with(polys, supp, sizes, U, M, weighted, modulus, fact, inv):
+def combine_with(polys, supp, sizes, U, M, weighted, modular):
     """Combine components under the mine total, in the arithmetic of `polys`: floats (each row
     scaled by its own constant; `weighted`), int64 counts modulo `modulus` (a prime below 2**31),
     or only which mine counts fit (neither).
@@ -116,9 +117,11 @@ def combine_with(polys, supp, sizes, U, M, weighted, modulus, fact, inv):
     (C, L): R_c(k) / Z, feasible (C, L), P(mine) off the frontier, off safe, off mine, lo, hi, ok,
     Z): lo..hi the frontier's mine counts that fit the total; ok False when none does; Z the
     weight of every layout (modulo `modulus`: the layouts of the whole board; floats: relative).
-    With a modulus only Z is computed, from the modulus's factorials `fact` and inverse
-    factorials `inv` of 0..U at least (`factorials`; held by the caller across calls).
+    modular = (modulus, fact, inv): with a modulus (0: none) only Z is computed, from the modulus's
+    factorials `fact` and inverse factorials `inv` of 0..U at least (`factorials`; held by the
+    caller across calls).
     """
+    modulus = modular[0]
     C, L = supp.shape
     arith = weighted or modulus > 0
     pre_n = np.zeros(C + 1, dtype=np.int64)  # most mines the first c components can hold
@@ -127,7 +130,7 @@ def combine_with(polys, supp, sizes, U, M, weighted, modulus, fact, inv):
     tot = pre_n[C] + 1
     w = np.zeros(tot, dtype=polys.dtype)
     valid = np.zeros(tot, dtype=np.bool_)
-    lw = _weights(tot, U, M, weighted, modulus, w, valid, fact, inv)
+    lw = _weights(tot, U, M, weighted, modular, w, valid)
     # prefix / suffix products of the component polynomials (in the arithmetic, and support)
     F = C + 1 if arith else 1
     pre = np.zeros((F, tot), dtype=polys.dtype)
@@ -277,7 +280,7 @@ def _residues(counts, big, U, M, primes, fact, inv):
             for k in range(L):
                 exact = big.shape[0] > 0 and big[r, c, k] >= 0
                 res[c, k] = big[r, c, k] if exact else np.int64(counts[c, k]) % p
-        out[r] = combine_with(res, supp, sizes, U, M, False, p, fact[r], inv[r])[8]
+        out[r] = combine_with(res, supp, sizes, U, M, False, (p, fact[r], inv[r]))[8]
     return out
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sweeplab import grid
 from sweeplab._numba_cache import njit
@@ -267,3 +269,15 @@ def test_a_batchs_boards_are_uniform_and_a_start_without_enough_chain_is_not():
     for steps in (0, int(G.relaxation(free, m) / 2)):
         made = (G.generate(w, h, m, x, y, i, method="chain", steps=steps) for i in range(2470))
         assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] > 8, steps
+
+
+@given(st.floats(0.01, 0.99), st.floats(1e-6, 0.4))
+def test_the_distance_after_moves_is_the_two_state_chains_closed_form(a, distance):
+    """Two states swapped with probability a: from either, the distance to uniform after t moves is
+    |1 - 2a| ** t / 2, so the fewest moves within `distance` are the least t where that holds."""
+    spectrum = np.linalg.eigh(np.array([[1 - a, a], [a, 1 - a]]))
+    for t in (1, 2, 7):
+        assert farthest_from_uniform(spectrum, t) == pytest.approx(abs(1 - 2 * a) ** t / 2, abs=1e-12)
+    t = moves_within(spectrum, distance)
+    assert abs(1 - 2 * a) ** t / 2 <= distance * (1 + 1e-9)
+    assert t == 1 or abs(1 - 2 * a) ** (t - 1) / 2 > distance * (1 - 1e-9)

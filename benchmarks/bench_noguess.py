@@ -150,7 +150,7 @@ def stages(k: int) -> None:
         t = time.process_time()
         state = np.uint64(5)
         for _ in range(200):
-            flat, state = lay_uniform(level.n, m, level.excluded, state)
+            flat, state = lay_uniform(level.n, m, level.excluded, np.uint64(state))
             start(position(flat, level.nbr, level.click, level.budget, room))
         play = (time.process_time() - t) / 200
         move = rows[:, 1].mean() / steps

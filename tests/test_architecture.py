@@ -27,7 +27,7 @@ FLOOR = {room: k for k, rooms in enumerate(FLOORS) for room in rooms}
 # set_mine (lay or lift a mine keeping the numbers right: the chain proposes a fresh board in place
 # of a position's), and settle (a fresh play with no leaf budget, so a verdict is the board's own).
 CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Candidate", "position", "start", "try_move",
-                     "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify", "set_mine",
+                     "try_pair", "keep", "undo", "hidden", "revealed", "tried_uses_total", "workspace", "certify", "set_mine",
                      "settle", "NO_BUDGET"}
 
 

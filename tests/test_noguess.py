@@ -222,7 +222,8 @@ def test_certifier_agrees_with_the_project_solver_after_moves_on_dense_boards():
 @pytest.mark.slow
 def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
     """`play_moved` keeps the old play's deductions whose reasons still hold; the verdict must be a
-    fresh play's, for accepted and rejected moves, chained one after another as the generator does."""
+    fresh play's, for accepted and rejected moves, pairs of moves and added mines, chained one after
+    another as the generator does."""
     w, h = 30, 16
     n = w * h
     nbr = grid.neighbour_table(w, h)
@@ -238,25 +239,32 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
         assert play_fresh((mines, numbers, nbr), click, 200_000, cur, scratch) == SOLVED
         for step in range(80):
             b = int(rng.choice(np.flatnonzero(~mines & free_cells)))
+            a2 = b2 = -1
             if step % 4 == 0:  # a mine added, as the insertion does
                 a = -1
                 set_mine(mines, numbers, nbr, b, True)
             else:
                 a = int(rng.choice(np.flatnonzero(mines)))
+                if step % 4 == 1:  # two mines moved at once, as the chain's pairs are
+                    a2 = int(rng.choice(np.flatnonzero(mines & (np.arange(n) != a))))
+                    b2 = int(rng.choice(np.flatnonzero(~mines & free_cells & (np.arange(n) != b))))
+                    move_mine(mines, numbers, nbr, a2, b2)
                 move_mine(mines, numbers, nbr, a, b)
             assert (numbers == K.count_numbers(mines, nbr)).all()
-            moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b)
+            moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b, a2, b2)
             fresh = play_fresh((mines, K.count_numbers(mines, nbr), nbr), click, 200_000, new_play(n), fresh_scratch)
             assert moved == fresh
-            verdicts.add((moved, a < 0))
+            verdicts.add((moved, "add" if a < 0 else "pair" if a2 >= 0 else "move"))
             if moved == SOLVED:  # go on from the new board, as the chain does
                 cur, nxt = nxt, cur
             elif a < 0:
                 set_mine(mines, numbers, nbr, b, False)
             else:
                 move_mine(mines, numbers, nbr, b, a)
-    # accepted and rejected moves and adds were all checked
-    assert verdicts == {(SOLVED, False), (1, False), (SOLVED, True), (1, True)}
+                if a2 >= 0:
+                    move_mine(mines, numbers, nbr, b2, a2)
+    # accepted and rejected moves, pairs and adds were all checked
+    assert verdicts == {(v, kind) for v in (SOLVED, 1) for kind in ("add", "move", "pair")}
 
 
 def _log_holds(mines, numbers, nbr, pi, pb, events):
@@ -295,10 +303,11 @@ def _log_holds(mines, numbers, nbr, pi, pb, events):
 @given(shape=st.sampled_from([(6, 6, "bounded"), (7, 5, "bounded"), (8, 8, "bounded"), (6, 6, "torus"), (9, 9, "torus")]),
        density=st.floats(0.15, 0.35), seed=st.integers(0, 2**32 - 1))
 def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, seed):
-    """From any logged play (solved or stuck), the replay of a moved or added mine must end where a fresh play
-    ends (the closure of sound deductions is unique): same verdict, same cells known (for a
-    solved board, the same cells open). Every single-number and pair deduction it logs must
-    hold where it stands. The chain goes on from each new log, solved or not."""
+    """From any logged play (solved or stuck), the replay of a moved or added mine, or of two mines
+    moved at once, must end where a fresh play ends (the closure of sound deductions is unique):
+    same verdict, same cells known (for a solved board, the same cells open). Every single-number
+    and pair deduction it logs must hold where it stands. The chain goes on from each new log,
+    solved or not."""
     w, h, topology = shape
     n = w * h
     rng = np.random.default_rng(seed)
@@ -318,13 +327,20 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
         if space.size == 0:
             break
         b = int(rng.choice(space))
-        if rng.random() < 0.3:  # the insertion's step: a mine added at b
+        a2 = b2 = -1
+        kind = rng.random()
+        if kind < 0.3:  # the insertion's step: a mine added at b
             a = -1
             set_mine(mines, numbers, nbr, b, True)
         else:
             a = int(rng.choice(np.flatnonzero(mines)))
             move_mine(mines, numbers, nbr, a, b)
-        moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b)
+            others = np.flatnonzero(mines & (np.arange(n) != b))
+            room = np.flatnonzero(~mines & free_cells & (np.arange(n) != a))
+            if kind > 0.7 and others.size and room.size:  # the chain's pair: a second mine to a second cell
+                a2, b2 = int(rng.choice(others)), int(rng.choice(room))
+                move_mine(mines, numbers, nbr, a2, b2)
+        moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b, a2, b2)
         want = play_fresh((mines, numbers, nbr), click, 200_000, fresh, scratch)
         assert moved == want
         # a solved play may leave mines unflagged once every safe cell is open

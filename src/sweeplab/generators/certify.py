@@ -84,7 +84,18 @@ def try_move(p, src, dst):
     else:
         move_mine(p.mines, p.numbers, p.nbr, src, dst)
     return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch, np.int32(src),
-                      np.int32(dst))
+                      np.int32(dst), np.int32(-1), np.int32(-1))
+
+
+@njit(inline='always')
+def try_pair(p, a1, b1, a2, b2):
+    """Move the mines at `a1` and `a2` to the distinct free cells `b1` and `b2` and certify the
+    changed board from the last play's log, in one replay; the verdict. Then `keep(p)`, or
+    `undo(p, a2, b2)` and `undo(p, a1, b1)`."""
+    move_mine(p.mines, p.numbers, p.nbr, a1, b1)
+    move_mine(p.mines, p.numbers, p.nbr, a2, b2)
+    return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch, np.int32(a1),
+                      np.int32(b1), np.int32(a2), np.int32(b2))
 
 
 @njit(inline='always')

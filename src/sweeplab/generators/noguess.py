@@ -51,6 +51,7 @@ from .certify import (
     settle,
     start,
     try_move,
+    try_pair,
     undo,
     workspace,
 )
@@ -250,14 +251,13 @@ def _move(p, src, dst):
 @njit(inline='always')
 def _pair(p, a1, b1, a2, b2):
     """Two mines moved at once (a1 to b1, a2 to b2), kept iff the board they give certifies.
-    Returns (kept, position). The first move's board is played only as a step to the second."""
-    try_move(p, a1, b1)
-    p = keep(p)
-    if _verdict(p, try_move(p, a2, b2)) == SOLVED:
+    Returns (kept, position). The board between is never played: the pair is replayed at once
+    from the certified board's log, which a rejected pair leaves standing."""
+    if _verdict(p, try_pair(p, a1, b1, a2, b2)) == SOLVED:
         return True, keep(p)
     undo(p, a2, b2)
-    _verdict(p, try_move(p, b1, a1))  # back to the certified board, and its play
-    return False, keep(p)
+    undo(p, a1, b1)
+    return False, p
 
 
 @njit(inline='always')

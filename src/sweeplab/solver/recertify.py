@@ -1,7 +1,7 @@
 """Re-certifying a changed board from the old board's play: the engine's incremental play.
 
-The generators change a board one mine at a time, and `play_moved` certifies the changed board
-from the old board's log (solver.state): events from before the change could be seen are
+The generators change a board one or two mines at a time, and `play_moved` certifies the changed
+board from the old board's log (solver.state): events from before the change could be seen are
 kept; later ones are kept unchecked where nothing they rest on changed, re-checked against the
 new numbers where something did, and the usual play (solver.playthrough) finishes what is left. Every
 kept event is a sound deduction on the new board and complete deduction is monotone, so the
@@ -150,20 +150,21 @@ def _component_clean(pb, nbr, si, sb, x):
 
 
 @njit
-def play_moved(board, click, budget, old, play, scratch, src, dst):
+def play_moved(board, click, budget, old, play, scratch, src, dst, src2, dst2):
     """Play `board` (mines, numbers, neighbour table), which differs from the board logged in `old`
     (a play's log: pi, pb, meta) by a mine moved from `src` to `dst` (or, with src = -1, by a mine
-    added at `dst`), logging into `play` with the grid's `scratch` (si, sb, sm). Same verdict as
-    `play_fresh` (but for the leaf budget: see the module docstring); meta[NEEDED_TOTAL] here says
-    whether the log uses the total, not whether it had to. How: see `_replay`."""
-    status, wtop = _replay(board, click, old, play, scratch, src, dst)
+    added at `dst`) and, unless dst2 = -1, a second mine moved from `src2` to `dst2`, logging into
+    `play` with the grid's `scratch` (si, sb, sm). Same verdict as `play_fresh` (but for the leaf
+    budget: see the module docstring); meta[NEEDED_TOTAL] here says whether the log uses the total,
+    not whether it had to. How: see `_replay`."""
+    status, wtop = _replay(board, click, old, play, scratch, src, dst, src2, dst2)
     if status != PLAY_ON:
         return status
     return run(board, budget, play, scratch, wtop)
 
 
 @njit(_nrt=False)
-def _replay(board, click, old, play, scratch, src, dst):
+def _replay(board, click, old, play, scratch, src, dst, src2, dst2):
     """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
     BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
     list.
@@ -178,7 +179,9 @@ def _replay(board, click, old, play, scratch, src, dst):
     rest of the old log holds as it stands (but for deductions that leaned on dst's old number),
     so an accepted move costs about what its damage does. An added mine changes the total, so
     no deduction that used the total is kept. What is left is played on as usual; the position
-    reached is a fresh play's, as sound deductions have one closure."""
+    reached is a fresh play's, as sound deductions have one closure. A second moved mine (dst2 >= 0)
+    is one more pair of stale cells, and one more number gone: a board two mines away is replayed
+    once, not through the board between."""
     mines, numbers, nbr = board
     old_i, old_b, old_m = old
     pi, pb, meta = play
@@ -192,8 +195,9 @@ def _replay(board, click, old, play, scratch, src, dst):
     stale = sb[STALE]
     near = si[STALE1]
     added = src < 0  # the total grew: deductions that used it no longer hold
-    end, dst_spoke, dst_quiet = _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb, src, dst)
-    meta[STALE_NOW] = 1 if added else 2
+    end, dst_spoke, dst_quiet, dst2_spoke, dst2_quiet = _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb,
+                                                                    src, dst, src2, dst2)
+    meta[STALE_NOW] = (1 if added else 2) + (2 if dst2 >= 0 else 0)
     e = end
     last = old_m[EVENTS]
     while e < last:
@@ -206,7 +210,8 @@ def _replay(board, click, old, play, scratch, src, dst):
                     b = old_i[EV_B, e]
                     why = old_b[EV_WHY, e]
                     if a == dst or b == dst or (why >= WHY_COMPONENT and dst_spoke <= e <= dst_quiet) or (
-                            added and why == WHY_TOTAL):
+                            added and why == WHY_TOTAL) or (dst2 >= 0 and (a == dst2 or b == dst2 or (
+                                why >= WHY_COMPONENT and dst2_spoke <= e <= dst2_quiet))):
                         break
                     if why == WHY_TOTAL:
                         meta[NEEDED_TOTAL] = 1
@@ -217,7 +222,7 @@ def _replay(board, click, old, play, scratch, src, dst):
         ev = e
         e += 1
         x = old_i[EV_CELL, ev]
-        if st[x] != HIDDEN_STATE or x == src or x == dst:
+        if st[x] != HIDDEN_STATE or x == src or x == dst or x == src2 or x == dst2:
             continue
         why = old_b[EV_WHY, ev]
         a = old_i[EV_A, ev]
@@ -237,7 +242,8 @@ def _replay(board, click, old, play, scratch, src, dst):
         elif why == WHY_CLICK:
             ok = True
         else:  # over a component, or with the total: clean when nothing stale touches it
-            ok = (ev < dst_spoke or ev > dst_quiet) and not (added and why == WHY_TOTAL)
+            ok = (ev < dst_spoke or ev > dst_quiet) and (ev < dst2_spoke or ev > dst2_quiet) and not (
+                added and why == WHY_TOTAL)
             if ok and meta[STALE_NOW] > 0:
                 ok = why == WHY_COMPONENT and _component_clean(pb, nbr, si, sb, x)
             if ok and why == WHY_TOTAL:
@@ -258,15 +264,18 @@ def _replay(board, click, old, play, scratch, src, dst):
 
 
 @njit(_nrt=False)
-def _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb, src, dst):
+def _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb, src, dst, src2, dst2):
     """Start the replay: the old log up to the first event that could have seen the change stands
-    as it was; src (unless the mine was added) and dst are stale. Returns (events kept, when dst's
-    old number began to speak, when it went quiet)."""
+    as it was; src (unless the mine was added), dst and the second move's cells are stale. Returns
+    (events kept, when dst's old number began to speak, when it went quiet, the same for dst2:
+    never when there is no second move)."""
     n = nbr.shape[0]
     st = pb[ST]
     stale = sb[STALE]
     near = si[STALE1]
     t = first_touch(old_i, old_b, nbr, src, dst)
+    if dst2 >= 0:
+        t = min(t, first_touch(old_i, old_b, nbr, src2, dst2))
     added = src < 0  # the total grew: deductions that used it no longer hold
     if added:
         for e in range(min(t, old_m[EVENTS])):
@@ -301,18 +310,32 @@ def _keep_first(nbr, old_i, old_b, old_m, pi, pb, meta, si, sb, src, dst):
     if not added:
         stale[src] = True
         _mark_stale(si, nbr, src, 1)
-    stale[dst] = True
+    dst_spoke, dst_quiet = _gone_number(nbr, old_i, old_b, old_m, si, sb, dst)
+    never = np.int64(1) << 40
+    dst2_spoke = dst2_quiet = never
+    if dst2 >= 0:
+        stale[src2] = True
+        _mark_stale(si, nbr, src2, 1)
+        dst2_spoke, dst2_quiet = _gone_number(nbr, old_i, old_b, old_m, si, sb, dst2)
+    return end, dst_spoke, dst_quiet, dst2_spoke, dst2_quiet
+
+
+@njit(inline='always')
+def _gone_number(nbr, old_i, old_b, old_m, si, sb, dst):
+    """Mark `dst`, the cell a mine moved to, stale, and return (when its old number began to speak,
+    when it went quiet)."""
+    sb[STALE, dst] = True
     _mark_stale(si, nbr, dst, 1)
-    near[dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
+    si[STALE1, dst] += 1  # for good: dst is no number now, so no event that reasoned from it is clean
     # while dst's number spoke (from when it opened until its neighbours were all known), a
     # deduction over a whole component may have leaned on it
-    dst_spoke = old_i[TM, dst] if old_b[ST, dst] == OPEN_STATE else old_m[EVENTS]
-    dst_quiet = dst_spoke
+    spoke = np.int64(old_i[TM, dst]) if old_b[ST, dst] == OPEN_STATE else old_m[EVENTS]
+    quiet = spoke
     for k in range(8):
         j = nbr[dst, k]
         if j >= 0:
-            dst_quiet = max(dst_quiet, old_i[TM, j] if old_b[ST, j] != HIDDEN_STATE else old_m[EVENTS])
-    return end, dst_spoke, dst_quiet
+            quiet = max(quiet, np.int64(old_i[TM, j]) if old_b[ST, j] != HIDDEN_STATE else old_m[EVENTS])
+    return spoke, quiet
 
 
 @njit(_nrt=False)

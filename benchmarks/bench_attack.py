@@ -276,7 +276,7 @@ def replays(rounds: int, seconds: float) -> list[dict]:
 
 
 # --- heavy work: analyses, large replays, dense first clicks, many games from this machine --------------
-SLOW = "\n".join("".join("2" if y == 50 and x % 3 == 0 else "#" for x in range(100)) for y in range(100))
+SLOW = "\n".join("".join("2" if y % 4 == 2 and x % 3 == 0 else "#" for x in range(100)) for y in range(100))
 
 
 def big_record(db) -> int:

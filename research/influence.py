@@ -220,8 +220,9 @@ class InfluencePlayer(StrongPlayer):
             cands += self._influenced(a, self._shapes, cands, p, (1.0 - p.min()) * (1.0 - self.wide_near))
         return cands
 
-    def _score(self, view, a, base, c, p, undecided):
-        score = super()._score(view, a, base, c, p, undecided)
+    def _score(self, view, a, base, c, p, undecided, beat=None, looks=None):
+        # no guess is cut short here: the influence can raise a score past its guess's safety
+        score = super()._score(view, a, base, c, p, undecided, None, looks)
         if self.fifty_influence and score > 0:
             score *= self._influence_factor(a, self._shapes, c)
         return score

@@ -20,8 +20,8 @@ from sweeplab.play.store import Store
 
 from .play_server import running, start, stop
 
-# a 100x100 position that the analysis takes far longer than any time limit over (a row of 2s on hidden cells)
-SLOW = "\n".join("".join("2" if y == 50 and x % 3 == 0 else "#" for x in range(100)) for y in range(100))
+# a 100x100 position whose analysis runs past any time limit (rows of 2s on hidden cells, every fourth row)
+SLOW = "\n".join("".join("2" if y % 4 == 2 and x % 3 == 0 else "#" for x in range(100)) for y in range(100))
 QUICK = {"text": "1#\n##", "mines": 1}
 
 

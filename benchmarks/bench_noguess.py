@@ -291,9 +291,11 @@ def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0, pro
     work = functools.partial(_verify_task, mines, project_only, counts)
     spent = sum(sum(r["spent"].values()) for r in done.values())
     results = fan_out(work, todo, **backend) if todo else iter(())
+    ran = 0
     try:
         for (b, _), r in results:
             done[b] = r
+            ran += 1
             p = path(b)
             if p:
                 with open(p + ".part", "w") as f:
@@ -319,8 +321,7 @@ def verify(n: int, mines: int, budget: float = float("inf"), first: int = 0, pro
     declined = sum(d["declined"] for d in done.values())
     cpu = {k: sum(d["spent"][k] for d in done.values()) for k in ("generation", "project", "ms-toollib")}
     toollib = "-" if project_only else str(bad["ms-toollib"])
-    print(f"ran {len(todo)} batches ({len(counts) - len(todo)} read back from {folder})" if folder
-          else f"ran {len(done)} batches")
+    print(f"ran {ran} batches ({len(counts) - len(todo)} read back from {folder})" if folder else f"ran {ran} batches")
     print(f"\n{'level':>10} {'click':>6} {'boards':>7} {'project':>8} {'declined':>8} {'ms-toollib':>10} "
           f"{'gen ms':>7} {'project ms':>10} {'toollib ms':>10}")
     print(f"{f'{w}x{h}/{mines}':>10} {f'{x},{y}':>6} {checked:>7} {bad['project']:>8} {declined:>8} {toollib:>10} "

@@ -161,9 +161,9 @@ def test_the_replay_link_plays_the_path_at_a_speed_and_click_by_click(server, pl
     url, hub, store = server
     page.goto(f"{url}replay/{played['rid']}")
     assert page.url.endswith(f"/records#{played['rid']}")
-    # (a record's replay is made by a child process, whose kernels compile on a cold cache: a minute
-    # on a loaded box, where the test's usual wait is for a page)
-    expect(page.locator("#r-path-info")).to_contain_text("as recorded while playing", timeout=120_000)
+    # (a record's replay is made by a child process, whose kernels compile on a cold cache: minutes
+    # while the suite's other worker compiles too, where the test's usual wait is for a page)
+    expect(page.locator("#r-path-info")).to_contain_text("as recorded while playing", timeout=300_000)
     # the record keeps the game's counters as they were at its end: stats.py's figures of its moves
     st = game_stats(record_game(store.get(played["rid"])["record"]))
     expect(page.locator("#r-figures")).to_contain_text(

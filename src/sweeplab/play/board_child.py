@@ -83,10 +83,20 @@ def handle(request) -> dict:
     return {"board": placed[0].to_dict(), "check": bool(placed[1])}
 
 
+def warm() -> None:
+    """Load every kernel a dense board uses (numba's cache, or a compile on the first run after an
+    install) before the first click's deadline starts: rejection's play, and the chain from each of
+    its starts (a board the rule leaves to rejection compiles none of the chain's kernels)."""
+    from ..generators import noguess
+    handle(("noguess", 9, 9, 10, 1, 4, 4))
+    for start in noguess.STARTS:
+        noguess.generate(9, 9, 30, 4, 4, 1, method="chain", chain_start=start, steps=16, allow_uncertified=True)
+
+
 def main() -> None:
     from ..replays.child import limit_memory, serve
     limit_memory(sys.argv)
-    handle(("noguess", 9, 9, 10, 1, 4, 4))  # the kernels loaded before the first click's deadline starts
+    warm()
     serve(handle)
 
 

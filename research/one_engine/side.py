@@ -136,7 +136,10 @@ def bench_task(player: str, start: int, stop: int, rule: str = "opening", at: st
     move it made (cell, certain or not, how a guess was chosen), so that equal games are the same
     moves, not only the same tallies."""
     from sweeplab.game import Game
-    from sweeplab.generators import make_rule, rule_seed
+    try:
+        from sweeplab.generators import make_rule, rule_seed
+    except ImportError:  # a checkout from before the first-click rules joined the generators' registry
+        from sweeplab.firstclick import make_rule, rule_seed
     from sweeplab.lab import BenchSpec
     from sweeplab.lab.autoplay import autoplay
     from sweeplab.lab.runner import game_seeds, play_games
@@ -160,7 +163,10 @@ def bench_task(player: str, start: int, stop: int, rule: str = "opening", at: st
 def optimal_task(board: str) -> None:
     import re
 
-    from sweeplab.generators import kept_free
+    try:
+        from sweeplab.generators import kept_free
+    except ImportError:  # (as in bench_task)
+        from sweeplab.firstclick import kept_free
     from sweeplab.solver.optimal import OptimalPlay
     w, h, m, rule, x, y = re.fullmatch(r"(\d+)x(\d+)/(\d+)-(\w+)@(\d+),(\d+)", board).groups()
     w, h, m, x, y = int(w), int(h), int(m), int(x), int(y)

@@ -93,17 +93,19 @@ def signatures(layouts: int, seed: int = 16):
 
 @njit
 def new_memo(cap):
-    """An empty memo (open addressing, at most half full): key words, set sizes, values, entries."""
-    return (np.zeros(cap, dtype=np.uint64), np.zeros(cap, dtype=np.uint64), np.full(cap, -1, dtype=np.int64),
-            np.zeros(cap, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    """An empty memo (open addressing, at most half full): its table, a row per slot (the key's two
+    words, the set's size, W; size 0: an empty slot), one row a cache line's half so that a probe
+    reads one line; and the entries used."""
+    return np.zeros((cap, 4), dtype=np.uint64), np.zeros(1, dtype=np.int64)
 
 
 @njit
-def _find(mk1, mk2, msz, h1, h2, size):
+def _find(table, h1, h2, size):
     """The slot of (h1, h2, size) in the memo's table, or the empty slot for it."""
-    mask = mk1.shape[0] - 1
+    mask = table.shape[0] - 1
     i = np.int64(h1 & np.uint64(mask))
-    while msz[i] >= 0 and not (mk1[i] == h1 and mk2[i] == h2 and msz[i] == size):
+    s = np.uint64(size)
+    while table[i, 2] != 0 and not (table[i, 0] == h1 and table[i, 1] == h2 and table[i, 2] == s):
         i = (i + 1) & mask
     return i
 
@@ -111,18 +113,17 @@ def _find(mk1, mk2, msz, h1, h2, size):
 @njit
 def _remember(memo, h1, h2, size, value):
     """Store W of a state in the memo, doubling its table when it would pass half full."""
-    mk1, mk2, msz, mval, used = memo
-    if 2 * (used[0] + 1) > mk1.shape[0]:
-        old1, old2, olds, oldv = mk1, mk2, msz, mval
-        mk1, mk2, msz, mval, _ = new_memo(2 * old1.shape[0])
-        for j in range(old1.shape[0]):
-            if olds[j] >= 0:
-                i = _find(mk1, mk2, msz, old1[j], old2[j], olds[j])
-                mk1[i], mk2[i], msz[i], mval[i] = old1[j], old2[j], olds[j], oldv[j]
-    i = _find(mk1, mk2, msz, h1, h2, size)
-    mk1[i], mk2[i], msz[i], mval[i] = h1, h2, size, value
+    table, used = memo
+    if 2 * (used[0] + 1) > table.shape[0]:
+        old = table
+        table = np.zeros((2 * old.shape[0], 4), dtype=np.uint64)
+        for j in range(old.shape[0]):
+            if old[j, 2] != 0:
+                table[_find(table, old[j, 0], old[j, 1], old[j, 2])] = old[j]
+    i = _find(table, h1, h2, size)
+    table[i, 0], table[i, 1], table[i, 2], table[i, 3] = h1, h2, np.uint64(size), np.uint64(value)
     used[0] += 1
-    return mk1, mk2, msz, mval, used
+    return table, used
 
 
 @njit(inline='always')
@@ -228,9 +229,11 @@ def search(obs, budget, every, force, z1, z2, memo):
     pool = np.empty(N * (depth + 1), dtype=np.int32)
     for r in range(N):
         pool[r] = r
-    bnd = np.zeros((N + 1) * depth + 1, dtype=np.int64)
-    ph1 = np.zeros((N + 1) * depth + 1, dtype=np.uint64)
-    ph2 = np.zeros((N + 1) * depth + 1, dtype=np.uint64)
+    # written before read, and mostly never touched: left unzeroed, a large search's pages are
+    # never faulted in
+    bnd = np.empty((N + 1) * depth + 1, dtype=np.int64)
+    ph1 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
+    ph2 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
     cnt = np.zeros(G, dtype=np.int64)       # scratch of the counting sort: layouts per id ...
     slot = np.zeros(G, dtype=np.int64)      # ... and where its part starts
     ids = np.empty(N, dtype=np.int64)       # the ids met, in order of first sight
@@ -265,9 +268,9 @@ def search(obs, budget, every, force, z1, z2, memo):
             if size == 1 and not (d == 0 and force >= 0):
                 value = 1  # one layout left: every safe cell is known
             elif not (d == 0 and force >= 0):
-                i = _find(memo[0], memo[1], memo[2], sh1[d], sh2[d], size)
-                if memo[2][i] >= 0:
-                    value = memo[3][i]
+                i = _find(memo[0], sh1[d], sh2[d], size)
+                if memo[0][i, 2] != 0:
+                    value = np.int64(memo[0][i, 3])
                 else:
                     spent += 1
                     if spent > budget:

@@ -24,14 +24,17 @@ from ..view import FLAG, View
 
 
 @njit
-def _cascade_rows(values, near, nnear, k, rows):
-    """What revealing cell k shows in each layout of `rows` where it is a 0: per cell, its number
+def _cascade_ids(values, near, nnear, k, rows):
+    """What revealing cell k shows in each layout of `rows` where it is a 0, as an id per row (equal
+    ids for equal sights, numbered in order of first sight). A sight lists, per cell, its number
     when the cascade opens it, else -2. A 0 has no mine around it, so every cell it opens is safe;
-    the cascade stays among the cells the layouts cover (no other hidden cell is safe)."""
+    the cascade stays among the cells the layouts cover (no other hidden cell is safe). Equal
+    sights are found by hashing each row and comparing the rows whose hashes meet."""
     n = values.shape[1]
-    out = np.full((rows.shape[0], n), -2, dtype=np.int8)
+    R = rows.shape[0]
+    out = np.full((R, n), -2, dtype=np.int8)
     stack = np.empty(n, dtype=np.int64)
-    for t in range(rows.shape[0]):
+    for t in range(R):
         r = rows[t]
         out[t, k] = values[r, k]
         stack[0] = k
@@ -46,7 +49,35 @@ def _cascade_rows(values, near, nnear, k, rows):
                         out[t, i] = values[r, i]
                         stack[top] = i
                         top += 1
-    return out
+    cap = 4
+    while cap < 2 * R:
+        cap *= 2
+    mask = cap - 1
+    first = np.full(cap, -1, dtype=np.int64)  # per slot: the first row met with its sight
+    ids = np.empty(R, dtype=np.int64)
+    m = 0
+    for t in range(R):
+        h = np.uint64(14695981039346656037)  # FNV-1a over the row
+        for j in range(n):
+            h = (h ^ np.uint64(np.uint8(out[t, j]))) * np.uint64(1099511628211)
+        i = np.int64(h & np.uint64(mask))
+        while first[i] >= 0:
+            u = first[i]
+            same = True
+            for j in range(n):
+                if out[u, j] != out[t, j]:
+                    same = False
+                    break
+            if same:
+                break
+            i = (i + 1) & mask
+        if first[i] >= 0:
+            ids[t] = ids[first[i]]
+        else:
+            first[i] = t
+            ids[t] = m
+            m += 1
+    return ids
 
 
 def sights(view: View, mines: np.ndarray, undecided: np.ndarray, L: np.ndarray) -> np.ndarray:
@@ -79,9 +110,7 @@ def sights(view: View, mines: np.ndarray, undecided: np.ndarray, L: np.ndarray) 
     for k in range(n):
         rows = np.flatnonzero(values[:, k] == 0)
         if len(rows):
-            seen = _cascade_rows(values, near, nnear, k, rows)
-            _, ids = np.unique(seen, axis=0, return_inverse=True)
-            obs[k, rows] = 9 + ids.reshape(-1)
+            obs[k, rows] = 9 + _cascade_ids(values, near, nnear, k, rows)
     return obs
 
 

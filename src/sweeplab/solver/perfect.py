@@ -258,8 +258,7 @@ def search(obs, budget, every, force, z1, z2, memo):
     pool = np.empty(N * (depth + 1), dtype=np.int32)
     for r in range(N):
         pool[r] = r
-    # written before read, and mostly never touched: left unzeroed, a large search's pages are
-    # never faulted in
+    # left unzeroed (each slot written before read): a large search never faults in most of them
     bnd = np.empty((N + 1) * depth + 1, dtype=np.int64)
     ph1 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
     ph2 = np.empty((N + 1) * depth + 1, dtype=np.uint64)

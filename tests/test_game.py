@@ -270,6 +270,16 @@ def test_open_cells_is_each_open_in_turn(board, clicks, data):
     assert one.mines_left == each.mines_left
 
 
+def test_open_cells_with_a_cell_off_the_board_opens_none_of_them():
+    game = Game(Board("*..\n...\n..."))
+    game.open(1, 1)  # a 1: the game goes on
+    before = game.view()
+    assert game.status == "playing"
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        game.open_cells([(2, 2), (3, 0)])
+    assert game.view() == before and len(game.log) == 1
+
+
 def test_open_cells_after_the_end_is_refused():
     game = Game(Board("*..\n...\n..."))
     assert game.open_cells([(2, 2), (1, 1)]) == [8]  # the first click wins: the second is not made

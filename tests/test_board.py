@@ -1,5 +1,9 @@
 """Board: numbers, neighbours, identity, immutability, uniform generation."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -126,3 +130,20 @@ def test_golden_uniform_boards_do_not_change():
     for case in golden:
         b = uniform_board(case["width"], case["height"], case["mines"], case["seed"])
         assert b.to_text() == case["text"], case["seed"]
+
+
+
+def test_a_board_counts_its_numbers_with_the_certifier_s_compile_of_the_kernel(tmp_path):
+    """The no-guess certifier counts numbers of writable mines (made in compiled code); a board hands
+    the kernel its mines writable too, so the first no-guess click compiles the kernel once. A fresh
+    process and numba cache: only this board's call types the kernel."""
+    code = ("import numba, numpy as np\n"
+            "from sweeplab import Board\n"
+            "from sweeplab.kernels import count_numbers\n"
+            "Board('*..\\n...\\n...')\n"
+            "print(*[str(s[0]) for s in count_numbers.signatures], sep='|')\n"
+            "print(numba.typeof(np.zeros(1, np.bool_)))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    compiled, writable = out.stdout.splitlines()
+    assert compiled == writable

@@ -248,6 +248,45 @@ def test_replay_reproduces_the_game(board, actions):
     assert [a.to_list() for a in again.log] == [a.to_list() for a in game.log]
 
 
+@given(boards(max_side=8), st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=30), st.data())
+def test_open_cells_is_each_open_in_turn(board, clicks, data):
+    """A list of clicks in one call plays as the same clicks one by one, a click on an open cell no
+    move; flags and a first click beforehand are kept."""
+    clicks = [(x, y) for x, y in clicks if x < board.width and y < board.height]
+    one, each = Game(board, clock=FakeClock()), Game(board, clock=FakeClock())
+    if data.draw(st.booleans()):  # a flag placed first is never opened
+        x, y = data.draw(st.integers(0, board.width - 1)), data.draw(st.integers(0, board.height - 1))
+        one.flag(x, y)
+        each.flag(x, y)
+    expected = []
+    for x, y in clicks:
+        if each.over:
+            break
+        expected.append(-1 if each.cell_state(x, y) == "open" else each.open(x, y))
+    got = one.open_cells(clicks) if clicks else []
+    assert got == expected
+    assert one.view() == each.view() and one.status == each.status and one.exploded == each.exploded
+    assert [a.to_list() for a in one.log] == [a.to_list() for a in each.log]
+    assert one.mines_left == each.mines_left
+
+
+def test_open_cells_with_a_cell_off_the_board_opens_none_of_them():
+    game = Game(Board("*..\n...\n..."))
+    game.open(1, 1)  # a 1: the game goes on
+    before = game.view()
+    assert game.status == "playing"
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        game.open_cells([(2, 2), (3, 0)])
+    assert game.view() == before and len(game.log) == 1
+
+
+def test_open_cells_after_the_end_is_refused():
+    game = Game(Board("*..\n...\n..."))
+    assert game.open_cells([(2, 2), (1, 1)]) == [8]  # the first click wins: the second is not made
+    with pytest.raises(GameOverError, match="over"):
+        game.open_cells([(0, 0)])
+
+
 def test_replay_of_a_first_click_game():
     game = Game(rule=make_rule("opening", 30, 16, 99, seed=3))
     game.open(3, 3)

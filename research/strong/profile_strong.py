@@ -36,7 +36,8 @@ PARTS = [  # (label, module file tail, function name)
     ("  scores (_score)", "players.py", "_score"),
     ("  dominance (_undominated)", "players.py", "_undominated"),
     ("  trial analyses (analyse_trial)", "complete.py", "analyse_trial"),
-    ("game and view (Game.act, Game.view)", "game.py", "act"),
+    ("game and view (Game.open_cells, Game.act, Game.view)", "game.py", "open_cells"),
+    ("", "game.py", "act"),
     ("", "game.py", "view"),
 ]
 

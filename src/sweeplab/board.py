@@ -52,9 +52,10 @@ class Board:
 
     def _init(self, width: int, height: int, topology: str, flat: np.ndarray) -> None:
         self._width, self._height, self._topology = int(width), int(height), topology
+        # counted while still writable: the certifier counts writable mines, so the kernel compiles once
+        numbers = count_numbers(flat, grid.neighbour_table(self._width, self._height, topology))
         flat.setflags(write=False)
         self._mines = flat
-        numbers = count_numbers(flat, grid.neighbour_table(self._width, self._height, topology))
         numbers.setflags(write=False)
         self._numbers = numbers
         self._hash: int | None = None

@@ -194,6 +194,35 @@ class Game:
         self._log("open", x, y, t, opened)
         return opened
 
+    def open_cells(self, cells: Sequence[tuple[int, int]]) -> list[int]:
+        """Left release on each of `cells` ((x, y) pairs) in turn, as `open`, in one pass of the reveal
+        kernel, until the game ends. Per click made: the cells it opened, or -1 where its cell was
+        already open when its turn came (then it is no action and is not logged). A click after the
+        game ended is not made, so the list may be shorter than `cells`."""
+        if not cells:
+            return []
+        flat = np.array([self._index(x, y) for x, y in cells], dtype=np.int64)
+        if self.over:
+            raise GameOverError(f"the game is over ({self.status}); start a new game")
+        if self.board is None or self.status == READY:  # the first click lays the board
+            return [self.open(*cells[0]), *(self.open_cells(cells[1:]) if not self.over else [])]
+        t = self._clock()
+        self._start(t)
+        opened = np.empty(len(flat), dtype=np.int64)
+        safe_left = self.width * self.height - self.board.mine_count - self._opened
+        made, hit = K.open_cells(self._state, self.board.flat_numbers, self.board.flat_mines, self._nbr, flat,
+                                 self._queue, opened, safe_left)
+        got = opened[:made].tolist()
+        for (x, y), n in zip(cells, got):
+            if n >= 0:
+                self._opened += n
+                self._log("open", x, y, t, n)
+        if hit >= 0:
+            self._lose([hit], t)
+        else:
+            self._check_win(t)
+        return got
+
     def flag(self, x: int, y: int) -> str:
         """Right click: cycle hidden -> flag -> "?" (marks on) -> hidden. Returns the new state."""
         i = self._check(x, y)

@@ -100,6 +100,26 @@ def open_cell(state, numbers, mines, nbr, i, queue):
 
 
 @njit
+def open_cells(state, numbers, mines, nbr, cells, queue, opened, safe_left):
+    """Left clicks on `cells` in turn, as `open_cell` each, until one hits a mine or the `safe_left`
+    hidden safe cells are all open. `opened[j]`: the cells click j opened, -1 where its cell was
+    already open (the click is no move). Returns (clicks made, exploded cell or -1)."""
+    for j in range(cells.shape[0]):
+        if safe_left == 0:
+            return j, -1
+        i = cells[j]
+        if state[i] == OPEN_STATE:
+            opened[j] = -1
+            continue
+        got, hit = open_cell(state, numbers, mines, nbr, i, queue)
+        opened[j] = got
+        if hit >= 0:
+            return j + 1, hit
+        safe_left -= got
+    return cells.shape[0], -1
+
+
+@njit
 def settle_win(state, mines, opened, safe_cells):
     """Whether `opened` cells of `safe_cells` win the game; on a win the mines left get flagged, so the
     mine counter reads 0 (as Windows does)."""

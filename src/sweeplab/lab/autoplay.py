@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, SweeplabError
 from ..firstclick import Fixed
-from ..game import LOST, READY, WON, Game
+from ..game import LOST, PLAYING, READY, WON, Game
 from ..solver.players import BEYOND_EXACT, Move, Player
 
 
@@ -61,23 +61,9 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
         moves = player.moves(view)
         if not moves:
             raise SweeplabError(f"player {player.name!r} returned no move on a game still in play")
-        changed = False
-        for mv in moves:
-            if game.over:
-                break
-            before = game.status
-            if mv.kind == "open":
-                if mv.certain and game.cell_state(mv.x, mv.y) == "open":
-                    continue  # already opened by an earlier cascade of this round
-                opened = game.act("open", mv.x, mv.y)
-                exploded = game.status == LOST
-                changed |= opened > 0 or exploded or before != game.status
-            elif mv.kind == "flag":
-                game.flag(mv.x, mv.y)
-                opened, exploded, changed = 0, False, True
-            else:
-                raise IllegalMoveError(f"player {player.name!r} made a {mv.kind!r} move; allowed: open, flag")
-            if mv.kind == "open" and before == READY and first_is_safe:
+        made, changed = _play_round(game, moves, player.name)
+        for mv, opened, exploded, first_click in made:
+            if first_click and first_is_safe:
                 pass  # the rule's first click: safe by the rule, neither a guess nor a deduction
             elif mv.certain:
                 certain += 1
@@ -91,3 +77,34 @@ def autoplay(game: Game, player: Player, first: tuple[int, int] | None = None, *
         if not changed:
             raise SweeplabError(f"player {player.name!r} made moves that changed nothing: {moves[:3]}")
     return GameResult(game.status == WON, guesses, certain, unsound, lost_on_guess, beyond, played)
+
+
+def _play_round(game: Game, moves: list[Move], name: str) -> tuple[list[tuple[Move, int, bool, bool]], bool]:
+    """One round's moves made on `game`: per move made (the move, cells it opened, whether it
+    exploded, whether it was the first click), and whether any changed the game. A certain open of
+    a cell an earlier cascade of the round opened is no move; a round of certain opens goes to the
+    game in one call."""
+    if game.status == PLAYING and all(mv.kind == "open" and mv.certain for mv in moves):
+        got = game.open_cells([(mv.x, mv.y) for mv in moves])
+        lost = game.status == LOST
+        made = [(mv, n, lost and j == len(got) - 1, False) for j, (mv, n) in enumerate(zip(moves, got)) if n >= 0]
+        return made, any(n > 0 for n in got) or game.over
+    made = []
+    changed = False
+    for mv in moves:
+        if game.over:
+            break
+        before = game.status
+        if mv.kind == "open":
+            if mv.certain and game.cell_state(mv.x, mv.y) == "open":
+                continue
+            opened = game.act("open", mv.x, mv.y)
+            exploded = game.status == LOST
+            changed |= opened > 0 or exploded or before != game.status
+        elif mv.kind == "flag":
+            game.flag(mv.x, mv.y)
+            opened, exploded, changed = 0, False, True
+        else:
+            raise IllegalMoveError(f"player {name!r} made a {mv.kind!r} move; allowed: open, flag")
+        made.append((mv, opened, exploded, mv.kind == "open" and before == READY))
+    return made, changed

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._numba_cache import njit
 from ..errors import InconsistentPositionError
 from ..view import FLAG, HIDDEN, View
 from .complete import Analysis, analyse_trial
@@ -123,13 +124,27 @@ def progress_detail(view: View, a: Analysis, base: np.ndarray, c: int, blend: fl
         if not any_hidden:
             score += weight
             continue
-        q = b.probability.reshape(-1)[hidden]
-        if blend == 0.0 or q.size == 1:
-            score += weight * (1.0 - float(q.min()))
+        least, second = _two_least(b.probability.reshape(-1), hidden)
+        if blend == 0.0 or second == np.inf:
+            score += weight * (1.0 - least)
         else:
-            two = np.partition(q, 1)[:2]
-            score += weight * (1.0 - (1.0 - blend) * float(two[0]) - blend * float(two[1]))
+            score += weight * (1.0 - (1.0 - blend) * least - blend * second)
     return Progress(score, shown, progress, clears, whenever)
+
+
+@njit
+def _two_least(p, where):
+    """The least and the second least of p over the cells `where` is true (inf where there are
+    fewer), in one pass: the two safest next moves of a trial."""
+    least, second = np.inf, np.inf
+    for i in range(p.shape[0]):
+        if where[i]:
+            v = p[i]
+            if v < least:
+                least, second = v, least
+            elif v < second:
+                second = v
+    return least, second
 
 
 def safe_whenever(view: View, a: Analysis, base: np.ndarray, c: int) -> np.ndarray:

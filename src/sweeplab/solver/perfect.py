@@ -24,14 +24,17 @@ from ..view import FLAG, View
 
 
 @njit
-def _cascade_rows(values, near, nnear, k, rows):
-    """What revealing cell k shows in each layout of `rows` where it is a 0: per cell, its number
+def _cascade_ids(values, near, nnear, k, rows):
+    """What revealing cell k shows in each layout of `rows` where it is a 0, as an id per row (equal
+    ids for equal sights, numbered in order of first sight). A sight lists, per cell, its number
     when the cascade opens it, else -2. A 0 has no mine around it, so every cell it opens is safe;
-    the cascade stays among the cells the layouts cover (no other hidden cell is safe)."""
+    the cascade stays among the cells the layouts cover (no other hidden cell is safe). Equal
+    sights are found by hashing each row and comparing the rows whose hashes meet."""
     n = values.shape[1]
-    out = np.full((rows.shape[0], n), -2, dtype=np.int8)
+    R = rows.shape[0]
+    out = np.full((R, n), -2, dtype=np.int8)
     stack = np.empty(n, dtype=np.int64)
-    for t in range(rows.shape[0]):
+    for t in range(R):
         r = rows[t]
         out[t, k] = values[r, k]
         stack[0] = k
@@ -46,7 +49,35 @@ def _cascade_rows(values, near, nnear, k, rows):
                         out[t, i] = values[r, i]
                         stack[top] = i
                         top += 1
-    return out
+    cap = 4
+    while cap < 2 * R:
+        cap *= 2
+    mask = cap - 1
+    first = np.full(cap, -1, dtype=np.int64)  # per slot: the first row met with its sight
+    ids = np.empty(R, dtype=np.int64)
+    m = 0
+    for t in range(R):
+        h = np.uint64(14695981039346656037)  # FNV-1a over the row
+        for j in range(n):
+            h = (h ^ np.uint64(np.uint8(out[t, j]))) * np.uint64(1099511628211)
+        i = np.int64(h & np.uint64(mask))
+        while first[i] >= 0:
+            u = first[i]
+            same = True
+            for j in range(n):
+                if out[u, j] != out[t, j]:
+                    same = False
+                    break
+            if same:
+                break
+            i = (i + 1) & mask
+        if first[i] >= 0:
+            ids[t] = ids[first[i]]
+        else:
+            first[i] = t
+            ids[t] = m
+            m += 1
+    return ids
 
 
 def sights(view: View, mines: np.ndarray, undecided: np.ndarray, L: np.ndarray) -> np.ndarray:
@@ -79,9 +110,7 @@ def sights(view: View, mines: np.ndarray, undecided: np.ndarray, L: np.ndarray) 
     for k in range(n):
         rows = np.flatnonzero(values[:, k] == 0)
         if len(rows):
-            seen = _cascade_rows(values, near, nnear, k, rows)
-            _, ids = np.unique(seen, axis=0, return_inverse=True)
-            obs[k, rows] = 9 + ids.reshape(-1)
+            obs[k, rows] = 9 + _cascade_ids(values, near, nnear, k, rows)
     return obs
 
 
@@ -93,17 +122,19 @@ def signatures(layouts: int, seed: int = 16):
 
 @njit
 def new_memo(cap):
-    """An empty memo (open addressing, at most half full): key words, set sizes, values, entries."""
-    return (np.zeros(cap, dtype=np.uint64), np.zeros(cap, dtype=np.uint64), np.full(cap, -1, dtype=np.int64),
-            np.zeros(cap, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    """An empty memo (open addressing, at most half full): its table, a row per slot (the key's two
+    words, the set's size, W; size 0: an empty slot), one row a cache line's half so that a probe
+    reads one line; and the entries used."""
+    return np.zeros((cap, 4), dtype=np.uint64), np.zeros(1, dtype=np.int64)
 
 
 @njit
-def _find(mk1, mk2, msz, h1, h2, size):
+def _find(table, h1, h2, size):
     """The slot of (h1, h2, size) in the memo's table, or the empty slot for it."""
-    mask = mk1.shape[0] - 1
+    mask = table.shape[0] - 1
     i = np.int64(h1 & np.uint64(mask))
-    while msz[i] >= 0 and not (mk1[i] == h1 and mk2[i] == h2 and msz[i] == size):
+    s = np.uint64(size)
+    while table[i, 2] != 0 and not (table[i, 0] == h1 and table[i, 1] == h2 and table[i, 2] == s):
         i = (i + 1) & mask
     return i
 
@@ -111,18 +142,17 @@ def _find(mk1, mk2, msz, h1, h2, size):
 @njit
 def _remember(memo, h1, h2, size, value):
     """Store W of a state in the memo, doubling its table when it would pass half full."""
-    mk1, mk2, msz, mval, used = memo
-    if 2 * (used[0] + 1) > mk1.shape[0]:
-        old1, old2, olds, oldv = mk1, mk2, msz, mval
-        mk1, mk2, msz, mval, _ = new_memo(2 * old1.shape[0])
-        for j in range(old1.shape[0]):
-            if olds[j] >= 0:
-                i = _find(mk1, mk2, msz, old1[j], old2[j], olds[j])
-                mk1[i], mk2[i], msz[i], mval[i] = old1[j], old2[j], olds[j], oldv[j]
-    i = _find(mk1, mk2, msz, h1, h2, size)
-    mk1[i], mk2[i], msz[i], mval[i] = h1, h2, size, value
+    table, used = memo
+    if 2 * (used[0] + 1) > table.shape[0]:
+        old = table
+        table = np.zeros((2 * old.shape[0], 4), dtype=np.uint64)
+        for j in range(old.shape[0]):
+            if old[j, 2] != 0:
+                table[_find(table, old[j, 0], old[j, 1], old[j, 2])] = old[j]
+    i = _find(table, h1, h2, size)
+    table[i, 0], table[i, 1], table[i, 2], table[i, 3] = h1, h2, np.uint64(size), np.uint64(value)
     used[0] += 1
-    return mk1, mk2, msz, mval, used
+    return table, used
 
 
 @njit(inline='always')
@@ -228,9 +258,10 @@ def search(obs, budget, every, force, z1, z2, memo):
     pool = np.empty(N * (depth + 1), dtype=np.int32)
     for r in range(N):
         pool[r] = r
-    bnd = np.zeros((N + 1) * depth + 1, dtype=np.int64)
-    ph1 = np.zeros((N + 1) * depth + 1, dtype=np.uint64)
-    ph2 = np.zeros((N + 1) * depth + 1, dtype=np.uint64)
+    # left unzeroed (each slot written before read): a large search never faults in most of them
+    bnd = np.empty((N + 1) * depth + 1, dtype=np.int64)
+    ph1 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
+    ph2 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
     cnt = np.zeros(G, dtype=np.int64)       # scratch of the counting sort: layouts per id ...
     slot = np.zeros(G, dtype=np.int64)      # ... and where its part starts
     ids = np.empty(N, dtype=np.int64)       # the ids met, in order of first sight
@@ -265,9 +296,9 @@ def search(obs, budget, every, force, z1, z2, memo):
             if size == 1 and not (d == 0 and force >= 0):
                 value = 1  # one layout left: every safe cell is known
             elif not (d == 0 and force >= 0):
-                i = _find(memo[0], memo[1], memo[2], sh1[d], sh2[d], size)
-                if memo[2][i] >= 0:
-                    value = memo[3][i]
+                i = _find(memo[0], sh1[d], sh2[d], size)
+                if memo[0][i, 2] != 0:
+                    value = np.int64(memo[0][i, 3])
                 else:
                     spent += 1
                     if spent > budget:

@@ -116,9 +116,7 @@ def run_side(path: str, repeat: int, reuse: bool) -> None:
             got = step(st, numbers, nbr, hid, kno, hmask, left, safe, mine, 200_000)
             return got, safe, mine
     else:
-        from sweeplab.solver import state
-        from sweeplab.solver.state import HID, HMASK, KNO, MINE_OUT, SAFE_OUT, ST, new_play, scratch_for
-        reuse_sweeps = getattr(state, "reuse_sweeps", None) or state.reuse_quiet  # (its name in trees before)
+        from sweeplab.solver.state import HID, HMASK, KNO, MINE_OUT, SAFE_OUT, ST, new_play, reuse_quiet, scratch_for
         rows = []
         for i in range(rounds):
             pi, pb, _ = new_play(n)
@@ -137,7 +135,7 @@ def run_side(path: str, repeat: int, reuse: bool) -> None:
     def fresh():
         scratch = scratch_for(W, H) if not plain else None
         if not plain:
-            reuse_sweeps(scratch, reuse)
+            reuse_quiet(scratch, reuse)
         return scratch
 
     h = hashlib.sha1()
@@ -185,7 +183,7 @@ def parts(path: str, repeat: int) -> None:
                 for c in range(ncomp):
                     maxm = max(maxm, cs.comp_start[c + 1] - cs.comp_start[c])
                     order_component(cs, c)
-                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], np.int64(1))
+                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], 1)
                 F = np.zeros((4 * maxm + 8, 1))
                 can = np.zeros(2 * nf, dtype=np.bool_)
                 one = np.ones(1, dtype=np.bool_)
@@ -194,7 +192,7 @@ def parts(path: str, repeat: int) -> None:
                     m = cs.comp_start[c + 1] - cs.comp_start[c]
                     if stage == 1 or m < lo or m > hi:
                         continue
-                    status, F, ws = sweep(cs, c, F, 0.0, ws)
+                    status, F, ws = sweep(cs, c, F, 0, False, ws)
                     if stage == 3 and status == OK:
                         backward(cs, c, F, ws, one, one, out, False)
                     clear(F, ws, m, status)

@@ -29,25 +29,22 @@ from .rules import BROKEN, DONE, reveal_found, settle
 from .state import (
     DEG,
     FLAGGED,
-    FOUND_BY,
-    FOUND_MINE,
     FULL,
     HID,
     HMASK,
     KNO,
     MINE_OUT,
     NEEDED_TOTAL,
+    QUIET,
+    QUIET_MASK,
+    QUIET_NEED,
+    QUIET_SIZE,
     REUSE,
     ROUNDS,
     SAFE_OUT,
     SKIPPED,
     ST,
     STAMP,
-    SWEPT,
-    SWEPT_FOUND,
-    SWEPT_MASK,
-    SWEPT_NEED,
-    SWEPT_SIZE,
     push,
     reset_scratch,
     reveal,
@@ -91,71 +88,43 @@ def _by_size(cs):
 
 
 @njit
-def remember(cs, k, pi, si, can_mine, can_safe):
-    """Remember component k of `cs` as swept, with what it decided (`can_mine` / `can_safe` by
-    frontier cell: a cell that only one can holds is decided): each of its numbers gets the
-    component's new stamp, its count of numbers and of cells decided, and the number's hidden
-    neighbours and mines still needed; each cell decided gets the stamp and its value."""
+def mark_quiet(cs, k, pi, si):
+    """Remember component k of `cs` as swept to no avail: each of its numbers gets the component's
+    new stamp, its count of numbers, and the number's hidden neighbours and mines still needed."""
     rounds = si[ROUNDS]
     if rounds[STAMP] >= 1 << 30:  # (the stamps start again before they overflow)
-        si[SWEPT, :] = 0
-        si[FOUND_BY, :] = 0
+        si[QUIET, :] = 0
         rounds[STAMP] = 0
     rounds[STAMP] += 1
-    stamp = rounds[STAMP]
-    found = 0
-    for q in range(cs.comp_start[k], cs.comp_start[k + 1]):
-        v = cs.order[q]
-        if can_mine[v] != can_safe[v]:
-            i = cs.front[v]
-            si[FOUND_BY, i] = stamp
-            si[FOUND_MINE, i] = 1 if can_mine[v] else 0
-            found += 1
     size = cs.cstart[k + 1] - cs.cstart[k]
     for q in range(cs.cstart[k], cs.cstart[k + 1]):
         c = cs.clist[q]
         j = cs.con_cell[c]
-        si[SWEPT, j] = stamp
-        si[SWEPT_SIZE, j] = size
-        si[SWEPT_FOUND, j] = found
-        si[SWEPT_MASK, j] = pi[HMASK, j]
-        si[SWEPT_NEED, j] = cs.need[c]
+        si[QUIET, j] = rounds[STAMP]
+        si[QUIET_SIZE, j] = size
+        si[QUIET_MASK, j] = pi[HMASK, j]
+        si[QUIET_NEED, j] = cs.need[c]
 
 
 @njit
-def recall(cs, k, pi, si, safe_out, mine_out):
-    """The decisions of component k of `cs` taken from its last sweep, if it is unchanged since:
-    marked in `safe_out` / `mine_out` by cell, and how many (-1, nothing marked: it is not). Its
-    numbers are then those of one component remembered, all of them (a number newly open beside it
-    would join it through a shared hidden cell, and carries no stamp or another), each with the
-    hidden neighbours and the mines still needed it had then: the same constraints, which decide
-    the same cells; and every cell that sweep decided still carries its stamp (a later sweep may
-    have taken a cell's record, on another board of the grid: then the component is swept again).
-    A record holds on any board of the grid, since it compares the constraints themselves."""
+def quiet(cs, k, pi, si):
+    """Is component k of `cs` one swept to no avail before, unchanged? Its numbers are then those of
+    one component marked quiet, all of them (a number newly open beside it would join it through a
+    shared hidden cell, and carries no stamp or another), each with the hidden neighbours and the
+    mines still needed it had then: the same constraints, which decide the same nothing. A stamp
+    holds on any board of the grid, since it compares the constraints themselves."""
     a = cs.cstart[k]
     b = cs.cstart[k + 1]
     first = cs.con_cell[cs.clist[a]]
-    stamp = si[SWEPT, first]
-    if stamp == 0 or si[SWEPT_SIZE, first] != b - a:
-        return -1
+    stamp = si[QUIET, first]
+    if stamp == 0 or si[QUIET_SIZE, first] != b - a:
+        return False
     for q in range(a, b):
         c = cs.clist[q]
         j = cs.con_cell[c]
-        if si[SWEPT, j] != stamp or si[SWEPT_MASK, j] != pi[HMASK, j] or si[SWEPT_NEED, j] != cs.need[c]:
-            return -1
-    found = 0
-    for q in range(cs.comp_start[k], cs.comp_start[k + 1]):
-        found += si[FOUND_BY, cs.front[cs.order[q]]] == stamp
-    if found != si[SWEPT_FOUND, first]:
-        return -1
-    for q in range(cs.comp_start[k], cs.comp_start[k + 1]):
-        i = cs.front[cs.order[q]]
-        if si[FOUND_BY, i] == stamp:
-            if si[FOUND_MINE, i]:
-                mine_out[i] = True
-            else:
-                safe_out[i] = True
-    return found
+        if si[QUIET, j] != stamp or si[QUIET_MASK, j] != pi[HMASK, j] or si[QUIET_NEED, j] != cs.need[c]:
+            return False
+    return True
 
 
 # complete_step, _with_total and run are inlined into their one caller each (run into play_fresh and
@@ -168,9 +137,9 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
 
     Marks decided cells in sb[SAFE_OUT] / sb[MINE_OUT]; returns (how many decided, status,
     whether the mine total was used) where status is SOLVED (fine) or BUDGET. The total is used
-    only when the components alone decide nothing. A component an earlier round swept and
-    unchanged since is neither ordered nor swept again: its decisions are recalled (`recall`;
-    unless the scratch says not to reuse: state.reuse_sweeps).
+    only when the components alone decide nothing. A component an earlier round swept to no avail
+    and unchanged since (`quiet`) is neither ordered nor swept again (unless the scratch says not
+    to reuse: state.reuse_quiet).
     """
     cs = frame(numbers, nbr, pi, pb)
     front, comp_start, order = cs.front, cs.comp_start, cs.order
@@ -194,8 +163,7 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
     by_size = _by_size(cs)
     for ci in range(ncomp):
         c = by_size[ci]
-        got = recall(cs, c, pi, si, safe_out, mine_out) if reuse else -1
-        if got >= 0:
+        if reuse and quiet(cs, c, pi, si):
             if si.shape[1] > SKIPPED:
                 si[ROUNDS, SKIPPED] = (si[ROUNDS, SKIPPED] + 1) & ((1 << 30) - 1)
         else:
@@ -217,8 +185,9 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
                         mine_out[front[v]] = True
                     else:
                         safe_out[front[v]] = True
-            remember(cs, c, pi, si, can_mine, can_safe)
-        found += got
+            if got == 0:
+                mark_quiet(cs, c, pi, si)
+            found += got
         # take every small component's decisions in one round (fewer rounds), but stop before a
         # large one once something is decided
         if found > 0 and (ci + 1 == ncomp or comp_start[by_size[ci + 1] + 1] - comp_start[by_size[ci + 1]]
@@ -397,5 +366,5 @@ def play_fresh(board, click, budget, play, scratch):
     return run(board, budget, play, scratch, wtop)
 
 
-__all__ = ["SOLVED", "STUCK", "BUDGET", "BOOM", "DEFAULT_LEAF_BUDGET", "play_fresh", "run", "complete_step", "recall",
-           "remember"]
+__all__ = ["SOLVED", "STUCK", "BUDGET", "BOOM", "DEFAULT_LEAF_BUDGET", "play_fresh", "run", "complete_step", "quiet",
+           "mark_quiet"]

@@ -18,7 +18,7 @@ A play's log lives in three arrays (int32 rows, int8 rows, int64 counters) so th
 (before and after a move) can be swapped. Scratch shared by the plays on one grid holds the work
 list, the grid's tables (the 24 cells within two steps of each cell, and the frames the pair
 rule compares neighbourhoods in) and what its plays' rounds remember of the components they swept
-(solver.playthrough `recall`: such a component, unchanged, is not swept again).
+to no avail (solver.playthrough `quiet`: such a component, unchanged, is not swept again).
 """
 
 from __future__ import annotations
@@ -53,16 +53,13 @@ EVENTS, OPENED, FLAGGED, NEEDED_TOTAL, STALE_NOW = 0, 1, 2, 3, 4
 # (see solver.recertify) within one step of a cell, itself included; CHECKED: the replay's event count
 # when a number was last put through the rules; RA / RB and REST_A / REST_B: the numbers that
 # decided a cell and the mines they still needed then. After the 24 NEAR rows, what a play
-# remembers of the components its rounds swept (see solver.playthrough `recall`).
+# remembers of the components its rounds swept to no avail (see `quiet`).
 WORK, RA, RB, DEG, FULL, STALE1, CHECKED, REST_A, REST_B, NEAR = range(10)
-SWEPT = NEAR + 24  # per number: the stamp of the last component it was in that a round swept
-SWEPT_SIZE = SWEPT + 1  # ... how many numbers that component had
-SWEPT_MASK = SWEPT + 2  # ... and the number's hidden neighbours (HMASK) and mines still needed then
-SWEPT_NEED = SWEPT + 3
-SWEPT_FOUND = SWEPT + 4  # ... and how many of the component's cells the sweep decided
-FOUND_BY = SWEPT + 5  # per cell: the stamp of the component whose sweep decided it
-FOUND_MINE = SWEPT + 6  # ... and 1 when a mine, 0 when safe
-ROUNDS = SWEPT + 7  # [STAMP]: the last stamp given; [REUSE]: 1 while swept components are recalled;
+QUIET = NEAR + 24  # per number: the stamp of the last component it was in that decided nothing
+QUIET_SIZE = QUIET + 1  # ... how many numbers that component had
+QUIET_MASK = QUIET + 2  # ... and the number's hidden neighbours (HMASK) and mines still needed then
+QUIET_NEED = QUIET + 3
+ROUNDS = QUIET + 4  # [STAMP]: the last stamp given; [REUSE]: 1 while quiet components are skipped;
 STAMP, REUSE, SKIPPED = 0, 1, 2  # [SKIPPED]: how many were (a count to measure by, kept below 2**30)
 INWORK, DIRTY, SAFE_OUT, MINE_OUT, STALE = range(5)
 # grid tables (int64): FRAMES + s * 256 + mask: the hidden cells `mask` of the number at NEAR
@@ -185,10 +182,9 @@ def grid_tables(width: int, height: int, topology: str = "bounded"):
     return _scratch_tables(width, height, topology)
 
 
-def reuse_sweeps(scratch, on: bool) -> None:
-    """Let the plays on this scratch take a component's decisions from its last sweep when its
-    constraints are unchanged (the default), or sweep every component every round (the decisions
-    are the same; tests compare the two)."""
+def reuse_quiet(scratch, on: bool) -> None:
+    """Let the plays on this scratch skip a component swept to no avail before (the default), or
+    sweep every component every round (the decisions are the same; tests compare the two)."""
     if scratch[0].shape[1] > REUSE:
         scratch[0][ROUNDS, REUSE] = 1 if on else 0
 
@@ -291,4 +287,4 @@ def sync(pi, st, nbr, c):
     pi[HMASK, c] = m
 
 
-__all__ = ["SAFE_STATE", "new_play", "new_scratch", "scratch_for", "grid_tables", "reuse_sweeps"]
+__all__ = ["SAFE_STATE", "new_play", "new_scratch", "scratch_for", "grid_tables", "reuse_quiet"]

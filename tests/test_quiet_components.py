@@ -1,6 +1,5 @@
-"""The engine's rounds that skip what did not change: a component that a round swept and that has
-not changed since is not swept again (its decisions are recalled), and nothing a play decides
-differs for it."""
+"""The engine's rounds that skip what did not change: a component that a round swept to no avail
+and that has not changed since is not swept again, and nothing a play decides differs for it."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from sweeplab.generators.certify import (
 )
 from sweeplab.kernels import count_numbers
 from sweeplab.solver.frontier import constraints, view_position
-from sweeplab.solver.playthrough import recall, remember
+from sweeplab.solver.playthrough import mark_quiet, quiet
 from sweeplab.solver.state import (
     EV_A,
     EV_B,
@@ -33,7 +32,7 @@ from sweeplab.solver.state import (
     SKIPPED,
     ST,
     new_play,
-    reuse_sweeps,
+    reuse_quiet,
     scratch_for,
 )
 from sweeplab.view import FLAG, HIDDEN
@@ -62,7 +61,7 @@ def chain(mines, click, w, h, moves, seed, reuse):
     when certified, else undone): every play's verdict and log, and how many sweeps were skipped."""
     nbr = grid.neighbour_table(w, h)
     room = workspace(w, h)
-    reuse_sweeps(room[2], reuse)
+    reuse_quiet(room[2], reuse)
     p = position(mines.copy(), nbr, click, DEFAULT_LEAF_BUDGET, room)
     out = [(int(start(p)), log_of(p.play))]
     rng = np.random.default_rng(seed)
@@ -81,7 +80,7 @@ def chain(mines, click, w, h, moves, seed, reuse):
 
 @given(w=st.integers(5, 10), h=st.integers(5, 10), density=st.floats(0.1, 0.3), seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=60, deadline=None)
-def test_a_play_recalling_sweeps_logs_what_a_play_sweeping_every_component_logs(w, h, density, seed):
+def test_a_play_skipping_quiet_components_logs_what_a_play_sweeping_every_one_logs(w, h, density, seed):
     mines, click = random_board(w, h, density, np.random.default_rng(seed))
     reused, _ = chain(mines, click, w, h, 6, seed, True)
     swept, skipped = chain(mines, click, w, h, 6, seed, False)
@@ -89,7 +88,7 @@ def test_a_play_recalling_sweeps_logs_what_a_play_sweeping_every_component_logs(
     assert skipped == 0
 
 
-def test_plays_on_dense_boards_do_recall_sweeps():
+def test_plays_on_dense_boards_do_skip_quiet_components():
     """(So that the test above compares something: such boards skip sweeps, and log the same.)"""
     rng = np.random.default_rng(7)
     skipped = 0
@@ -119,28 +118,12 @@ def position_of(mines, numbers, opened, flagged, nbr):
     return cells, pi, pb
 
 
-def decisions(can_mine, can_safe, cs, k):
-    """The cells of component k that the cans decide: {cell: whether a mine}."""
-    return {int(cs.front[v]): bool(can_mine[v]) for v in cs.order[cs.comp_start[k]:cs.comp_start[k + 1]]
-            if can_mine[v] != can_safe[v]}
-
-
-def recalled(cs, k, pi, si):
-    """What `recall` gives for component k: (its count, {cell: whether a mine} as marked)."""
-    n = len(cs.fidx)
-    safe = np.zeros(n, dtype=np.bool_)
-    mine = np.zeros(n, dtype=np.bool_)
-    got = int(recall(cs, k, pi, si, safe, mine))
-    return got, {int(i): bool(mine[i]) for i in np.flatnonzero(safe | mine)}
-
-
 @given(w=st.integers(4, 9), h=st.integers(4, 9), density=st.floats(0.1, 0.35), seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=80, deadline=None)
-def test_a_component_recalled_has_the_constraints_and_decisions_of_one_remembered(w, h, density, seed):
-    """Remember every component of a position with made-up decisions, open and flag more cells (a
-    newly opened number may join an old component through a hidden cell without touching its
-    numbers), and a component is recalled exactly when its constraints are those of a component
-    remembered, with that component's decisions."""
+def test_a_component_found_quiet_has_the_constraints_of_one_marked_quiet(w, h, density, seed):
+    """Mark every component of a position quiet, open and flag more cells (a newly opened number
+    may join an old component through a hidden cell without touching its numbers), and a component
+    is found quiet exactly when its constraints are those of a component marked."""
     rng = np.random.default_rng(seed)
     mines, _ = random_board(w, h, density, rng)
     nbr = grid.neighbour_table(w, h)
@@ -150,50 +133,12 @@ def test_a_component_recalled_has_the_constraints_and_decisions_of_one_remembere
     si = scratch_for(w, h)[0]
     cells, pi, pb = position_of(mines, numbers, opened, flagged, nbr)
     before = constraints(cells, nbr, pi, pb)
-    nf = len(before.front)
-    can_mine = rng.random(nf) < 0.7
-    can_safe = ~can_mine | (rng.random(nf) < 0.7)
-    marked = {}
     for k in range(len(before.comp_start) - 1):
-        remember(before, k, pi, si, can_mine, can_safe)
-        marked[constraint_sets(before, pi)[k]] = decisions(can_mine, can_safe, before, k)
+        mark_quiet(before, k, pi, si)
+    marked = set(constraint_sets(before, pi))
     opened |= ~mines & (rng.random(w * h) < 0.15)
     flagged |= mines & (rng.random(w * h) < 0.15)
     cells, pi, pb = position_of(mines, numbers, opened, flagged, nbr)
     after = constraints(cells, nbr, pi, pb)
     for k, cons in enumerate(constraint_sets(after, pi)):
-        got, found = recalled(after, k, pi, si)
-        if cons in marked:
-            assert (got, found) == (len(marked[cons]), marked[cons])
-        else:
-            assert (got, found) == (-1, {})
-
-
-def test_a_component_whose_decided_cell_another_sweep_decided_since_is_not_recalled():
-    """Number A at the corner and number B two steps off it share one hidden cell x. A's component is
-    remembered deciding x a mine; on another board B's component (A hidden there) is remembered
-    deciding x safe, which takes x's record: A's component is then swept again, not recalled with
-    a wrong decision or none. Had B's decided nothing at x, A's would still be recalled."""
-    w = h = 4
-    nbr = grid.neighbour_table(w, h)
-    a, b, x = 0, 2 * w + 2, w + 1
-    for b_decides_x in (True, False):
-        si = scratch_for(w, h)[0]
-        hidden = np.full(w * h, HIDDEN, dtype=np.int8)
-        seen = []
-        for number in (a, b):
-            cells = hidden.copy()
-            cells[number] = 1
-            pi, pb, _ = new_play(w * h)
-            view_position(cells, nbr, True, pi, pb, np.empty(0, dtype=np.int8))
-            cs = constraints(cells, nbr, pi, pb)
-            assert len(cs.comp_start) == 2 and x in cs.front
-            nf = len(cs.front)
-            can_mine = np.ones(nf, dtype=np.bool_)
-            can_safe = np.ones(nf, dtype=np.bool_)
-            if number == a or b_decides_x:
-                (can_safe if number == a else can_mine)[cs.fidx[x]] = False
-            remember(cs, 0, pi, si, can_mine, can_safe)
-            seen.append((cs, pi))
-        cs, pi = seen[0]
-        assert recalled(cs, 0, pi, si) == ((-1, {}) if b_decides_x else (1, {x: True}))
+        assert bool(quiet(after, k, pi, si)) == (cons in marked)

@@ -183,7 +183,7 @@ def parts(path: str, repeat: int) -> None:
                 for c in range(ncomp):
                     maxm = max(maxm, cs.comp_start[c + 1] - cs.comp_start[c])
                     order_component(cs, c)
-                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], 1)
+                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], np.int64(1))
                 F = np.zeros((4 * maxm + 8, 1))
                 can = np.zeros(2 * nf, dtype=np.bool_)
                 one = np.ones(1, dtype=np.bool_)
@@ -192,7 +192,7 @@ def parts(path: str, repeat: int) -> None:
                     m = cs.comp_start[c + 1] - cs.comp_start[c]
                     if stage == 1 or m < lo or m > hi:
                         continue
-                    status, F, ws = sweep(cs, c, F, 0, False, ws)
+                    status, F, ws = sweep(cs, c, F, 0.0, ws)
                     if stage == 3 and status == OK:
                         backward(cs, c, F, ws, one, one, out, False)
                     clear(F, ws, m, status)

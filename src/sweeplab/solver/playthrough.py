@@ -216,7 +216,8 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
 def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     """The round's deductions with the mine total: each component counted by mine count (floats:
     which counts it reaches exactly, and whether its layouts pass `budget`: BUDGET), combined with
-    the cells off the frontier, and swept back for what the total allows."""
+    the cells off the frontier, and those whose counts the total narrows swept back for what it
+    allows."""
     comp_start, order, front, off = cs.comp_start, cs.order, cs.front, cs.off
     _, can_mine, can_safe = out
     ncomp = comp_start.shape[0] - 1

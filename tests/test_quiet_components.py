@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sweeplab import grid
+from sweeplab._numba_cache import njit
 from sweeplab.generators.certify import (
     DEFAULT_LEAF_BUDGET,
     SOLVED,
@@ -19,8 +20,10 @@ from sweeplab.generators.certify import (
     workspace,
 )
 from sweeplab.kernels import count_numbers
+from sweeplab.solver import analyse
+from sweeplab.solver.deduction import WHY_TOTAL
 from sweeplab.solver.frontier import constraints, view_position
-from sweeplab.solver.playthrough import mark_quiet, quiet
+from sweeplab.solver.playthrough import complete_step, mark_quiet, quiet
 from sweeplab.solver.state import (
     EV_A,
     EV_B,
@@ -28,14 +31,16 @@ from sweeplab.solver.state import (
     EV_WHY,
     EVENTS,
     HMASK,
+    MINE_OUT,
     ROUNDS,
+    SAFE_OUT,
     SKIPPED,
     ST,
     new_play,
     reuse_quiet,
     scratch_for,
 )
-from sweeplab.view import FLAG, HIDDEN
+from sweeplab.view import FLAG, HIDDEN, View
 
 
 def random_board(w, h, density, rng):
@@ -142,3 +147,80 @@ def test_a_component_found_quiet_has_the_constraints_of_one_marked_quiet(w, h, d
     after = constraints(cells, nbr, pi, pb)
     for k, cons in enumerate(constraint_sets(after, pi)):
         assert bool(quiet(after, k, pi, si)) == (cons in marked)
+
+
+@njit
+def _round(numbers, nbr, pi, pb, si, sb, mines_left):
+    return complete_step(numbers, nbr, pi, pb, si, sb, mines_left, DEFAULT_LEAF_BUDGET)
+
+
+def total_round_starts(mines, click, w, h):
+    """The positions (opened, flagged) at which a play of the board starts a round that decides
+    cells with the mine total: what its log had decided before that round's first event."""
+    room = workspace(w, h)
+    p = position(mines.copy(), grid.neighbour_table(w, h), click, DEFAULT_LEAF_BUDGET, room)
+    start(p)
+    pi, pb, meta = p.play
+    ev = int(meta[EVENTS])
+    cells, why = pi[EV_CELL, :ev], pb[EV_WHY, :ev]
+    out = []
+    for e in range(ev):
+        if why[e] == WHY_TOTAL and (e == 0 or why[e - 1] != WHY_TOTAL):
+            known = np.zeros(w * h, dtype=np.bool_)
+            known[cells[:e]] = True
+            out.append((known & ~mines, known & mines))
+    return out
+
+
+def check_round(mines, shown, flagged, w, h):
+    """One round on the position against `analyse`: a round under the total decides every hidden
+    cell analyse finds certain, one without it only such cells, one deciding nothing none. Whether
+    the round used the total."""
+    nbr = grid.neighbour_table(w, h)
+    numbers = count_numbers(mines, nbr)
+    cells, pi, pb = position_of(mines, numbers, shown, flagged, nbr)
+    si, sb, _ = scratch_for(w, h)
+    got, status, used = _round(numbers, nbr, pi, pb, si, sb, int(mines.sum() - flagged.sum()))
+    a = analyse(View(cells.reshape(h, w), int(mines.sum())), trust_flags=True)
+    unknown = cells == HIDDEN
+    sure_safe = a.safe.reshape(-1) & unknown
+    sure_mine = a.mines.reshape(-1) & unknown
+    assert status == SOLVED
+    safe, mine = sb[SAFE_OUT], sb[MINE_OUT]
+    assert got == int(safe.sum() + mine.sum())
+    if used:
+        assert (safe == sure_safe).all() and (mine == sure_mine).all()
+    elif got == 0:  # (the total, the round found, could not help)
+        assert not sure_safe.any() and not sure_mine.any()
+    else:
+        assert not (safe & ~sure_safe).any() and not (mine & ~sure_mine).any()
+    return bool(used)
+
+
+@given(w=st.integers(5, 9), h=st.integers(5, 9), density=st.floats(0.15, 0.3), known=st.floats(0.85, 0.97),
+       seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=150, deadline=None)
+def test_a_round_under_the_mine_total_decides_every_cell_the_complete_analysis_finds(w, h, density, known, seed):
+    """A round that comes to the mine total sweeps back only the components whose mine counts the
+    total narrows; at each position where a play of a random board starts such a round, and where
+    a share `known` of the cells is open or flagged (the total is often needed then), it decides
+    what `analyse` (which sweeps every component back) finds certain (`check_round`)."""
+    rng = np.random.default_rng(seed)
+    mines, click = random_board(w, h, density, rng)
+    for shown, flagged in total_round_starts(mines, click, w, h):
+        assert check_round(mines, shown, flagged, w, h)
+    seen = rng.random(w * h) < known
+    check_round(mines, ~mines & seen, mines & seen, w, h)
+
+
+def test_rounds_on_nearly_open_boards_do_come_to_the_mine_total():
+    """(So that the test above compares something: plays of random boards and nearly open
+    positions do start rounds under the total.)"""
+    rng = np.random.default_rng(11)
+    starts = under_total = 0
+    for _ in range(100):
+        mines, click = random_board(7, 7, 0.25, rng)
+        starts += len(total_round_starts(mines, click, 7, 7))
+        seen = rng.random(49) < 0.95
+        under_total += check_round(mines, ~mines & seen, mines & seen, 7, 7)
+    assert starts > 0 and under_total > 0

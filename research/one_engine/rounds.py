@@ -19,7 +19,8 @@ measured closely. `parts` splits the engine's round (this checkout's) into what 
 the constraints built, the components put in their narrow order (and the round's arrays
 allocated), and the sweeps of components of up to 12 cells and of larger ones, each part timed as
 the best of 5 runs of `--repeat` passes, every component swept (as a round that decides nothing
-does).
+does), the copying in of each position taken off; then the round as the chains played it, in the
+same compiled loop (components swept to no avail skipped, the mine total where it is needed).
 """
 
 from __future__ import annotations
@@ -158,13 +159,14 @@ def parts(path: str, repeat: int) -> None:
 
     from sweeplab import grid
     from sweeplab.solver.frontier import frame, order_component
-    from sweeplab.solver.state import HID, HMASK, KNO, ST, new_play
+    from sweeplab.solver.playthrough import complete_step
+    from sweeplab.solver.state import HID, HMASK, KNO, MINE_OUT, ROUNDS, SAFE_OUT, SKIPPED, ST, new_play, scratch_for
     from sweeplab.solver.sweep import OK, backward, clear, sweep, workspace
 
     @njit
     def upto(st_, numbers_, hid_, kno_, hmask_, nbr, repeat, stage, lo, hi):
-        """Every round to `stage`: 0 built and split, 1 ordered and allocated, 2 components of lo..hi
-        cells swept forward, 3 and backward."""
+        """Every round to `stage`: -1 its position copied in only, 0 built and split, 1 ordered and
+        allocated, 2 components of lo..hi cells swept forward, 3 and backward."""
         t = 0
         pi, pb, _ = new_play(st_.shape[1])
         for _ in range(repeat):
@@ -173,6 +175,9 @@ def parts(path: str, repeat: int) -> None:
                 pi[HID] = hid_[r]
                 pi[KNO] = kno_[r]
                 pi[HMASK] = hmask_[r]
+                if stage < 0:
+                    t += 1
+                    continue
                 cs = frame(numbers_[r], nbr, pi, pb)
                 nf = cs.front.shape[0]
                 ncomp = cs.comp_start.shape[0] - 1
@@ -183,7 +188,7 @@ def parts(path: str, repeat: int) -> None:
                 for c in range(ncomp):
                     maxm = max(maxm, cs.comp_start[c + 1] - cs.comp_start[c])
                     order_component(cs, c)
-                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], 1)
+                ws = workspace(4 * maxm + 8, maxm, cs.con_cell.shape[0], np.int64(1))
                 F = np.zeros((4 * maxm + 8, 1))
                 can = np.zeros(2 * nf, dtype=np.bool_)
                 one = np.ones(1, dtype=np.bool_)
@@ -192,12 +197,33 @@ def parts(path: str, repeat: int) -> None:
                     m = cs.comp_start[c + 1] - cs.comp_start[c]
                     if stage == 1 or m < lo or m > hi:
                         continue
-                    status, F, ws = sweep(cs, c, F, 0, False, ws)
+                    status, F, ws = sweep(cs, c, F, 0.0, ws)
                     if stage == 3 and status == OK:
                         backward(cs, c, F, ws, one, one, out, False)
                     clear(F, ws, m, status)
                     t += 1
         return t
+
+    @njit
+    def played(st_, numbers_, hid_, kno_, hmask_, left_, nbr, si0, sb, repeat):
+        """Every round as a chain plays it (components swept to no avail skipped, the mine total
+        where it is needed), each pass from a fresh scratch: (rounds under the total, components
+        skipped)."""
+        pi, pb, _ = new_play(st_.shape[1])
+        used = 0
+        si = si0
+        for _ in range(repeat):
+            si = si0.copy()
+            used = 0
+            for r in range(st_.shape[0]):
+                pb[ST] = st_[r]
+                pi[HID] = hid_[r]
+                pi[KNO] = kno_[r]
+                pi[HMASK] = hmask_[r]
+                sb[SAFE_OUT] = False
+                sb[MINE_OUT] = False
+                used += complete_step(numbers_[r], nbr, pi, pb, si, sb, left_[r], 200_000)[2]
+        return used, si[ROUNDS, SKIPPED]
 
     d = np.load(path)
     args = tuple(d[k] for k in ("st", "numbers", "hid", "kno", "hmask")) + (grid.neighbour_table(W, H, "bounded"),)
@@ -212,15 +238,27 @@ def parts(path: str, repeat: int) -> None:
             out = min(out, time.process_time() - t)
         return out / (repeat * rounds) * 1e6
 
-    built, ordered = best(0), best(1)
-    small_f, small = best(2, 1, 12) - ordered, best(3, 1, 12) - ordered
-    large_f, large = best(2, 13, 1 << 30) - ordered, best(3, 13, 1 << 30) - ordered
+    copied = best(-1)
+    built, ordered = best(0) - copied, best(1) - copied
+    si0, sb, _ = scratch_for(W, H)
+    as_played = args[:5] + (d["left"], args[5], si0, sb)
+    played(*as_played, 1)
+    whole = float("inf")
+    for _ in range(5):
+        t = time.process_time()
+        under_total, skipped = played(*as_played, repeat)
+        whole = min(whole, time.process_time() - t)
+    whole = whole / (repeat * rounds) * 1e6 - copied
+    small_f, small = best(2, 1, 12) - copied - ordered, best(3, 1, 12) - copied - ordered
+    large_f, large = best(2, 13, 1 << 30) - copied - ordered, best(3, 13, 1 << 30) - copied - ordered
     print(f"{rounds} rounds; microseconds a round (best of 5 runs of {repeat} passes), every component swept:")
     print(f"  constraints built, components split            {built:6.2f}")
     print(f"  components in their narrow order, arrays made  {ordered - built:6.2f}")
     print(f"  components of up to 12 cells: forward, all     {small_f:6.2f} {small:6.2f}")
     print(f"  components of 13 cells or more: forward, all   {large_f:6.2f} {large:6.2f}")
     print(f"  the round, all told                            {ordered + small + large:6.2f}")
+    print(f"a round as the chains played it (a pass from a fresh scratch: {skipped} components skipped as swept to "
+          f"no avail and unchanged, {under_total} rounds under the mine total): {whole:6.2f}")
 
 
 def time_sides(old: str, new: str, path: str, runs: int, repeat: int, reuse: bool) -> None:

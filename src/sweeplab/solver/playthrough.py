@@ -216,7 +216,8 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
 def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     """The round's deductions with the mine total: each component counted by mine count (floats:
     which counts it reaches exactly, and whether its layouts pass `budget`: BUDGET), combined with
-    the cells off the frontier, and swept back for what the total allows."""
+    the cells off the frontier, and those whose counts the total narrows swept back for what it
+    allows."""
     comp_start, order, front, off = cs.comp_start, cs.order, cs.front, cs.off
     _, can_mine, can_safe = out
     ncomp = comp_start.shape[0] - 1
@@ -238,10 +239,14 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
     off_safe = off_mine = False
     decided = 0
     # two passes over the components in one loop (one sweep to compile, not two): count each by
-    # mine count, combine under the total, then sweep each back for what the total allows
+    # mine count, combine under the total, then sweep back each whose mine counts the total narrows
+    # (one it leaves all its counts decides what it decided alone: nothing, or the round would not
+    # have come to the total)
     for back in range(2):
         for c in range(ncomp):
             m = sizes[c]
+            if back and not _narrowed(feasible, supp, c, m):
+                continue
             status, F, ws = sweep(cs, c, table[:rows * (m + 1)].reshape((rows, m + 1)), 0.0, ws)
             if status != OK:  # (only when counting: the second pass sweeps the same components)
                 return 0, BUDGET, False
@@ -283,6 +288,15 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
                     safe_out[i] = True
                 decided += 1
     return decided, SOLVED, True
+
+
+@njit
+def _narrowed(feasible, supp, c, m):
+    """Does the total rule out a mine count that component c (of m cells) reaches alone?"""
+    for k in range(m + 1):
+        if feasible[c, k] != supp[c, k]:
+            return True
+    return False
 
 
 @njit

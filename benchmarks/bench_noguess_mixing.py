@@ -3,15 +3,18 @@
     python benchmarks/bench_noguess_mixing.py --dir mixing                      # 9x9 and 16x16 (resumable)
     python benchmarks/bench_noguess_mixing.py --dir mixing --grid expert,held-out --cluster local --workers 2
     python benchmarks/bench_noguess_mixing.py --dir mixing --grid quick         # four points
+    python benchmarks/bench_noguess_mixing.py --dir mixing --points 30x16/141/centre --chains 256
     python benchmarks/bench_noguess_mixing.py --exact                           # small levels, exactly
 
 Grids: `small` (9x9 and 16x16, 20% to 60% of the free cells mined, clicks at the centre, an edge and
 a corner), `expert` (30x16 at 20% to 50%, 30x24 at 30% and 40%, clicks at the centre and in a
-corner's block), `held-out` (points the rule is not fitted on, reported apart) and `quick`.
-Each task is a batch of `--batch` chains a start of one point, fanned out as `sweeplab bench`
-fans out games (`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or
-`--scheduler tcp://...`); each batch's records land in `--dir` as it finishes, so a rerun runs
-only what is missing, and Dask runs again a task whose worker died.
+corner's block), `held-out` (points the rule is not fitted on, reported apart) and `quick`;
+`--points` names points instead (30x16/120/corner,...). `--table` runs no new records: each point
+is read from its records in `--dir` with the most chains a start. Each task is a batch of `--batch`
+chains a start of one point, fanned out as `sweeplab bench` fans out games
+(`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or `--scheduler tcp://...`);
+each batch's records land in `--dir` as it finishes, so a rerun runs only what is missing, and
+Dask runs again a task whose worker died.
 
 For each point (size, mines, first click) `--chains` chains start from each of two very different
 starts (the plain insertion: too few mines on the rim; the repair: too many in the corners, and
@@ -33,7 +36,9 @@ are proposed moves):
   figures whose bias0 is at least 5 standard errors (of the start's mean over its chains);
 - need: the burn-in that leaves at most 0.01 standard deviation of bias: tau_burn x ln(bias0 /
   0.01); where no start's bias reaches 5 standard errors, (tau_int / 2) x ln(5 se / 0.01), as if
-  a bias at the edge of detection decayed at the slowest pace the stationary chains show;
+  a bias at the edge of detection decayed at the slowest pace the stationary chains show; beside
+  it a 90% bootstrap interval (each start's chains drawn again with replacement; a point whose
+  need is the edge-of-detection estimate in every draw shows a single value);
 - rule: the rule's moves (`noguess.chain_moves`), and rule / need, its margin;
 - nR-hat: the nested R-hat (Margossian et al. 2022) of `--check-chains` chains a start run to the
   rule's length, the two starts as the superchains, over the records of their last unit; an exact
@@ -48,10 +53,13 @@ worst start, the moves after which every board's law is within 0.01 and 0.001 of
 variation, beside the relaxation time (1 / (1 - the second eigenvalue)), the study's clock and
 the rule.
 
-Last, the rule's constants from the fitted points' needs: for each power p of the form BURN_IN x
-mines x min(free / (free - mines), 2) ** p the least BURN_IN with margin at least 1.5 at every
-point (`fit_rule`), the fit at the power whose largest margin below 40% of the free cells mined is
-least, and the held-out points' margins under it.
+Last, the rule's constants from the fitted points' needs (`fit_forms`): for each form of FORMS,
+BURN_IN x mines x min(free / (free - mines), 2) ** p, times (free / 100) ** q (the size term) and c
+where the click is in a corner's block (the click term), the p, q and c whose largest margin below
+40% of the free cells mined is least, each with the least BURN_IN that gives every fitted point a
+margin of at least 1.5 and every small level of `--exact` at least its exact need (EXACT_NEEDS: TV
+0.001); the form taken is the one with the fewest terms whose largest margin below 40% is within
+10% of the least (`chosen_form`), then the held-out points' margins under it.
 """
 
 from __future__ import annotations

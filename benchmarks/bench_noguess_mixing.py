@@ -9,12 +9,12 @@
 Grids: `small` (9x9 and 16x16, 20% to 60% of the free cells mined, clicks at the centre, an edge and
 a corner), `expert` (30x16 at 20% to 50%, 30x24 at 30% and 40%, clicks at the centre and in a
 corner's block), `held-out` (points the rule is not fitted on, reported apart) and `quick`;
-`--points` names points instead (30x16/120/corner,...). `--table` runs no new records: each point
-is read from its records in `--dir` with the most chains a start. Each task is a batch of `--batch`
-chains a start of one point, fanned out as `sweeplab bench` fans out games
-(`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or `--scheduler tcp://...`);
-each batch's records land in `--dir` as it finishes, so a rerun runs only what is missing, and
-Dask runs again a task whose worker died.
+`--points` names points instead (30x16/120/corner,...). `--table` runs nothing (no records, no
+checks): each point is read from its records in `--dir` with the most chains a start. Each task
+is a batch of `--batch` chains a start of one point, fanned out as `sweeplab bench` fans out
+games (`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or `--scheduler
+tcp://...`); each batch's records land in `--dir` as it finishes, so a rerun runs only what is
+missing, and Dask runs again a task whose worker died.
 
 For each point (size, mines, first click) `--chains` chains start from each of two very different
 starts (the plain insertion: too few mines on the rim; the repair: too many in the corners, and
@@ -471,7 +471,7 @@ def jobs_for(points, a) -> tuple[list, dict]:
             batches[base + ".npz"] = parts
         moves = G.chain_moves(level.free, point[2])
         check = f"{base}_rule{moves}_{a.check_chains}.npz"
-        if a.check_chains and not os.path.exists(check):
+        if a.check_chains and not a.table and not os.path.exists(check):
             jobs.append((check, ("check", point, moves, a.check_chains, key)))
     return jobs, batches
 
@@ -515,8 +515,9 @@ def main() -> None:
                     "for nR-hat and |z| (0: none)")
     ap.add_argument("--batch", type=int, default=16, help="chains from each start a task")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--table", action="store_true", help="run nothing new: points whose records are not in --dir "
-                    "take the need the findings' table gives them (PUBLISHED), or are left out")
+    ap.add_argument("--table", action="store_true", help="run nothing new (no records, no checks): each point's "
+                    "records with the most chains in --dir; points with none take the need the findings' table gives "
+                    "them (PUBLISHED), or are left out")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (or the LocalCluster's)")
     ap.add_argument("--cluster", choices=["local"], help="a Dask LocalCluster of --workers processes")
     ap.add_argument("--scheduler", help="a Dask scheduler, tcp://HOST:PORT (its workers import this script: "

@@ -532,14 +532,14 @@ def main() -> None:
         ap.error(f"unknown grid in {a.grid!r}; allowed: {', '.join(GRIDS)}")
     if a.chains < 2 or a.batch < 1 or a.check_chains < 0 or a.workers < 1:
         ap.error("--chains must be at least 2, --batch and --workers at least 1, --check-chains at least 0")
-    os.makedirs(a.dir, exist_ok=True)
-    held = set(HELD_OUT)
     points = list(dict.fromkeys(p for n in names for p in grid_points(n)))
     if a.points:
         try:
             points = [parse_point(t) for t in a.points.split(",")]
         except ValueError as e:
             ap.error(str(e))
+    os.makedirs(a.dir, exist_ok=True)
+    held = set(HELD_OUT)
     jobs, batches = jobs_for(points, a)
     t = time.time()
     for (i, _), d in fan_out(functools.partial(_task, [j for _, j in jobs]), [(i, i + 1) for i in range(len(jobs))],

@@ -78,7 +78,7 @@ RATIO_CAP = 2.0
 SIZE_UNIT = 100  # free cells
 SIZE_POWER = 0.25
 # A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): about the
-# largest integrated autocorrelation time the study measures (2.6 to 3.1 of them, half mined).
+# largest integrated autocorrelation time the study measures (2.2 to 2.9 of them, half mined).
 SPACING = 3
 # What a chain move costs against a rejection board's play (benchmarks/bench_noguess.py --stages):
 # `auto` lays at most the boards that cost what the chain would.

@@ -3,15 +3,18 @@
     python benchmarks/bench_noguess_mixing.py --dir mixing                      # 9x9 and 16x16 (resumable)
     python benchmarks/bench_noguess_mixing.py --dir mixing --grid expert,held-out --cluster local --workers 2
     python benchmarks/bench_noguess_mixing.py --dir mixing --grid quick         # four points
+    python benchmarks/bench_noguess_mixing.py --dir mixing --points 30x16/141/centre --chains 256
     python benchmarks/bench_noguess_mixing.py --exact                           # small levels, exactly
 
 Grids: `small` (9x9 and 16x16, 20% to 60% of the free cells mined, clicks at the centre, an edge and
 a corner), `expert` (30x16 at 20% to 50%, 30x24 at 30% and 40%, clicks at the centre and in a
-corner's block), `held-out` (points the rule is not fitted on, reported apart) and `quick`.
-Each task is a batch of `--batch` chains a start of one point, fanned out as `sweeplab bench`
-fans out games (`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or
-`--scheduler tcp://...`); each batch's records land in `--dir` as it finishes, so a rerun runs
-only what is missing, and Dask runs again a task whose worker died.
+corner's block), `held-out` (points the rule is not fitted on, reported apart) and `quick`;
+`--points` names points instead (30x16/120/corner,...). `--table` runs nothing (no records, no
+checks): each point is read from its records in `--dir` with the most chains a start. Each task
+is a batch of `--batch` chains a start of one point, fanned out as `sweeplab bench` fans out
+games (`sweeplab.lab.runner.fan_out`: local processes, `--cluster local` or `--scheduler
+tcp://...`); each batch's records land in `--dir` as it finishes, so a rerun runs only what is
+missing, and Dask runs again a task whose worker died.
 
 For each point (size, mines, first click) `--chains` chains start from each of two very different
 starts (the plain insertion: too few mines on the rim; the repair: too many in the corners, and
@@ -33,7 +36,9 @@ are proposed moves):
   figures whose bias0 is at least 5 standard errors (of the start's mean over its chains);
 - need: the burn-in that leaves at most 0.01 standard deviation of bias: tau_burn x ln(bias0 /
   0.01); where no start's bias reaches 5 standard errors, (tau_int / 2) x ln(5 se / 0.01), as if
-  a bias at the edge of detection decayed at the slowest pace the stationary chains show;
+  a bias at the edge of detection decayed at the slowest pace the stationary chains show; beside
+  it a 90% bootstrap interval (each start's chains drawn again with replacement; a point whose
+  need is the edge-of-detection estimate in every draw shows a single value);
 - rule: the rule's moves (`noguess.chain_moves`), and rule / need, its margin;
 - nR-hat: the nested R-hat (Margossian et al. 2022) of `--check-chains` chains a start run to the
   rule's length, the two starts as the superchains, over the records of their last unit; an exact
@@ -48,18 +53,23 @@ worst start, the moves after which every board's law is within 0.01 and 0.001 of
 variation, beside the relaxation time (1 / (1 - the second eigenvalue)), the study's clock and
 the rule.
 
-Last, the rule's constants from the fitted points' needs: for each power p of the form BURN_IN x
-mines x min(free / (free - mines), 2) ** p the least BURN_IN with margin at least 1.5 at every
-point (`fit_rule`), the fit at the power whose largest margin below 40% of the free cells mined is
-least, and the held-out points' margins under it.
+Last, the rule's constants from the fitted points' needs (`fit_forms`): for each form of FORMS,
+BURN_IN x mines x min(free / (free - mines), 2) ** p, times (free / 100) ** q (the size term) and c
+where the click is in a corner's block (the click term), the p, q and c whose largest margin below
+40% of the free cells mined is least, each with the least BURN_IN that gives every fitted point a
+margin of at least 1.5 and every small level of `--exact` at least its exact need (EXACT_NEEDS: TV
+0.001); the form taken is the one with the fewest terms whose largest margin below 40% is within
+10% of the least (`chosen_form`), then the held-out points' margins under it.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import math
 import os
+import re
 import time
 
 import numpy as np
@@ -80,16 +90,26 @@ BURN_UNITS = 8
 LONG_UNITS = 48
 LONG_CHAINS = 2  # per start
 TOLERANCE = 0.01  # of a figure's standard deviation: the bias a burn-in may leave
+BOOTSTRAP = 200  # resamples of the chains for a need's interval
 FIT_POWERS = tuple(float(p) for p in np.arange(3.0, 16.01, 0.5))
+FIT_SIZES = tuple(float(q) for q in np.arange(-0.5, 2.01, 0.125))
+FIT_CLICKS = tuple(float(c) for c in np.arange(1.0, 3.01, 0.25))
+# The forms fitted, the fewest terms first: (name, the size powers q, the corner's factors c).
+FORMS = (("mines, density", (0.0,), (1.0,)), ("mines, density, size", FIT_SIZES, (1.0,)),
+         ("mines, density, size, click", FIT_SIZES, FIT_CLICKS))
+FORM_GAIN = 0.1  # a form with more terms is taken where it lowers the largest light margin by more than this share
 MARGIN = 1.5  # the least rule / need the fit allows at any point
-HELD_OUT = ((30, 16, 170, "centre"), (24, 24, 200, "centre"), (20, 20, 120, "corner"))  # never fitted on
+HELD_OUT = ((30, 16, 170, "centre"), (24, 24, 200, "centre"), (20, 20, 120, "corner"), (30, 16, 120, "corner"),
+            (24, 30, 180, "centre"))  # never fitted on
 GRIDS = ("small", "expert", "held-out", "quick")
-# The needs the findings' table gives for points of the small grid (64 chains a start, 8 units, the
-# same measure), used with --table where the point's records are not in --dir: (point, need).
-PUBLISHED = (((9, 9, 14, "centre"), 49), ((9, 9, 15, "corner"), 63), ((9, 9, 22, "edge"), 156),
-             ((9, 9, 30, "edge"), 1125), ((9, 9, 38, "corner"), 3438), ((9, 9, 46, "corner"), 5674),
-             ((16, 16, 49, "centre"), 133), ((16, 16, 76, "corner"), 1221), ((16, 16, 99, "centre"), 3366),
-             ((16, 16, 101, "corner"), 13512), ((16, 16, 124, "centre"), 33331), ((16, 16, 126, "corner"), 26024))
+# The needs the findings' table gives for points of the small grid (256 chains a start below 35% of
+# the free cells mined, 64 above; the same measure), used with --table where the point's records are
+# not in --dir: (point, need).
+PUBLISHED = (((9, 9, 14, "centre"), 41), ((9, 9, 15, "edge"), 44), ((9, 9, 15, "corner"), 53),
+             ((9, 9, 22, "centre"), 121), ((9, 9, 22, "edge"), 151), ((9, 9, 30, "edge"), 656),
+             ((9, 9, 38, "corner"), 3436), ((9, 9, 46, "corner"), 5649), ((16, 16, 49, "centre"), 111),
+             ((16, 16, 76, "corner"), 828), ((16, 16, 99, "centre"), 3404), ((16, 16, 101, "corner"), 6636),
+             ((16, 16, 124, "centre"), 39856), ((16, 16, 126, "corner"), 27992))
 
 
 def unit(free: int, mines: int) -> float:
@@ -248,32 +268,17 @@ def nested_r_hat(x: np.ndarray) -> float:
     return float(math.sqrt(1 + between / w)) if w > 0 else float("nan")
 
 
-def analyse(d: dict, check: dict | None) -> dict:
-    """The table's figures for one point's records (moves throughout); nR-hat and |z| from the
-    check's chains at the rule's length, where they are given."""
-    burn, long, every = d["burn"], d["long"], int(d["every"])
-    free, mines = int(d["free"]), int(d["mines"])
+def burn_need(burn, mu, sd, live, every, tau_int) -> tuple[float, tuple, tuple]:
+    """need, bias0 and tau_burn (see the module's doc) of burn-in records burn [start, chain,
+    record, figure], the figures' stationary mean mu and deviation sd."""
     chains = burn.shape[1]
-    units = (burn.shape[2] - 1) // RECORDS_PER_UNIT
-    stationary = long[:, (16 - BURN_UNITS) * RECORDS_PER_UNIT:]
-    late = np.concatenate([burn[:, :, units * 3 * RECORDS_PER_UNIT // 4:].reshape(-1, burn.shape[3]),
-                           stationary.reshape(-1, burn.shape[3])])
-    mu, sd = late.mean(axis=0), late.std(axis=0)
-    live = [f for f in range(len(FIGURES)) if sd[f] > 0]
-    out = {"acc": float(d["acc"]), "unit": unit(free, mines), "rule": G.chain_moves(free, mines),
-           "tau_int": (0.0, ""), "bias0": (0.0, "", ""), "tau_burn": (0.0, ""), "free": free, "mines": mines,
-           "units": units}
-    for f in live:
-        t = integrated_time(stationary[:, :, f]) * every
-        if t > out["tau_int"][0]:
-            out["tau_int"] = (t, FIGURES[f])
     se = 1 / math.sqrt(chains)
-    need = 0.0
+    need, bias0, tau_burn = 0.0, (0.0, "", ""), (0.0, "")
     for s, how in enumerate(G.STARTS):
         for f in live:
             bias = (burn[s, :, :, f].mean(axis=0) - mu[f]) / sd[f]
-            if abs(bias[0]) > abs(out["bias0"][0]):
-                out["bias0"] = (float(bias[0]), how, FIGURES[f])
+            if abs(bias[0]) > abs(bias0[0]):
+                bias0 = (float(bias[0]), how, FIGURES[f])
             if abs(bias[0]) < 5 * se:
                 continue
             smooth = np.convolve(abs(bias), np.ones(3) / 3, mode="same")
@@ -281,11 +286,43 @@ def analyse(d: dict, check: dict | None) -> dict:
             below = np.flatnonzero(smooth < abs(bias[0]) / math.e)
             t = below[0] * every if below.size else burn.shape[2] * every
             need = max(need, t * math.log(abs(bias[0]) / TOLERANCE))
-            if t > out["tau_burn"][0]:
-                out["tau_burn"] = (t, f"{how} {FIGURES[f]}")
+            if t > tau_burn[0]:
+                tau_burn = (t, f"{how} {FIGURES[f]}")
     if need == 0:  # no start's bias is measurable: one at the edge of detection, decaying as slowly as any figure
-        need = out["tau_int"][0] / 2 * math.log(5 * se / TOLERANCE)
-    out["need"] = need
+        need = tau_int / 2 * math.log(5 * se / TOLERANCE)
+    return need, bias0, tau_burn
+
+
+def stationary_law(d: dict):
+    """A point's stationary records (the long chains past 16 units) and each figure's mean and
+    deviation over them and the last quarter of the burn-in chains, and the figures that vary."""
+    burn, long = d["burn"], d["long"]
+    units = (burn.shape[2] - 1) // RECORDS_PER_UNIT
+    stationary = long[:, (16 - BURN_UNITS) * RECORDS_PER_UNIT:]
+    late = np.concatenate([burn[:, :, units * 3 * RECORDS_PER_UNIT // 4:].reshape(-1, burn.shape[3]),
+                           stationary.reshape(-1, burn.shape[3])])
+    mu, sd = late.mean(axis=0), late.std(axis=0)
+    return stationary, mu, sd, [f for f in range(len(FIGURES)) if sd[f] > 0]
+
+
+def analyse(d: dict, check: dict | None) -> dict:
+    """The table's figures for one point's records (moves throughout); need_90 a 90% bootstrap
+    interval of the need (each start's burn-in chains drawn again with replacement, the stationary
+    law as measured); nR-hat and |z| from the check's chains at the rule's length, where given."""
+    burn, every = d["burn"], int(d["every"])
+    free, mines = int(d["free"]), int(d["mines"])
+    stationary, mu, sd, live = stationary_law(d)
+    out = {"acc": float(d["acc"]), "unit": unit(free, mines), "rule": G.chain_moves(free, mines),
+           "tau_int": (0.0, ""), "free": free, "mines": mines, "units": (burn.shape[2] - 1) // RECORDS_PER_UNIT}
+    for f in live:
+        t = integrated_time(stationary[:, :, f]) * every
+        if t > out["tau_int"][0]:
+            out["tau_int"] = (t, FIGURES[f])
+    out["need"], out["bias0"], out["tau_burn"] = burn_need(burn, mu, sd, live, every, out["tau_int"][0])
+    rng, chains = np.random.default_rng(0), burn.shape[1]
+    needs = [burn_need(np.stack([burn[s, rng.integers(0, chains, chains)] for s in range(2)]), mu, sd, live, every,
+                       out["tau_int"][0])[0] for _ in range(BOOTSTRAP)]
+    out["need_90"] = tuple(float(q) for q in np.quantile(needs, [0.05, 0.95]))
     out["nr_hat"] = out["z"] = float("nan")
     if check is not None:
         at = check["at"]
@@ -314,22 +351,40 @@ def grid_points(name: str) -> list[tuple[int, int, int, str]]:
     return [(w, h, int(round(share * free_cells(w, h, c))), c) for w, h, share, c in chosen]
 
 
-def shape(r: dict, p: float) -> float:
-    """The rule's form at a point, BURN_IN aside: mines x min(free / (free - mines), the cap) ** p."""
-    return r["mines"] * min(r["free"] / (r["free"] - r["mines"]), G.RATIO_CAP) ** p
+def parse_point(text: str) -> tuple[int, int, int, str]:
+    """A point from WxH/MINES/CLICK."""
+    m = re.fullmatch(r"(\d+)x(\d+)/(\d+)/(centre|edge|corner)", text.strip())
+    if not m:
+        raise ValueError(f"bad point {text!r}: write WxH/MINES/CLICK, the click centre, edge or corner")
+    w, h, mines = int(m[1]), int(m[2]), int(m[3])
+    if not (4 <= w <= 60 and 4 <= h <= 60 and 0 < mines < free_cells(w, h, m[4])):
+        raise ValueError(f"bad point {text!r}: sides 4 to 60 and mines from 1 to the free cells less one")
+    return w, h, mines, m[4]
 
 
-def fit_rule(results: list[dict]) -> list[tuple[float, float, list[float], int]]:
-    """The rule's constants from the measured needs, for each power p of FIT_POWERS: the least
-    BURN_IN with margin (rule / need) at least MARGIN at every point, the margins and the moves the
-    points' boards cost. The fit is the power whose largest margin below 40% of the free cells mined
-    is least (the cost breaks ties): `best`."""
+def shape(r: dict, p: float, q: float = 0.0, c: float = 1.0) -> float:
+    """A form of the rule at a point, BURN_IN aside: mines x min(free / (free - mines), the cap) ** p
+    x (free / SIZE_UNIT) ** q, times c where the click is in a corner's block."""
+    ratio = min(r["free"] / (r["free"] - r["mines"]), G.RATIO_CAP)
+    return r["mines"] * ratio ** p * (r["free"] / G.SIZE_UNIT) ** q * (c if r["click"] == "corner" else 1.0)
+
+
+def exact_points() -> list[dict]:
+    """The small levels' exact needs (EXACT_NEEDS) as points of the fit."""
     out = []
-    for p in FIT_POWERS:
-        shapes = [shape(r, p) for r in results]
-        burn = MARGIN * max(r["need"] / s for r, s in zip(results, shapes))
-        out.append((p, burn, [burn * s / r["need"] for r, s in zip(results, shapes)], int(sum(burn * s for s in shapes))))
+    for (w, h, m, (x, y)), need in zip(EXACT_LEVELS, EXACT_NEEDS):
+        corner = min(x, w - 1 - x) <= 1 and min(y, h - 1 - y) <= 1
+        out.append({"free": w * h - int(grid.block_mask(w, h, x, y).sum()), "mines": m, "need": float(need),
+                    "click": "corner" if corner else "centre"})
     return out
+
+
+def fit_rule(results: list[dict], exact: list[dict], p: float, q: float, c: float) -> tuple[float, list[float]]:
+    """The least BURN_IN of the form (p, q, c) with margin (rule / need) at least MARGIN at every
+    measured point and at least 1 at every exact one, and the measured points' margins."""
+    burn = max(MARGIN * max(r["need"] / shape(r, p, q, c) for r in results),
+               max((r["need"] / shape(r, p, q, c) for r in exact), default=0.0))
+    return burn, [burn * shape(r, p, q, c) / r["need"] for r in results]
 
 
 def light_margin(results: list[dict], margins: list[float]) -> float:
@@ -337,14 +392,42 @@ def light_margin(results: list[dict], margins: list[float]) -> float:
     return max([m for m, r in zip(margins, results) if r["mines"] < 0.4 * r["free"]], default=0.0)
 
 
-def best(results: list[dict], fits: list) -> tuple:
-    return min(fits, key=lambda f: (round(light_margin(results, f[2]), 6), f[3]))
+def fit_forms(results: list[dict], exact: list[dict]) -> list[tuple]:
+    """Per form of FORMS, its best constants: (name, p, q, c, BURN_IN, margins, moves in all), the
+    best those whose largest margin below 40% of the free cells mined is least (the moves the
+    points' boards cost break ties)."""
+    out = []
+    for name, sizes, factors in FORMS:
+        fits = []
+        for p, q, c in itertools.product(FIT_POWERS, sizes, factors):
+            burn, margins = fit_rule(results, exact, p, q, c)
+            cost = sum(burn * shape(r, p, q, c) for r in results)
+            fits.append((round(light_margin(results, margins), 6), cost, p, q, c, burn, margins))
+        light, cost, p, q, c, burn, margins = min(fits)
+        out.append((name, p, q, c, burn, margins, cost))
+    return out
+
+
+def chosen_form(results: list[dict], forms: list[tuple]) -> tuple:
+    """The form the rule takes: the first of FORMS (the fewest terms) whose largest margin below 40%
+    is within FORM_GAIN of the least any form reaches (a term is kept only where it earns that)."""
+    least = min(light_margin(results, f[5]) for f in forms)
+    return next(f for f in forms if light_margin(results, f[5]) <= least * (1 + FORM_GAIN))
 
 
 def point_path(folder, point, chains, seed) -> str:
     level, x, y = level_of(point)
     w, h, mines, _ = point
     return os.path.join(folder, f"{w}x{h}_{mines}_{x}_{y}_{chains}_{seed}_u{horizon(level.free, mines)}")
+
+
+def richest_path(folder, point, chains, seed) -> str:
+    """The point's records in `folder` with the most chains a start (`point_path`'s if none)."""
+    level, x, y = level_of(point)
+    w, h, mines, _ = point
+    name = re.compile(rf"{w}x{h}_{mines}_{x}_{y}_(\d+)_{seed}_u{horizon(level.free, mines)}\.npz")
+    have = [int(m[1]) for m in map(name.fullmatch, os.listdir(folder) if os.path.isdir(folder) else []) if m]
+    return point_path(folder, point, max(have, default=chains), seed)
 
 
 def point_key(seed, point) -> int:
@@ -374,7 +457,7 @@ def jobs_for(points, a) -> tuple[list, dict]:
     jobs, batches = [], {}
     for point in points:
         level, _, _ = level_of(point)
-        base, key = point_path(a.dir, point, a.chains, a.seed), point_key(a.seed, point)
+        base, key = (richest_path if a.table else point_path)(a.dir, point, a.chains, a.seed), point_key(a.seed, point)
         if a.table and not os.path.exists(base + ".npz"):
             continue
         if not os.path.exists(base + ".npz"):
@@ -388,7 +471,7 @@ def jobs_for(points, a) -> tuple[list, dict]:
             batches[base + ".npz"] = parts
         moves = G.chain_moves(level.free, point[2])
         check = f"{base}_rule{moves}_{a.check_chains}.npz"
-        if a.check_chains and not os.path.exists(check):
+        if a.check_chains and not a.table and not os.path.exists(check):
             jobs.append((check, ("check", point, moves, a.check_chains, key)))
     return jobs, batches
 
@@ -396,6 +479,9 @@ def jobs_for(points, a) -> tuple[list, dict]:
 # (width, height, mines, click): every certified board listed in seconds, a few thousand at most (the
 # matrix is dense: its spectrum costs the cube of their number)
 EXACT_LEVELS = ((5, 4, 9, (0, 0)), (6, 6, 22, (2, 2)), (6, 6, 28, (0, 0)), (5, 5, 8, (2, 2)))
+# What `--exact` prints for them: the fewest moves after which every start's law is within 0.001 of
+# uniform in total variation (the fit holds the rule to at least these: see the findings).
+EXACT_NEEDS = (2137, 416, 1261, 49)
 
 
 def exact_table() -> None:
@@ -422,13 +508,16 @@ def main() -> None:
     ap.add_argument("--exact", action="store_true", help="the small levels' exact mixing (nothing else)")
     ap.add_argument("--grid", default="small", help=f"the grids to run, comma-separated: {', '.join(GRIDS)}; "
                     "held-out points are not fitted on")
+    ap.add_argument("--points", help="points to run instead of --grid's, comma-separated WxH/MINES/CLICK (click: "
+                    "centre, edge or corner), e.g. 30x16/120/corner; those of HELD_OUT are reported apart")
     ap.add_argument("--chains", type=int, default=64, help="chains from each start")
     ap.add_argument("--check-chains", type=int, default=32, help="chains from each start run to the rule's length "
                     "for nR-hat and |z| (0: none)")
     ap.add_argument("--batch", type=int, default=16, help="chains from each start a task")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--table", action="store_true", help="run nothing new: points whose records are not in --dir "
-                    "take the need the findings' table gives them (PUBLISHED), or are left out")
+    ap.add_argument("--table", action="store_true", help="run nothing new (no records, no checks): each point's "
+                    "records with the most chains in --dir; points with none take the need the findings' table gives "
+                    "them (PUBLISHED), or are left out")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (or the LocalCluster's)")
     ap.add_argument("--cluster", choices=["local"], help="a Dask LocalCluster of --workers processes")
     ap.add_argument("--scheduler", help="a Dask scheduler, tcp://HOST:PORT (its workers import this script: "
@@ -443,9 +532,14 @@ def main() -> None:
         ap.error(f"unknown grid in {a.grid!r}; allowed: {', '.join(GRIDS)}")
     if a.chains < 2 or a.batch < 1 or a.check_chains < 0 or a.workers < 1:
         ap.error("--chains must be at least 2, --batch and --workers at least 1, --check-chains at least 0")
+    points = list(dict.fromkeys(p for n in names for p in grid_points(n)))
+    if a.points:
+        try:
+            points = [parse_point(t) for t in a.points.split(",")]
+        except ValueError as e:
+            ap.error(str(e))
     os.makedirs(a.dir, exist_ok=True)
     held = set(HELD_OUT)
-    points = list(dict.fromkeys(p for n in names for p in grid_points(n)))
     jobs, batches = jobs_for(points, a)
     t = time.time()
     for (i, _), d in fan_out(functools.partial(_task, [j for _, j in jobs]), [(i, i + 1) for i in range(len(jobs))],
@@ -458,10 +552,11 @@ def main() -> None:
                 for q in parts:
                     os.remove(q)
     print(f"ran {len(jobs)} tasks in {time.time() - t:.0f} s; rule: chain_moves = {G.BURN_IN} x mines x "
-          f"min(free / (free - mines), {G.RATIO_CAP:g}) ** {G.BURN_IN_POWER}; {a.chains} chains from each start, "
+          f"min(free / (free - mines), {G.RATIO_CAP:g}) ** {G.BURN_IN_POWER} x (free / {G.SIZE_UNIT}) ** "
+          f"{G.SIZE_POWER}; {a.chains} chains from each start (at most; a point's richest records with --table), "
           f"{a.check_chains} to the rule's length; tolerance {TOLERANCE} sd; moves are proposed moves")
     header = (f"{'level':>10} {'click':>6} {'density':>7} {'acc':>5} {'tau_int':>19} {'bias0':>26} {'tau_burn':>25} "
-              f"{'need':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
+              f"{'need':>6} {'need 90%':>13} {'chains':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
     fitted, others = [], []
     for label, group in (("fitted on", [p for p in points if p not in held]),
                          ("held out", [p for p in points if p in held])):
@@ -470,42 +565,56 @@ def main() -> None:
         print(f"\n{label}:\n{header}")
         for point in group:
             w, h, mines, name = point
-            base = point_path(a.dir, point, a.chains, a.seed)
+            base = (richest_path if a.table else point_path)(a.dir, point, a.chains, a.seed)
             level, _, _ = level_of(point)
             check = f"{base}_rule{G.chain_moves(level.free, mines)}_{a.check_chains}.npz"
             if not os.path.exists(base + ".npz") and point not in dict(PUBLISHED):
                 continue
             if not os.path.exists(base + ".npz"):  # (--table: the findings' need)
                 r = {"free": level.free, "mines": mines, "need": float(dict(PUBLISHED)[point]),
-                     "rule": G.chain_moves(level.free, mines)}
+                     "rule": G.chain_moves(level.free, mines), "click": name}
                 (fitted if label == "fitted on" else others).append(r)
                 print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {'(the findings table)':>77} "
-                      f"{r['need']:>6.0f} {r['rule']:>6} {r['rule'] / r['need']:>6.2f}", flush=True)
+                      f"{r['need']:>6.0f} {'':>13} {64:>6} {r['rule']:>6} {r['rule'] / r['need']:>6.2f}", flush=True)
                 continue
             d = dict(np.load(base + ".npz"))
-            r = analyse(d, dict(np.load(check)) if os.path.exists(check) else None)
+            r = {**analyse(d, dict(np.load(check)) if os.path.exists(check) else None), "click": name}
+            lo, hi = r["need_90"]
             (fitted if label == "fitted on" else others).append(r)
             (ti, tn), (b0, bs, bn), (tb, tbn) = r["tau_int"], r["bias0"], r["tau_burn"]
             cpu = float(d["cpu"]) + (float(np.load(check)["cpu"]) if os.path.exists(check) else 0.0)
             tau_burn = f"{tb:.0f} {tbn}" if tb else "-"
             print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {r['acc']:>5.2f} "
                   f"{f'{ti:.0f} {tn}':>19} {f'{b0:+.2f} {bs} {bn}':>26} {tau_burn:>25} {r['need']:>6.0f} "
-                  f"{r['rule']:>6} {r['rule'] / r['need']:>6.2f} {r['nr_hat']:>6.3f} {r['z']:>5.2f} {cpu:>5.0f}",
+                  f"{f'{lo:.0f}-{hi:.0f}':>13} {d['burn'].shape[1]:>6} {r['rule']:>6} {r['rule'] / r['need']:>6.2f} "
+                  f"{r['nr_hat']:>6.3f} {r['z']:>5.2f} {cpu:>5.0f}",
                   flush=True)
     print(f"\nan exact sampler's nR-hat: about {1 + 1 / (2 * a.check_chains):.3f}" if a.check_chains else "")
     if not fitted:
         return
-    fits = fit_rule(fitted)
-    print(f"the rule's form BURN_IN x mines x min(free / (free - mines), {G.RATIO_CAP:g}) ** p; per power p, the "
-          f"least BURN_IN with every fitted point's margin at least {MARGIN}:")
-    print(f"{'p':>6} {'BURN_IN':>9} {'largest margin':>14} {'below 40%':>9} {'moves in all':>12}")
-    for p, burn, margins, cost in fits:
-        print(f"{p:>6g} {burn:>9.4g} {max(margins):>14.2f} {light_margin(fitted, margins):>9.2f} {cost:>12,}")
-    p, burn, margins, _ = best(fitted, fits)
-    print(f"the fit: power {p:g}, BURN_IN {burn:.4g} (the power whose largest margin below 40% is least); "
-          f"margins {min(margins):.2f} to {max(margins):.2f}, below 40% up to {light_margin(fitted, margins):.2f}")
+    exact = exact_points()
+    forms = fit_forms(fitted, exact)
+    print(f"the rule's forms: BURN_IN x mines x min(free / (free - mines), {G.RATIO_CAP:g}) ** p x (free / {G.SIZE_UNIT}) "
+          f"** q x (c where the click is in a corner's block); per form the p, q and c whose largest margin below "
+          f"40% is least, with the least BURN_IN giving every fitted point a margin of at least {MARGIN} and every "
+          f"small level at least its exact need (TV 0.001, --exact):")
+    print(f"{'form':>24} {'p':>5} {'q':>6} {'c':>5} {'BURN_IN':>9} {'margins':>12} {'below 40%':>9} {'moves in all':>12}")
+    for name, p, q, c, burn, margins, cost in forms:
+        print(f"{name:>24} {p:>5g} {q:>6g} {c:>5g} {burn:>9.4g} {f'{min(margins):.2f}-{max(margins):.2f}':>12} "
+              f"{light_margin(fitted, margins):>9.2f} {int(cost):>12,}")
+    name, p, q, c, burn, margins, _ = chosen_form(fitted, forms)
+    print(f"the fit: {name}, p {p:g}, q {q:g}, c {c:g}, BURN_IN {burn:.4g}; margins {min(margins):.2f} to "
+          f"{max(margins):.2f}, below 40% up to {light_margin(fitted, margins):.2f}")
+    for r, m in zip(fitted, margins):
+        print(f"  {r['mines']:>4} mines on {r['free']:>4} free cells, {r['click']:>6}: need {r['need']:>8.0f} "
+              f"rule {burn * shape(r, p, q, c):>8.0f} margin {m:>5.2f}")
+    for r in exact:
+        print(f"  exact: {r['mines']} mines on {r['free']} free cells: rule {burn * shape(r, p, q, c):.0f}, "
+              f"TV 0.001 need {r['need']:.0f}, rule / need {burn * shape(r, p, q, c) / r['need']:.2f}")
     for r in others:
-        print(f"  held out: {r['mines']} mines on {r['free']} free cells: margin {burn * shape(r, p) / r['need']:.2f}")
+        print(f"  held out: {r['mines']} mines on {r['free']} free cells, {r['click']}: need {r['need']:.0f}, "
+              f"rule {burn * shape(r, p, q, c):.0f}, margin {burn * shape(r, p, q, c) / r['need']:.2f}")
+
 
 if __name__ == "__main__":
     import bench_noguess_mixing  # tasks pickle by reference to this module (workers import it), not to __main__

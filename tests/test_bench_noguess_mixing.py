@@ -1,6 +1,7 @@
 """benchmarks/bench_noguess_mixing.py: a point's records do not depend on how its chains are cut into
-tasks, the fitted rule meets every need by its margin, and the study runs on a real Dask
-LocalCluster and resumes from the records it left."""
+tasks, the fitted rule meets every need by its margin and every small level's exact need, a need's
+interval, named points, and the study runs on a real Dask LocalCluster and resumes from the
+records it left."""
 
 from __future__ import annotations
 
@@ -28,17 +29,72 @@ def test_a_points_records_are_the_same_however_its_chains_are_batched():
     assert joined["acc"] == pytest.approx(whole["kept"] / n_long)
 
 
+POINT = st.tuples(st.integers(20, 700), st.floats(0.05, 0.6), st.floats(1.0, 1e6), st.sampled_from(["centre", "corner"]))
+
+
+def as_results(points):
+    return [{"free": free, "mines": max(1, int(share * free)), "need": need, "click": click}
+            for free, share, need, click in points]
+
+
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.tuples(st.integers(20, 700), st.floats(0.05, 0.6), st.floats(1.0, 1e6)), min_size=2, max_size=12))
-def test_the_fit_gives_every_point_its_margin_and_one_point_exactly_that(points):
-    results = [{"free": free, "mines": max(1, int(share * free)), "need": need} for free, share, need in points]
-    for p, burn, margins, cost in M.fit_rule(results):
-        assert min(margins) == pytest.approx(M.MARGIN)
-        for r, m in zip(results, margins):
-            assert m == pytest.approx(burn * M.shape(r, p) / r["need"])
-        assert cost == int(sum(burn * M.shape(r, p) for r in results))
-    p, burn, margins, _ = M.best(results, M.fit_rule(results))
-    assert all(M.light_margin(results, margins) <= M.light_margin(results, f[2]) + 1e-9 for f in M.fit_rule(results))
+@given(st.lists(POINT, min_size=2, max_size=12), st.sampled_from(M.FIT_POWERS), st.sampled_from(M.FIT_SIZES),
+       st.sampled_from(M.FIT_CLICKS))
+def test_the_fit_gives_every_point_its_margin_and_each_small_level_its_exact_need(points, p, q, c):
+    results, exact = as_results(points), M.exact_points()
+    burn, margins = M.fit_rule(results, exact, p, q, c)
+    assert min(margins) >= M.MARGIN * (1 - 1e-9)
+    assert all(burn * M.shape(r, p, q, c) >= r["need"] * (1 - 1e-9) for r in exact)
+    for r, m in zip(results, margins):
+        assert m == pytest.approx(burn * M.shape(r, p, q, c) / r["need"])
+    # the least such constant: one measured point at exactly the margin, or one small level at its need
+    assert min(margins) == pytest.approx(M.MARGIN) or any(
+        burn * M.shape(r, p, q, c) == pytest.approx(r["need"]) for r in exact)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(POINT, min_size=3, max_size=8), st.sampled_from(M.FIT_POWERS), st.sampled_from(M.FIT_SIZES),
+       st.sampled_from(M.FIT_CLICKS))
+def test_each_form_takes_its_least_light_margin_and_a_term_is_kept_only_where_it_earns_it(points, p, q, c):
+    results, exact = as_results(points), M.exact_points()
+    forms = M.fit_forms(results, exact)
+    assert [f[0] for f in forms] == [name for name, _, _ in M.FORMS]
+    richest = forms[-1]  # its grid holds every other form's constants and (p, q, c)
+    assert M.light_margin(results, richest[5]) <= M.light_margin(results, M.fit_rule(results, exact, p, q, c)[1]) + 1e-9
+    light = [M.light_margin(results, f[5]) for f in forms]
+    assert light == sorted(light, reverse=True)  # (each form holds the one before it)
+    chosen = M.chosen_form(results, forms)
+    i = forms.index(chosen)
+    assert light[i] <= min(light) * (1 + M.FORM_GAIN) + 1e-12
+    assert all(m > min(light) * (1 + M.FORM_GAIN) for m in light[:i])
+
+
+def test_a_needs_interval_collapses_where_every_chain_of_a_start_is_the_same():
+    """Drawing the chains again changes nothing when they are copies of one: the 90% interval is
+    the need itself; with chains that differ, the interval holds more than one value."""
+    rng = np.random.default_rng(3)
+    records, figures = 8 * M.RECORDS_PER_UNIT + 1, len(M.FIGURES)
+    decay = np.exp(-np.arange(records) / 6.0)
+    one = np.stack([decay * 3 + 0.05 * rng.standard_normal(records) for _ in range(figures)], axis=1)
+    long = rng.standard_normal((4, (M.LONG_UNITS - M.BURN_UNITS) * M.RECORDS_PER_UNIT, figures))
+    d = {"burn": np.stack([np.repeat(one[None], 32, axis=0), np.repeat(-one[None], 32, axis=0)]), "long": long,
+         "every": 10, "acc": 0.5, "free": 400, "mines": 120}
+    r = M.analyse(d, None)
+    assert r["need"] > 0 and r["need_90"] == pytest.approx((r["need"], r["need"]))
+    d["burn"] = d["burn"] + rng.standard_normal(d["burn"].shape)
+    lo, hi = M.analyse(d, None)["need_90"]
+    assert lo < hi
+
+
+def test_points_are_named_width_height_mines_and_click(tmp_path):
+    assert M.parse_point(" 30x16/120/corner") == (30, 16, 120, "corner")
+    for bad in ("30x16/120", "30x16/120/middle", "30x16/480/centre", "3x16/10/centre"):
+        with pytest.raises(ValueError, match="WxH/MINES/CLICK|sides 4 to 60"):
+            M.parse_point(bad)
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_noguess_mixing.py"), "--dir",
+                          str(tmp_path / "records"), "--points", "30x16/999/centre"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "bad point '30x16/999/centre'" in out.stderr
+    assert not (tmp_path / "records").exists()
 
 
 @pytest.mark.slow

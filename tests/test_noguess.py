@@ -411,6 +411,13 @@ def test_the_rule_grows_with_the_mines_and_the_density():
     assert rejection_tries(471, 0) >= 1
 
 
+@given(st.integers(16, 1500), st.floats(0.05, 0.9), st.integers(2, 4))
+def test_the_rule_spends_more_moves_a_mine_on_a_larger_board_of_the_same_density(free, share, k):
+    # the mixing study: at one density a larger board mixes no faster per mine (slower where dense)
+    mines = max(1, int(share * free))
+    assert chain_moves(k * free, k * mines) >= k * chain_moves(free, mines) - k
+
+
 def test_where_the_insertion_stalls_the_repair_starts():
     r = generate(30, 16, 300, 15, 8, 1, method="chain", steps=50)
     assert r.start == "repair" and r.tries > 0 and r.steps == 50

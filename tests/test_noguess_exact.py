@@ -233,17 +233,16 @@ NEAR = 1e-3  # a law this close to the uniform one in total variation: no chi-sq
 def test_the_rules_length_brings_the_chain_to_uniform_from_every_certified_board():
     """Exactly, on the level's transition matrix: it is symmetric (so the uniform law on the list is
     stationary), and after the rule's moves every start, the boards no single move reaches
-    included, is within 1e-9 of it in total variation; the fewest moves that bring every start within
-    NEAR are fewer than the rule's (the rule over-spends here, past half the free cells mined)."""
+    included, is within NEAR of it in total variation (the tolerance the rule's fit holds it to on
+    the small levels), which a relaxation time's moves are far from."""
     w, h, m, (x, y) = UNIFORM_LEVEL
     p = transition(UNIFORM_LEVEL)
     assert np.allclose(p, p.T, rtol=0, atol=1e-15) and np.allclose(p.sum(axis=1), 1)
     free = w * h - int(grid.block_mask(w, h, x, y).sum())
     rule = G.chain_moves(free, m)
     spectrum = np.linalg.eigh(p)
-    assert farthest_from_uniform(spectrum, rule) < 1e-9
+    assert farthest_from_uniform(spectrum, rule) <= NEAR
     assert farthest_from_uniform(spectrum, int(G.relaxation(free, m))) > 0.5  # (a relaxation is far from enough here)
-    assert moves_within(spectrum, NEAR) < rule
 
 
 @pytest.mark.slow

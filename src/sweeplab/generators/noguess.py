@@ -66,16 +66,19 @@ INSERT_TRIES_PER_MINE = 16  # adds the insertion tries before the repair starts 
 INSERT_STALL = 64  # the insertion shakes its board with as many chain moves after this many failed adds in a row
 
 # The rule, fitted by benchmarks/bench_noguess_mixing.py (docs/findings/noguess-uniformity.md, "The
-# rule"): chain_moves = BURN_IN x mines x min(free / (free - mines), RATIO_CAP) ** BURN_IN_POWER.
-# BURN_IN is the least that gives every measured point 1.5 times its need (rounded up), at the power
-# whose largest margin where boards are light (below 40% of the free cells mined) is least. Past
-# half the free cells mined (RATIO_CAP), the densest the study measured beyond 9x9, the rule grows
-# with the mines alone.
-BURN_IN = 0.45
-BURN_IN_POWER = 12.5
+# rule"): chain_moves = BURN_IN x mines x min(free / (free - mines), RATIO_CAP) ** BURN_IN_POWER
+# x (free / SIZE_UNIT) ** SIZE_POWER: a dense board mixes slower per mine the larger it is. The
+# powers are those whose largest margin (rule / need) where boards are light (below 40% of the free
+# cells mined) is least; BURN_IN the least giving every measured point 1.5 times its need and the
+# small levels their exact need (rounded up). Past half the free cells mined (RATIO_CAP), the
+# densest the study measured beyond 9x9, the rule grows with the mines and the size alone.
+BURN_IN = 0.47
+BURN_IN_POWER = 11.5
 RATIO_CAP = 2.0
+SIZE_UNIT = 100  # free cells
+SIZE_POWER = 0.25
 # A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): about the
-# largest integrated autocorrelation time the study measures (2.6 to 3.1 of them, half mined).
+# largest integrated autocorrelation time the study measures (2.2 to 2.9 of them, half mined).
 SPACING = 3
 # What a chain move costs against a rejection board's play (benchmarks/bench_noguess.py --stages):
 # `auto` lays at most the boards that cost what the chain would.
@@ -90,7 +93,10 @@ def relaxation(free: int, mines: int) -> float:
 
 def chain_moves(free: int, mines: int) -> int:
     """The chain's moves for a board: the rule."""
-    return int(math.ceil(BURN_IN * mines * min(free / (free - mines), RATIO_CAP) ** BURN_IN_POWER)) if 0 < mines < free else 0
+    if not 0 < mines < free:
+        return 0
+    ratio = min(free / (free - mines), RATIO_CAP)
+    return int(math.ceil(BURN_IN * mines * ratio ** BURN_IN_POWER * (free / SIZE_UNIT) ** SIZE_POWER))
 
 
 def batch_spacing(free: int, mines: int) -> int:

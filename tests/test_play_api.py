@@ -495,7 +495,8 @@ def test_a_game_given_up_after_its_first_click_is_a_loss_and_recorded(client):
     s = win(client, s, client.hub.get(s["id"]).game.board)
     new(client, mode="safe", session="tab")  # never clicked: thrown away for nothing
     played = act(client, new(client, mode="safe", session="tab")["id"], "open", 4, 4)
-    x, y = next((x, y) for x, y in ((0, 0), (8, 8)) if played["cells"][y * 9 + x] == "#")
+    assert played["status"] == "playing"
+    x, y = next((i % 9, i // 9) for i, c in enumerate(played["cells"]) if c == "#")  # any cell still hidden
     played = act(client, played["id"], "flag", x, y)
     new(client, mode="safe", level="intermediate", session="tab")  # another level, with that game in play
     records = client.get("/api/records").json()["records"]

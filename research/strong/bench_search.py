@@ -1,12 +1,14 @@
 """The end game's search alone, on the positions `strong` meets: CPU time of `perfect.search` per position.
 
     python research/strong/bench_search.py record --case expert-opening --games 400 --out obs.npz
-    python research/strong/bench_search.py time obs.npz [--rounds 3]
+    python research/strong/bench_search.py time obs.npz [--rounds 3] [--every]
+    OLD_TREE/.venv/bin/python research/strong/bench_search.py time obs.npz   # the same searches, another checkout
 
 `record` plays the games (seed 1, as `sweeplab bench`) and keeps what each end-game search is
 given (its sights, its budget); `time` runs `perfect.search` on each, best of --rounds, and prints
-the total, the states searched and a digest of the results (equal digests: equal wins, cells and
-states), so that two checkouts can be compared on the very same searches.
+the total, the states searched and a digest of the results (equal digests: equal wins, cells, states
+and, with --every, each root guess's wins), so that two checkouts can be compared on the very same
+searches: run this script with each checkout's interpreter.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def record(case: str, games: int, out: str) -> None:
     print(f"{len(got)} end-game searches in {games} games")
 
 
-def time_all(path: str, rounds: int) -> None:
+def time_all(path: str, rounds: int, every: bool) -> None:
     from sweeplab.solver.perfect import new_memo, search, signatures
     data = np.load(path)
     budget = data["budget"]
@@ -55,12 +57,13 @@ def time_all(path: str, rounds: int) -> None:
         best = float("inf")
         for _ in range(rounds):
             t = time.process_time()
-            wins, k, spent, _, _ = search(o, int(b), False, -1, z1, z2, new_memo(1 << 10))
+            wins, k, spent, rootw, _ = search(o, int(b), every, -1, z1, z2, new_memo(1 << 10))
             best = min(best, time.process_time() - t)
         total += best
         states += spent
-        digest.update(f"{wins},{k},{spent};".encode())
-    print(f"{len(obs)} searches: {total:.3f} CPU s (best of {rounds} each), {states} states, "
+        digest.update(f"{wins},{k},{spent},{rootw.tolist() if every else ''};".encode())
+    what = " (every root guess)" if every else ""
+    print(f"{len(obs)} searches{what}: {total:.3f} CPU s (best of {rounds} each), {states} states, "
           f"results {digest.hexdigest()[:16]}")
 
 
@@ -74,11 +77,12 @@ def main(argv=None):
     t = sub.add_parser("time")
     t.add_argument("path")
     t.add_argument("--rounds", type=int, default=3)
+    t.add_argument("--every", action="store_true", help="search each root guess in full (no cut-off at the root)")
     args = ap.parse_args(argv)
     if args.task == "record":
         record(args.case, args.games, args.out)
     else:
-        time_all(args.path, args.rounds)
+        time_all(args.path, args.rounds, args.every)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ a small id (the `sights` array); a state is a run of layout numbers in one pool,
 counting sort on those ids, and memoised under a 128-bit Zobrist signature of its layout set (each
 layout two random 64-bit words, a set the XOR of its members': two different sets agree with
 chance 2**-128). Cells are tried safest first and cut off when even surviving them could not beat
-the best found. Past `budget` new states it gives up, so it never hangs.
+the best found; a cell whose parts are all settled already (one layout, or in the memo) is counted
+without entering them or moving its layouts. Past `budget` new states it gives up, so it never
+hangs.
 """
 
 from __future__ import annotations
@@ -199,17 +201,24 @@ def _guesses(byrow, pool, lo, hi, alive, order, nsafe, low, high, d, n, force):
 
 
 @njit(inline='always')
-def _split(obs, pool, lo, hi, c, top, b0, bnd, ph1, ph2, cnt, slot, ids, z1, z2):
-    """Split the layouts pool[lo:hi] where c is safe by what c shows: a counting sort on its ids,
-    the parts written from pool[top] on in the order their ids are first met, part q at
-    bnd[b0 + q]..bnd[b0 + q + 1] (from top) with its signature in ph1 / ph2. Returns the parts."""
+def _split(obs, pool, lo, hi, c, b0, bnd, ph1, ph2, cnt, slot, ids, sg1, sg2, z1, z2):
+    """Split the layouts pool[lo:hi] where c is safe by what c shows, and sign the parts: one pass
+    that counts each id's layouts and XORs their signatures (in sg1 / sg2, by id). Part q, in the
+    order its id is first met, will lie at bnd[b0 + q]..bnd[b0 + q + 1] (offsets from where `_place`
+    writes it) with its signature in ph1 / ph2; slot[id]: where its part starts. Returns the parts."""
     m = 0
     for t in range(lo, hi):
-        o = obs[c, pool[t]]
+        r = pool[t]
+        o = obs[c, r]
         if o >= 0:
             if cnt[o] == 0:
                 ids[m] = o
                 m += 1
+                sg1[o] = z1[r]
+                sg2[o] = z2[r]
+            else:
+                sg1[o] ^= z1[r]
+                sg2[o] ^= z2[r]
             cnt[o] += 1
     at = 0
     for q in range(m):
@@ -217,22 +226,41 @@ def _split(obs, pool, lo, hi, c, top, b0, bnd, ph1, ph2, cnt, slot, ids, z1, z2)
         slot[o] = at
         bnd[b0 + q] = at
         at += cnt[o]
-        cnt[o] = b0 + q  # from here on: where id o's part is listed
-        ph1[b0 + q] = np.uint64(0)
-        ph2[b0 + q] = np.uint64(0)
+        cnt[o] = 0
+        ph1[b0 + q] = sg1[o]
+        ph2[b0 + q] = sg2[o]
     bnd[b0 + m] = at
-    for t in range(lo, hi):  # each layout placed and signed into its part in one pass
+    return m
+
+
+@njit(inline='always')
+def _place(obs, pool, lo, hi, c, top, slot):
+    """Write the parts `_split` listed from pool[top] on, a counting sort's second pass (only when
+    some part must be searched: a cell whose parts are all settled needs no layouts moved)."""
+    for t in range(lo, hi):
         r = pool[t]
         o = obs[c, r]
         if o >= 0:
             pool[top + slot[o]] = r
             slot[o] += 1
-            b = cnt[o]
-            ph1[b] ^= z1[r]
-            ph2[b] ^= z2[r]
+
+
+@njit(inline='always')
+def _settled(memo, bnd, ph1, ph2, b0, m):
+    """The wins of a cell's m parts (listed from bnd[b0]) when each is settled already (one
+    layout, or found in the memo), else -1."""
+    table = memo[0]
+    total = 0
     for q in range(m):
-        cnt[ids[q]] = 0
-    return m
+        size = bnd[b0 + q + 1] - bnd[b0 + q]
+        if size == 1:
+            total += 1
+        else:
+            i = _find(table, ph1[b0 + q], ph2[b0 + q], size)
+            if table[i, 2] == 0:
+                return -1
+            total += np.int64(table[i, 3])
+    return total
 
 
 @njit
@@ -263,7 +291,9 @@ def search(obs, budget, every, force, z1, z2, memo):
     ph1 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
     ph2 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
     cnt = np.zeros(G, dtype=np.int64)       # scratch of the counting sort: layouts per id ...
-    slot = np.zeros(G, dtype=np.int64)      # ... and where its part starts
+    slot = np.zeros(G, dtype=np.int64)      # ... where its part starts ...
+    sg1 = np.zeros(G, dtype=np.uint64)      # ... and its signature's two words
+    sg2 = np.zeros(G, dtype=np.uint64)
     ids = np.empty(N, dtype=np.int64)       # the ids met, in order of first sight
     frame = np.zeros((11, depth), dtype=np.int64)  # per frame: its layouts, parts, the cell it tries
     lo, hi, top, btop, ncand, pos = frame[0], frame[1], frame[2], frame[3], frame[4], frame[5]
@@ -343,9 +373,14 @@ def search(obs, budget, every, force, z1, z2, memo):
             pos[d] += 1
             bound = -1 if (d == 0 and (every or force >= 0)) or free[d] else best[d]
             if alive[d, c] > bound:
-                groups[d] = _split(obs, pool, lo[d], hi[d], c, top[d], btop[d], bnd, ph1, ph2, cnt, slot, ids,
+                groups[d] = _split(obs, pool, lo[d], hi[d], c, btop[d], bnd, ph1, ph2, cnt, slot, ids, sg1, sg2,
                                    z1, z2)
-                cell[d], g[d], got[d], left[d] = c, 0, 0, alive[d, c]
+                total = _settled(memo, bnd, ph1, ph2, btop[d], groups[d])
+                if total >= 0:  # every part settled already: the cell's wins with no frame entered
+                    cell[d], g[d], got[d], left[d] = c, groups[d], total, 0
+                else:
+                    _place(obs, pool, lo[d], hi[d], c, top[d], slot)
+                    cell[d], g[d], got[d], left[d] = c, 0, 0, alive[d, c]
                 continue
             pos[d] = ncand[d]  # sorted by safety: no cell left can beat the best
         # every guess tried: settle this state

@@ -78,6 +78,58 @@ def plain_wins(sights, count):
     return win(root), {k: after(root, k) for k in range(len(sights)) if root & ~mine[k] and root & mine[k]}
 
 
+
+def plain_visits(sights, count):
+    """(W, the cell revealed first, new states) of the compiled search's own walk, written plainly:
+    a free reveal alone when there is one, else the guesses safest first then by cell, a guess's
+    parts in the order of their first layouts, a guess dropped once even winning its other parts
+    cannot beat the best found, the remaining guesses skipped once none is safe often enough. A new
+    state is one of more than one layout not settled before: the count the budget limits, so equal
+    counts mean the same positions fit the budget."""
+    mine = [o.get(None, 0) for o in sights]
+    shows = [[b for key, b in o.items() if key is not None] for o in sights]
+    memo, spent = {}, [0]
+
+    def parts(s, k):
+        return sorted((s & b for b in shows[k] if s & b), key=lambda p: p & -p)
+
+    def win(s, root=False):
+        size = s.bit_count()
+        if size == 1 and not root:
+            return 1, -1
+        if s in memo:
+            return memo[s], -1
+        spent[0] += 1
+        free = [k for k in range(len(sights)) if s & ~mine[k] == s and len(parts(s, k)) > 1]
+        if free:
+            value, cell = sum(win(p)[0] for p in parts(s, free[0])), free[0]
+        else:
+            guesses = sorted((k for k in range(len(sights)) if 0 < (s & ~mine[k]).bit_count() < size),
+                             key=lambda k: (-(s & ~mine[k]).bit_count(), k))
+            value, cell = -1, -1
+            for k in guesses:
+                left = (s & ~mine[k]).bit_count()
+                if left <= value:
+                    break
+                got = 0
+                for p in parts(s, k):
+                    left -= p.bit_count()
+                    got += win(p)[0]
+                    if got + left <= value:
+                        break
+                else:
+                    if got > value:
+                        value, cell = got, k
+            if cell < 0:
+                value = size
+        if not root:
+            memo[s] = value
+        return value, cell
+
+    value, cell = win((1 << count) - 1, root=True)
+    return value, cell, spent[0]
+
+
 @st.composite
 def positions(draw):
     """A position of a small board where a guess is due: (view, analysis, undecided)."""
@@ -102,6 +154,21 @@ def test_compiled_end_game_counts_what_the_plain_search_counts(pos):
     cut = endgame_search(view, a.mines, undecided, a.layouts, 10**7)  # with cut-offs at the root too
     assert cut.wins == wins and per_cell[int(np.flatnonzero(var == cut.cell)[0])] == wins
 
+
+
+@pytest.mark.slow
+@settings(max_examples=80, suppress_health_check=list(HealthCheck), deadline=None)
+@given(positions())
+def test_compiled_end_game_walks_the_plain_walk(pos):
+    """The same wins, the same first cell and the same count of new states as the walk written
+    plainly: a shortcut of the search (a guess whose parts are all settled counted without entering
+    them) changes neither which cell it names nor which positions fit its budget."""
+    view, a, undecided = pos
+    L = enumerate_layouts(view, a.mines, undecided, a.layouts)
+    wins, cell, states = plain_visits(plain_sights(view, a.mines, undecided, L), len(L))
+    e = endgame_search(view, a.mines, undecided, a.layouts, 10**7)
+    var = np.flatnonzero(undecided.reshape(-1))
+    assert (e.wins, e.cell, e.states) == (wins, int(var[cell]) if cell >= 0 else -1, states)
 
 @pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=list(HealthCheck), deadline=None)

@@ -279,10 +279,7 @@ def search(obs, budget, every, force, z1, z2, memo):
     n, N = obs.shape
     byrow = obs.T.copy()  # the scan of a state reads each layout's row
     depth = n + 2
-    G = 1
-    for k in range(n):
-        for r in range(N):
-            G = max(G, obs[k, r] + 1)
+    G = 1 + max(0, np.int64(obs.max())) if obs.size else 1  # ids 0..G-1
     pool = np.empty(N * (depth + 1), dtype=np.int32)
     for r in range(N):
         pool[r] = r
@@ -292,14 +289,12 @@ def search(obs, budget, every, force, z1, z2, memo):
     ph2 = np.empty((N + 1) * depth + 1, dtype=np.uint64)
     cnt = np.zeros(G, dtype=np.int64)       # scratch of the counting sort: layouts per id ...
     slot = np.zeros(G, dtype=np.int64)      # ... where its part starts ...
-    sg1 = np.zeros(G, dtype=np.uint64)      # ... and its signature's two words
-    sg2 = np.zeros(G, dtype=np.uint64)
+    sg = np.zeros((2, G), dtype=np.uint64)  # ... and its signature's two words
+    sg1, sg2 = sg[0], sg[1]
     ids = np.empty(N, dtype=np.int64)       # the ids met, in order of first sight
-    frame = np.zeros((11, depth), dtype=np.int64)  # per frame: its layouts, parts, the cell it tries
+    frame = np.zeros((13, depth), dtype=np.int64)  # per frame: its layouts, parts, the cell it tries
     lo, hi, top, btop, ncand, pos = frame[0], frame[1], frame[2], frame[3], frame[4], frame[5]
-    cell, groups, g, got, left = frame[6], frame[7], frame[8], frame[9], frame[10]
-    best = np.zeros(depth, dtype=np.int64)
-    bestk = np.zeros(depth, dtype=np.int64)
+    cell, groups, g, got, left, best, bestk = frame[6], frame[7], frame[8], frame[9], frame[10], frame[11], frame[12]
     sh1 = np.zeros(depth, dtype=np.uint64)
     sh2 = np.zeros(depth, dtype=np.uint64)
     free = np.zeros(depth, dtype=np.bool_)
@@ -310,12 +305,11 @@ def search(obs, budget, every, force, z1, z2, memo):
     high = np.zeros(n, dtype=np.int32)      # ... and its greatest
     rootw = np.full(n, -1, dtype=np.int64)
     spent = 0
-    h1, h2 = np.uint64(0), np.uint64(0)
-    for r in range(N):
-        h1 ^= z1[r]
-        h2 ^= z2[r]
+    for r in range(N):  # the root's signature: every layout's
+        sh1[0] ^= z1[r]
+        sh2[0] ^= z2[r]
     d = 0
-    lo[0], hi[0], sh1[0], sh2[0], top[0], btop[0] = 0, N, h1, h2, N, 0
+    lo[0], hi[0], top[0], btop[0] = 0, N, N, 0
     enter = True
     ret = -1
     while True:
@@ -360,14 +354,13 @@ def search(obs, budget, every, force, z1, z2, memo):
             lo[d], hi[d], sh1[d], sh2[d] = s0, s1, ph1[b], ph2[b]
             enter = True
             continue
-        if c >= 0:
-            if g[d] == groups[d]:
-                if d == 0 and every:
-                    rootw[c] = got[d]
-                if got[d] > best[d]:
-                    best[d] = got[d]
-                    bestk[d] = c
-            cell[d] = -1
+        if c >= 0 and g[d] == groups[d]:  # cell c played to the end: is it the best so far?
+            if d == 0 and every:
+                rootw[c] = got[d]
+            if got[d] > best[d]:
+                best[d] = got[d]
+                bestk[d] = c
+        cell[d] = -1
         if pos[d] < ncand[d]:
             c = order[d, pos[d]]
             pos[d] += 1

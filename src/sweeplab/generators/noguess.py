@@ -280,7 +280,7 @@ def _begin(level: _Level, state, tries: int, how: str, insert_tries: int | None 
         flat, state = lay_uniform(level.n, level.mines, level.excluded, np.uint64(state))
         chunk = min(REPAIRS_PER_BOARD, tries - used)
         state, spent, ok, p = repair(flat, level.excluded, level.nbr, level.click, np.uint64(state), chunk,
-                                      level.budget, level.room)
+                                     level.budget, level.room)
         used += spent
         if ok or used >= tries:
             return p, state, ok, used, "repair"

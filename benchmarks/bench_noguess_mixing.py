@@ -39,7 +39,7 @@ are proposed moves):
   a bias at the edge of detection decayed at the slowest pace the stationary chains show; beside
   it a 90% bootstrap interval (each start's chains drawn again with replacement; a point whose
   need is the edge-of-detection estimate in every draw shows a single value);
-- rule: the rule's moves (`noguess.chain_moves`), and rule / need, its margin;
+- rule: the rule's moves (`chain_length.chain_moves`), and rule / need, its margin;
 - nR-hat: the nested R-hat (Margossian et al. 2022) of `--check-chains` chains a start run to the
   rule's length, the two starts as the superchains, over the records of their last unit; an exact
   sampler scores about 1 + 1 / (2 chains);
@@ -76,6 +76,7 @@ import numpy as np
 
 from sweeplab import grid
 from sweeplab._numba_cache import njit
+from sweeplab.generators import chain_length as L
 from sweeplab.generators import noguess as G
 from sweeplab.generators.certify import position, settle, tried_uses_total, workspace
 from sweeplab.lab.runner import fan_out
@@ -110,11 +111,6 @@ PUBLISHED = (((9, 9, 14, "centre"), 41), ((9, 9, 15, "edge"), 44), ((9, 9, 15, "
              ((9, 9, 38, "corner"), 3436), ((9, 9, 46, "corner"), 5649), ((16, 16, 49, "centre"), 111),
              ((16, 16, 76, "corner"), 828), ((16, 16, 99, "centre"), 3404), ((16, 16, 101, "corner"), 6636),
              ((16, 16, 124, "centre"), 39856), ((16, 16, 126, "corner"), 27992))
-
-
-def unit(free: int, mines: int) -> float:
-    """The study's clock, in moves (independent of the rule's constants)."""
-    return mines * (free / (free - mines)) ** 3
 
 
 def clicks(w: int, h: int) -> dict[str, tuple[int, int]]:
@@ -188,7 +184,7 @@ def run_batch(point, units, first, last, seed) -> dict:
     level, _, _ = level_of(point)
     w, h, mines, _ = point
     x, y = level.x, level.y
-    every = max(1, int(round(unit(level.free, mines) / RECORDS_PER_UNIT)))
+    every = max(1, int(round(L.relaxation(level.free, mines) / RECORDS_PER_UNIT)))
     n_burn = units * RECORDS_PER_UNIT + 1
     n_long = (LONG_UNITS - BURN_UNITS) * RECORDS_PER_UNIT
     region = regions(w, h, x, y)
@@ -216,7 +212,7 @@ def run_check(point, moves, chains, seed) -> dict:
     `moves`."""
     level, x, y = level_of(point)
     w, h, mines, _ = point
-    every = max(1, int(round(unit(level.free, mines) / RECORDS_PER_UNIT)))
+    every = max(1, int(round(L.relaxation(level.free, mines) / RECORDS_PER_UNIT)))
     n = min(RECORDS_PER_UNIT, moves // every) + 1
     silent = moves - (n - 1) * every
     region = regions(w, h, x, y)
@@ -312,7 +308,7 @@ def analyse(d: dict, check: dict | None) -> dict:
     burn, every = d["burn"], int(d["every"])
     free, mines = int(d["free"]), int(d["mines"])
     stationary, mu, sd, live = stationary_law(d)
-    out = {"acc": float(d["acc"]), "unit": unit(free, mines), "rule": G.chain_moves(free, mines),
+    out = {"acc": float(d["acc"]), "unit": L.relaxation(free, mines), "rule": L.chain_moves(free, mines),
            "tau_int": (0.0, ""), "free": free, "mines": mines, "units": (burn.shape[2] - 1) // RECORDS_PER_UNIT}
     for f in live:
         t = integrated_time(stationary[:, :, f]) * every
@@ -365,8 +361,7 @@ def parse_point(text: str) -> tuple[int, int, int, str]:
 def shape(r: dict, p: float, q: float = 0.0, c: float = 1.0) -> float:
     """A form of the rule at a point, BURN_IN aside: mines x min(free / (free - mines), the cap) ** p
     x (free / SIZE_UNIT) ** q, times c where the click is in a corner's block."""
-    ratio = min(r["free"] / (r["free"] - r["mines"]), G.RATIO_CAP)
-    return r["mines"] * ratio ** p * (r["free"] / G.SIZE_UNIT) ** q * (c if r["click"] == "corner" else 1.0)
+    return L.rule_form(r["free"], r["mines"], 1.0, p, q) * (c if r["click"] == "corner" else 1.0)
 
 
 def exact_points() -> list[dict]:
@@ -469,7 +464,7 @@ def jobs_for(points, a) -> tuple[list, dict]:
                 if not os.path.exists(part):
                     jobs.append((part, ("burn", point, horizon(level.free, point[2]), first, last, key)))
             batches[base + ".npz"] = parts
-        moves = G.chain_moves(level.free, point[2])
+        moves = L.chain_moves(level.free, point[2])
         check = f"{base}_rule{moves}_{a.check_chains}.npz"
         if a.check_chains and not a.table and not os.path.exists(check):
             jobs.append((check, ("check", point, moves, a.check_chains, key)))
@@ -495,11 +490,11 @@ def exact_table() -> None:
         p = chain_transition(w, h, m, x, y, boards)
         spectrum = np.linalg.eigh(p)
         second = float(np.sort(np.abs(spectrum[0]))[-2])
-        near, nearer, rule = moves_within(spectrum, 0.01), moves_within(spectrum, 0.001), G.chain_moves(free, m)
+        near, nearer, rule = moves_within(spectrum, 0.01), moves_within(spectrum, 0.001), L.chain_moves(free, m)
         print(f"{f'{w}x{h}/{m}':>8} {f'{x},{y}':>6} {m / free:>7.0%} {len(boards):>6} {1 / (1 - second):>6.0f} "
-              f"{G.relaxation(free, m):>6.0f} {near:>7} {nearer:>8} {rule:>6} {rule / nearer:>15.1f}", flush=True)
+              f"{L.relaxation(free, m):>6.0f} {near:>7} {nearer:>8} {rule:>6} {rule / nearer:>15.1f}", flush=True)
     print("(relax: 1 / (1 - the second largest eigenvalue's size), in moves; clock: the study's unit, "
-          "`noguess.relaxation`; TV d: the fewest moves after which every start's law is within d of uniform)")
+          "`chain_length.relaxation`; TV d: the fewest moves after which every start's law is within d of uniform)")
 
 
 def main() -> None:
@@ -551,9 +546,9 @@ def main() -> None:
                 save(path, {**join_batches(loaded), "cpu": sum(float(b["cpu"]) for b in loaded)})
                 for q in parts:
                     os.remove(q)
-    print(f"ran {len(jobs)} tasks in {time.time() - t:.0f} s; rule: chain_moves = {G.BURN_IN} x mines x "
-          f"min(free / (free - mines), {G.RATIO_CAP:g}) ** {G.BURN_IN_POWER} x (free / {G.SIZE_UNIT}) ** "
-          f"{G.SIZE_POWER}; {a.chains} chains from each start (at most; a point's richest records with --table), "
+    print(f"ran {len(jobs)} tasks in {time.time() - t:.0f} s; rule: chain_moves = {L.BURN_IN} x mines x "
+          f"min(free / (free - mines), {L.RATIO_CAP:g}) ** {L.BURN_IN_POWER} x (free / {L.SIZE_UNIT}) ** "
+          f"{L.SIZE_POWER}; {a.chains} chains from each start (at most; a point's richest records with --table), "
           f"{a.check_chains} to the rule's length; tolerance {TOLERANCE} sd; moves are proposed moves")
     header = (f"{'level':>10} {'click':>6} {'density':>7} {'acc':>5} {'tau_int':>19} {'bias0':>26} {'tau_burn':>25} "
               f"{'need':>6} {'need 90%':>13} {'chains':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
@@ -567,12 +562,12 @@ def main() -> None:
             w, h, mines, name = point
             base = (richest_path if a.table else point_path)(a.dir, point, a.chains, a.seed)
             level, _, _ = level_of(point)
-            check = f"{base}_rule{G.chain_moves(level.free, mines)}_{a.check_chains}.npz"
+            check = f"{base}_rule{L.chain_moves(level.free, mines)}_{a.check_chains}.npz"
             if not os.path.exists(base + ".npz") and point not in dict(PUBLISHED):
                 continue
             if not os.path.exists(base + ".npz"):  # (--table: the findings' need)
                 r = {"free": level.free, "mines": mines, "need": float(dict(PUBLISHED)[point]),
-                     "rule": G.chain_moves(level.free, mines), "click": name}
+                     "rule": L.chain_moves(level.free, mines), "click": name}
                 (fitted if label == "fitted on" else others).append(r)
                 print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {'(the findings table)':>77} "
                       f"{r['need']:>6.0f} {'':>13} {64:>6} {r['rule']:>6} {r['rule'] / r['need']:>6.2f}", flush=True)
@@ -594,7 +589,7 @@ def main() -> None:
         return
     exact = exact_points()
     forms = fit_forms(fitted, exact)
-    print(f"the rule's forms: BURN_IN x mines x min(free / (free - mines), {G.RATIO_CAP:g}) ** p x (free / {G.SIZE_UNIT}) "
+    print(f"the rule's forms: BURN_IN x mines x min(free / (free - mines), {L.RATIO_CAP:g}) ** p x (free / {L.SIZE_UNIT}) "
           f"** q x (c where the click is in a corner's block); per form the p, q and c whose largest margin below "
           f"40% is least, with the least BURN_IN giving every fitted point a margin of at least {MARGIN} and every "
           f"small level at least its exact need (TV 0.001, --exact):")

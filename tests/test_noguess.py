@@ -28,7 +28,8 @@ from sweeplab.generators.certify import (
     play_moved,
     set_mine,
 )
-from sweeplab.generators.noguess import boards, chain_moves, generate, rejection_tries
+from sweeplab.generators.chain_length import chain_moves, rejection_tries
+from sweeplab.generators.noguess import boards, generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.rng import stream_key
 from sweeplab.view import View

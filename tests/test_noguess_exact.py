@@ -14,6 +14,7 @@ from sweeplab import grid
 from sweeplab._numba_cache import njit
 from sweeplab.generators import noguess as G
 from sweeplab.generators.certify import BUDGET, SOLVED, position, settle, start, try_move, undo, workspace
+from sweeplab.generators.chain_length import chain_moves, relaxation
 from sweeplab.lab.uniformity import (
     certified_boards,
     chain_transition,
@@ -239,10 +240,10 @@ def test_the_rules_length_brings_the_chain_to_uniform_from_every_certified_board
     p = transition(UNIFORM_LEVEL)
     assert np.allclose(p, p.T, rtol=0, atol=1e-15) and np.allclose(p.sum(axis=1), 1)
     free = w * h - int(grid.block_mask(w, h, x, y).sum())
-    rule = G.chain_moves(free, m)
+    rule = chain_moves(free, m)
     spectrum = np.linalg.eigh(p)
     assert farthest_from_uniform(spectrum, rule) <= NEAR
-    assert farthest_from_uniform(spectrum, int(G.relaxation(free, m))) > 0.5  # (a relaxation is far from enough here)
+    assert farthest_from_uniform(spectrum, int(relaxation(free, m))) > 0.5  # (a relaxation is far from enough here)
 
 
 @pytest.mark.slow
@@ -265,7 +266,7 @@ def test_a_batchs_boards_are_uniform_and_a_start_without_enough_chain_is_not():
     w, h, m, (x, y) = UNIFORM_LEVEL
     assert exact_chi_square(drawn(G.boards(w, h, m, x, y, 3, 4940, method="chain"), UNIFORM_LEVEL))[2] < 3.5
     free = w * h - int(grid.block_mask(w, h, x, y).sum())
-    for steps in (0, int(G.relaxation(free, m) / 2)):
+    for steps in (0, int(relaxation(free, m) / 2)):
         made = (G.generate(w, h, m, x, y, i, method="chain", steps=steps) for i in range(2470))
         assert exact_chi_square(drawn(made, UNIFORM_LEVEL))[2] > 8, steps
 

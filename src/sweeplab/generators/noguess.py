@@ -6,26 +6,26 @@ cell; a verdict is the board's own (`certify.settle` plays a board afresh wherev
 stopped a play). Two samplers draw it (docs/findings/noguess-uniformity.md):
 
 - Rejection: uniform boards until one certifies. Exact. `auto` uses it while it is cheap: at most
-  as many boards as the chain's moves would cost (`rejection_tries`), then the chain.
+  as many boards as the chain's moves would cost, then the chain.
 - The chain: a Metropolis chain over certified boards. A move takes a uniform mine to a uniform
   free cell (outside the click's block) and is kept iff the board it gives certifies. Each move is
   undone by one move back, so the proposal is symmetric and the acceptance depends on the new
   board alone: the uniform law over the certified boards is stationary from any start. That every
   certified board is reached is checked exhaustively on small boards (tests/test_noguess_exact.py).
   It starts from a plain insertion (mines added one at a time, each kept iff the board still
-  certifies) or, where that stalls, the repair (stuck frontier mines moved off the frontier until
-  a uniform board certifies); both are biased, and the chain's length (`chain_moves`, the mixing
-  study's rule) is what forgets them.
+  certifies) or, where that stalls, the repair (repair.py); both are biased, and the chain's length
+  is what forgets them.
 
-A batch (`boards`) runs one warm chain and hands out a board every `batch_spacing` moves after the
-first board's; a single board pays its own chain. Every board returned is certified; if none is
-found within the tries, GenerationError (or, with `allow_uncertified=True`, the last board tried,
-marked `certified=False`). The same seed, level and click give the same board.
+How long the chain runs, for a board and between a batch's boards, and where `auto` leaves
+rejection, is chain_length.py's, measured by the mixing study. A batch (`boards`) runs one warm
+chain and hands out a board every `batch_spacing` moves after the first board's; a single board
+pays its own chain. Every board returned is certified; if none is found within the tries,
+GenerationError (or, with `allow_uncertified=True`, the last board tried, marked
+`certified=False`). The same seed, level and click give the same board.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -43,10 +43,8 @@ from .certify import (
     BUDGET,
     DEFAULT_LEAF_BUDGET,
     SOLVED,
-    hidden,
     keep,
     position,
-    revealed,
     set_mine,
     settle,
     start,
@@ -55,6 +53,8 @@ from .certify import (
     undo,
     workspace,
 )
+from .chain_length import batch_spacing, chain_moves, rejection_tries
+from .repair import repair
 
 METHODS = ("auto", "rejection", "chain")
 STARTS = ("insert", "repair")
@@ -64,50 +64,6 @@ PAIR_SHARE = 8  # of the chain's proposals, one in PAIR_SHARE moves two mines at
 FRESH_SHARE = 64  # ... and one in FRESH_SHARE lays a fresh uniform board
 INSERT_TRIES_PER_MINE = 16  # adds the insertion tries before the repair starts instead
 INSERT_STALL = 64  # the insertion shakes its board with as many chain moves after this many failed adds in a row
-
-# The rule, fitted by benchmarks/bench_noguess_mixing.py (docs/findings/noguess-uniformity.md, "The
-# rule"): chain_moves = BURN_IN x mines x min(free / (free - mines), RATIO_CAP) ** BURN_IN_POWER
-# x (free / SIZE_UNIT) ** SIZE_POWER: a dense board mixes slower per mine the larger it is. The
-# powers are those whose largest margin (rule / need) where boards are light (below 40% of the free
-# cells mined) is least; BURN_IN the least giving every measured point 1.5 times its need and the
-# small levels their exact need (rounded up). Past half the free cells mined (RATIO_CAP), the
-# densest the study measured beyond 9x9, the rule grows with the mines and the size alone.
-BURN_IN = 0.47
-BURN_IN_POWER = 11.5
-RATIO_CAP = 2.0
-SIZE_UNIT = 100  # free cells
-SIZE_POWER = 0.25
-# A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): about the
-# largest integrated autocorrelation time the study measures (2.2 to 2.9 of them, half mined).
-SPACING = 3
-# What a chain move costs against a rejection board's play (benchmarks/bench_noguess.py --stages):
-# `auto` lays at most the boards that cost what the chain would.
-MOVES_PER_PLAY = 4
-
-
-def relaxation(free: int, mines: int) -> float:
-    """The mixing study's clock, for `mines` mines on `free` cells outside the click's block: about
-    the moves in which each mine is moved once (a move kept about (1 - mines / free) ** 3 of the time)."""
-    return mines * (free / (free - mines)) ** 3 if 0 < mines < free else 0.0
-
-
-def chain_moves(free: int, mines: int) -> int:
-    """The chain's moves for a board: the rule."""
-    if not 0 < mines < free:
-        return 0
-    ratio = min(free / (free - mines), RATIO_CAP)
-    return int(math.ceil(BURN_IN * mines * ratio ** BURN_IN_POWER * (free / SIZE_UNIT) ** SIZE_POWER))
-
-
-def batch_spacing(free: int, mines: int) -> int:
-    """Moves between two boards a batch hands out (after the first board's `chain_moves`)."""
-    return max(1, int(math.ceil(SPACING * relaxation(free, mines))))
-
-
-def rejection_tries(free: int, mines: int) -> int:
-    """Boards `auto` lays by rejection before it leaves the board to the chain: those that cost
-    what the chain would (at least one)."""
-    return max(1, chain_moves(free, mines) // MOVES_PER_PLAY)
 
 
 @dataclass(frozen=True)
@@ -120,7 +76,20 @@ class NoGuessResult:
     tries: int  # rejection: boards laid; chain: repair moves of the start (0 after an insertion)
     accepted: int  # chain: moves kept
     steps: int  # chain: moves proposed
-    start: str = ""  # chain: what made its first board, "insert" or "repair"
+    start: str = ""  # chain: what made its first board, "insert" or "repair" ("batch": a batch's later board)
+
+
+# Rejection, and where a batch picks up its first board: a board played from its click.
+
+@njit(inline='always')
+def _played(mines, nbr, click, budget, room):
+    """The board `mines` played from its click: (position, certified). Where the leaf budget stopped
+    the play, the verdict is the play's, not the board's, so `settle` plays the board afresh."""
+    p = position(mines, nbr, click, budget, room)
+    status = start(p)
+    if status == BUDGET and settle(p) == SOLVED:
+        return keep(p), True
+    return p, status == SOLVED
 
 
 @njit
@@ -129,125 +98,26 @@ def _rejection(n, count, excluded, nbr, click, state, tries, budget, room):
     p = position(np.zeros(n, dtype=np.bool_), nbr, click, budget, room)
     for t in range(tries):
         mines, state = lay_uniform(n, count, excluded, state)
-        p = position(mines, nbr, click, budget, room)
-        status = start(p)
-        if status == BUDGET:  # the budget's verdict is the play's: the board's own instead
-            status = settle(p)
-            if status == SOLVED:
-                p = keep(p)
-        if status == SOLVED:
+        p, ok = _played(mines, nbr, click, budget, room)
+        if ok:
             return p, state, t + 1, True
     return p, state, tries, False
 
 
-@njit
-def _insert(p, excluded, state, extra, stall, tries):
-    """Add `extra` mines to the certified position `p`, each at a uniform free cell, kept iff the
-    board still certifies; after `stall` failed adds in a row, `stall` chain moves shake the board
-    before the next. Returns (state, mines added, position); it gives up after `tries` adds tried."""
-    n = p.mines.shape[0]
-    cells, mined = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
-    _, nfr = _mines_and_free(p.mines, excluded, mined, cells)
-    added = failed = 0
-    for _ in range(tries):
-        if added == extra:
-            break
-        state, r = below(state, nfr)
-        c = cells[r]
-        if try_move(p, -1, c) == SOLVED:
-            p = keep(p)
-            nfr -= 1
-            cells[r] = cells[nfr]
-            added += 1
-            failed = 0
-            continue
-        undo(p, -1, c)
-        failed += 1
-        if failed == stall:
-            state, _, p = _chain(p, excluded, state, stall)
-            _, nfr = _mines_and_free(p.mines, excluded, mined, cells)  # (the moves changed which cells are free)
-            failed = 0
-    return state, added, p
+# The chain. _verdict, _move, _pair and _fresh are inlined into the chain, the one kernel that calls
+# them (through each other): as kernels of their own, each of the four would link in and optimize
+# again the whole certifier below it (both plays).
 
-
-@njit
-def _repair(mines, excluded, nbr, click, state, repairs, budget, room):
-    """Move stuck frontier mines until the board certifies. Returns (state, moves, certified, position).
-
-    Where the player gets stuck, one random hidden frontier mine moves to a random hidden cell off
-    the frontier (or, now and then or when there is none, to any free cell): a cell the player
-    could not decide becomes safe. The changed board is certified again from the old play's log.
-    """
-    n = mines.shape[0]
-    cand = np.empty(n, dtype=np.int32)
-    p = position(mines, nbr, click, budget, room)
-    status = start(p)
-    for r in range(repairs + 1):
-        if status == SOLVED:
-            return state, r, True, p
-        if r == repairs:
-            break
-        nc = 0  # a hidden mine the player touches (its neighbour is open)
-        for i in range(n):
-            if hidden(p, i) and mines[i]:
-                for k in range(8):
-                    j = nbr[i, k]
-                    if j >= 0 and revealed(p, j):
-                        cand[nc] = i
-                        nc += 1
-                        break
-        if nc == 0:  # a component over budget with no frontier mine: move any hidden mine
-            for i in range(n):
-                if hidden(p, i) and mines[i]:
-                    cand[nc] = i
-                    nc += 1
-        if nc == 0:
-            break
-        state, r1 = below(state, nc)
-        src = cand[r1]
-        # a hidden safe cell off the frontier (a frontier one would just swap places with the
-        # mine: a 50/50 again); now and then any free cell, so that walled-in mines cannot circle
-        state, coin = below(state, 4)
-        nd = 0
-        for i in range(n):
-            if coin > 0 and hidden(p, i) and not mines[i] and not excluded[i]:
-                inner = True
-                for k in range(8):
-                    j = nbr[i, k]
-                    if j >= 0 and revealed(p, j):
-                        inner = False
-                        break
-                if inner:
-                    cand[nd] = i
-                    nd += 1
-        if nd == 0:
-            for i in range(n):
-                if not mines[i] and not excluded[i]:
-                    cand[nd] = i
-                    nd += 1
-        if nd == 0:
-            break
-        state, r2 = below(state, nd)
-        status = try_move(p, src, cand[r2])
-        p = keep(p)
-    return state, repairs, False, p
-
-
-# _verdict, _move, _pair and _fresh are inlined into the chain, the one kernel that calls them (through
-# each other): as kernels of their own, each of the four would link in and optimize again the whole
-# certifier below it (both plays).
 @njit(inline='always')
 def _verdict(p, status):
-    """A play's verdict made the board's own: where the leaf budget stopped the play (whether a play
-    meets an over-budget component depends on the order it went in, so on the old board's log),
-    `settle` plays the board afresh with none."""
+    """A replay's verdict made the board's own: whether a replay meets a component past the leaf
+    budget depends on the old board's log, so there `settle` plays the board afresh."""
     return settle(p) if status == BUDGET else status
 
 
 @njit(inline='always')
 def _move(p, src, dst):
-    """The mine at `src` to the free cell `dst`, kept iff the board it gives certifies. Returns
-    (kept, position)."""
+    """The mine at `src` to the free cell `dst`, kept iff the board certifies. Returns (kept, position)."""
     if _verdict(p, try_move(p, src, dst)) == SOLVED:
         return True, keep(p)
     undo(p, src, dst)
@@ -256,9 +126,8 @@ def _move(p, src, dst):
 
 @njit(inline='always')
 def _pair(p, a1, b1, a2, b2):
-    """Two mines moved at once (a1 to b1, a2 to b2), kept iff the board they give certifies.
-    Returns (kept, position). The board between is never played: the pair is replayed at once
-    from the certified board's log, which a rejected pair leaves standing."""
+    """Two mines moved at once (a1 to b1, a2 to b2), kept iff the board certifies; the board between
+    is never played. Returns (kept, position)."""
     if _verdict(p, try_pair(p, a1, b1, a2, b2)) == SOLVED:
         return True, keep(p)
     undo(p, a2, b2)
@@ -268,8 +137,7 @@ def _pair(p, a1, b1, a2, b2):
 
 @njit(inline='always')
 def _fresh(p, excluded, state):
-    """A fresh uniform board in place of the certified position's, kept iff it certifies. Returns
-    (state, kept, position)."""
+    """A fresh uniform board in place of the position's, kept iff it certifies. Returns (state, kept, position)."""
     n = p.mines.shape[0]
     old = p.mines.copy()
     board, state = lay_uniform(n, int(old.sum()), excluded, state)
@@ -297,15 +165,13 @@ def _mines_and_free(mines, excluded, mpos, fpos):
             nfr += 1
     return nm, nfr
 
+
 @njit
 def _chain(p, excluded, state, steps):
-    """`steps` Metropolis proposals from the certified position `p`, each kept iff the board it gives
-    certifies (the verdict that board's own: `_verdict`), of three kinds, each symmetric: mostly a
-    uniform mine to a uniform free cell; one in PAIR_SHARE two distinct such mines to two distinct
-    such cells (a few boards are reached by no single move: tests/test_noguess_exact.py); one in
-    FRESH_SHARE a fresh uniform board (any board from any other, so the chain can reach every
-    certified board). Returns (state, proposals kept, position): the position returned holds the
-    last board's play, so a chain goes on from it."""
+    """`steps` proposals from the certified position `p`, each symmetric: mostly a uniform mine to a
+    uniform free cell; one in PAIR_SHARE two distinct such mines to two distinct such cells (a few
+    boards are reached by no single move); one in FRESH_SHARE a fresh uniform board (so that every
+    certified board is reached). Returns (state, proposals kept, position); a chain goes on from it."""
     n = p.mines.shape[0]
     mpos = np.empty(n, dtype=np.int32)
     fpos = np.empty(n, dtype=np.int32)
@@ -340,6 +206,38 @@ def _chain(p, excluded, state, steps):
     return state, accepted, p
 
 
+# The chain's first board: the insertion, or the repair where it stalls.
+
+@njit
+def _insert(p, excluded, state, extra, stall, tries):
+    """Add `extra` mines to the certified position `p`, each at a uniform free cell, kept iff the
+    board still certifies; after `stall` failed adds in a row, `stall` chain moves shake the board
+    before the next. Returns (state, mines added, position); it gives up after `tries` adds tried."""
+    n = p.mines.shape[0]
+    cells, mined = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
+    _, nfr = _mines_and_free(p.mines, excluded, mined, cells)
+    added = failed = 0
+    for _ in range(tries):
+        if added == extra:
+            break
+        state, r = below(state, nfr)
+        c = cells[r]
+        if try_move(p, -1, c) == SOLVED:
+            p = keep(p)
+            nfr -= 1
+            cells[r] = cells[nfr]
+            added += 1
+            failed = 0
+            continue
+        undo(p, -1, c)
+        failed += 1
+        if failed == stall:
+            state, _, p = _chain(p, excluded, state, stall)
+            _, nfr = _mines_and_free(p.mines, excluded, mined, cells)  # (the moves changed which cells are free)
+            failed = 0
+    return state, added, p
+
+
 class _Level:
     """A level and its first click, checked, with what its kernels need."""
 
@@ -369,8 +267,7 @@ class _Level:
 def _begin(level: _Level, state, tries: int, how: str, insert_tries: int | None = None):
     """The chain's first board: (position, state, certified, repair moves, "insert" or "repair").
     The insertion tries `insert_tries` adds (default INSERT_TRIES_PER_MINE a mine), then the repair
-    REPAIRS_PER_BOARD moves on a fresh uniform board (a repair can circle: mines walled in
-    together), in turn until `tries` repair moves are spent."""
+    REPAIRS_PER_BOARD moves on a fresh uniform board, in turn until `tries` repair moves are spent."""
     used = 0
     while True:
         if how == "insert":
@@ -382,25 +279,25 @@ def _begin(level: _Level, state, tries: int, how: str, insert_tries: int | None 
                 return p, state, True, used, "insert"
         flat, state = lay_uniform(level.n, level.mines, level.excluded, np.uint64(state))
         chunk = min(REPAIRS_PER_BOARD, tries - used)
-        state, spent, ok, p = _repair(flat, level.excluded, level.nbr, level.click, np.uint64(state), chunk,
-                                      level.budget, level.room)
+        state, spent, ok, p = repair(flat, level.excluded, level.nbr, level.click, np.uint64(state), chunk,
+                                     level.budget, level.room)
         used += spent
         if ok or used >= tries:
             return p, state, ok, used, "repair"
 
+
+# One board, and a batch.
 
 def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topology: str = "bounded",
              method: str = "auto", steps: int | None = None, tries: int | None = None,
              budget: int = DEFAULT_LEAF_BUDGET, allow_uncertified: bool = False,
              chain_start: str = "insert") -> NoGuessResult:
     """A board certified no-guess from the first click (x, y), whose 3x3 block is mine-free, drawn
-    uniformly over such boards (see the module's docstring).
+    uniformly over such boards.
 
     `method`: "rejection", "chain", or "auto" (rejection for up to `rejection_tries` boards, then the
     chain). `steps`: the chain's moves (default: `chain_moves`, the rule). `chain_start`: "insert"
     (the repair where it stalls) or "repair". `tries`: rejection's boards, or the repair's moves.
-    Raises GenerationError when nothing certifies within them, unless `allow_uncertified`, which
-    returns the last board marked `certified=False`.
     """
     level = _Level(width, height, mines, x, y, topology, budget)
     if method not in METHODS:
@@ -408,17 +305,15 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     if chain_start not in STARTS:
         raise InvalidBoardError(f"unknown chain start {chain_start!r}; allowed: {', '.join(STARTS)}")
     state = np.uint64(seed_key(seed))
+    limit = DEFAULT_TRIES if tries is None else tries
     if method != "chain":
-        limit = DEFAULT_TRIES if tries is None else tries
-        if method == "auto":
-            limit = min(limit, rejection_tries(level.free, mines))
-        p, state, used, ok = _rejection(level.n, mines, level.excluded, level.nbr, level.click, state, limit, budget,
+        laid = min(limit, rejection_tries(level.free, mines)) if method == "auto" else limit
+        p, state, used, ok = _rejection(level.n, mines, level.excluded, level.nbr, level.click, state, laid, budget,
                                         level.room)
         if ok or method == "rejection":
             if not ok and not allow_uncertified:
-                raise level.error(limit, "rejection")
+                raise level.error(laid, "rejection")
             return NoGuessResult(level.board(p.mines), ok, "rejection", int(used), 0, 0)
-    limit = DEFAULT_TRIES if tries is None else tries
     p, state, ok, used, how = _begin(level, state, limit, chain_start)
     if not ok:
         if not allow_uncertified:
@@ -445,9 +340,7 @@ def boards(width: int, height: int, mines: int, x: int, y: int, seed, count: int
         return
     level = _Level(width, height, mines, x, y, topology, options.get("budget", DEFAULT_LEAF_BUDGET))
     spacing = batch_spacing(level.free, mines) if spacing is None else spacing
-    p = position(first.board.flat_mines.copy(), level.nbr, level.click, level.budget, level.room)
-    if start(p) == BUDGET and settle(p) == SOLVED:  # (the first board is certified: one of them says so)
-        p = keep(p)
+    p, _ = _played(first.board.flat_mines.copy(), level.nbr, level.click, level.budget, level.room)
     state = np.uint64(stream_key(key, count))
     for _ in range(1, count):
         state, accepted, p = _chain(p, level.excluded, np.uint64(state), spacing)

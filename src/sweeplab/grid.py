@@ -29,6 +29,14 @@ def check_size(width: int, height: int, topology: str = "bounded") -> None:
             raise InvalidBoardError(f"{name} {value} is out of range; allowed {low}..{MAX_SIDE} on a {topology} grid")
 
 
+def check_click(x: int, y: int, width: int, height: int) -> tuple[int, int]:
+    """(x, y), or InvalidBoardError if the click is off the width x height board."""
+    if not (0 <= x < width and 0 <= y < height):
+        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
+                                f"y in 0..{height - 1}")
+    return x, y
+
+
 def check_mines(width: int, height: int, mines: int, reserved: int = 0) -> None:
     """Raise unless `mines` fits on the grid with `reserved` cells kept free (the first click)."""
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):

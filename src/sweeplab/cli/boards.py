@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .. import generators
+from .. import generators, grid
 from ..board import dump_board, iter_layouts
 from ..errors import FormatError, InvalidBoardError, SweeplabError
 from ..stats import BOARD_FIGURES, figure_rows, stats_of_layouts
@@ -28,19 +28,11 @@ def lay_board(generator, width, height, mines, seed, first_click, click_at, topo
             raise InvalidBoardError(f"generator {generator!r} with first-click rule {rule.name!r} lays its mines "
                                     "at the first click; give --click X,Y")
         return board
-    x, y = on_board(click_at, width, height)
+    x, y = grid.check_click(*click_at, width, height)
     placed = rule.board_for(x, y)
     if placed is None:
         raise InvalidBoardError(f"the first click at ({x}, {y}) does nothing on this board (no free cell to shift to)")
     return placed[0]
-
-
-def on_board(click_at, width, height) -> tuple[int, int]:
-    x, y = click_at
-    if not (0 <= x < width and 0 <= y < height):
-        raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
-                                f"y in 0..{height - 1}")
-    return x, y
 
 
 class BoardWriter:
@@ -206,7 +198,7 @@ def made_boards(name, winmine_version, w, h, m, seed, first_click, click_at, top
     if name == "noguess" and count > 1 and click_at is not None:
         from ..generators import noguess
         generators.make(name, w, h, m, seed, first_click=first_click, topology=topology, **options)  # (checks them)
-        for made in noguess.boards(w, h, m, *on_board(click_at, w, h), seed, count, topology=topology):
+        for made in noguess.boards(w, h, m, *grid.check_click(*click_at, w, h), seed, count, topology=topology):
             yield made.board
         return
     for i in range(count):

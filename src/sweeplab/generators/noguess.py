@@ -243,9 +243,7 @@ class _Level:
 
     def __init__(self, width, height, mines, x, y, topology, budget):
         grid.check_size(width, height, topology)
-        if not (0 <= x < width and 0 <= y < height):
-            raise InvalidBoardError(f"click ({x}, {y}) is off the {width}x{height} board; x in 0..{width - 1}, "
-                                    f"y in 0..{height - 1}")
+        grid.check_click(x, y, width, height)
         self.excluded = grid.block_mask(width, height, x, y, topology)
         grid.check_mines(width, height, mines, int(np.count_nonzero(self.excluded)))
         self.width, self.height, self.mines, self.x, self.y, self.topology = width, height, mines, x, y, topology

@@ -106,8 +106,7 @@ class Win7(FirstClick):
         self.seed = int(seed)
 
     def board_for(self, x, y):
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise InvalidBoardError(f"click ({x}, {y}) is off the {self.width}x{self.height} board")
+        grid.check_click(x, y, self.width, self.height)
         flat = lay_win7(np.uint32(self.seed), self.width, self.height, self.mines, int(x), int(y))
         return Board._from_flat(self.width, self.height, flat), True
 

@@ -242,8 +242,7 @@ class Win7NoGuess(Win7):
 
     def result(self, x: int, y: int) -> PatchResult:
         """The patch's board for a first click on (x, y), with its attempts and whether it fell back."""
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise InvalidBoardError(f"click ({x}, {y}) is off the {self.width}x{self.height} board")
+        grid.check_click(x, y, self.width, self.height)
         o = self.options
         flat, used, ok = _generate(np.uint32(self.seed), self.width, self.height, self.mines, int(x), int(y),
                                    o["attempts"], o["removal"] == "swap", grid.neighbour_table(self.width, self.height),
@@ -253,8 +252,7 @@ class Win7NoGuess(Win7):
     def each_attempt(self, x: int, y: int):
         """The patch's attempts for a first click on (x, y), in order and without end (the stream goes on
         past the 500th): (board, whether the three rules open it) for each."""
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise InvalidBoardError(f"click ({x}, {y}) is off the {self.width}x{self.height} board")
+        grid.check_click(x, y, self.width, self.height)
         w, h, n = self.width, self.height, self.width * self.height
         pool, k = candidates(w, h, int(x), int(y))
         nbr, order = grid.neighbour_table(w, h), visit_order(w, h, self.options["order"])

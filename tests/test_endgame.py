@@ -78,7 +78,6 @@ def plain_wins(sights, count):
     return win(root), {k: after(root, k) for k in range(len(sights)) if root & ~mine[k] and root & mine[k]}
 
 
-
 def plain_visits(sights, count):
     """(W, the cell revealed first, new states) of the compiled search's own walk, written plainly:
     a free reveal alone when there is one, else the guesses safest first then by cell, a guess's
@@ -155,7 +154,6 @@ def test_compiled_end_game_counts_what_the_plain_search_counts(pos):
     assert cut.wins == wins and per_cell[int(np.flatnonzero(var == cut.cell)[0])] == wins
 
 
-
 @pytest.mark.slow
 @settings(max_examples=80, suppress_health_check=list(HealthCheck), deadline=None)
 @given(positions())
@@ -169,6 +167,7 @@ def test_compiled_end_game_walks_the_plain_walk(pos):
     e = endgame_search(view, a.mines, undecided, a.layouts, 10**7)
     var = np.flatnonzero(undecided.reshape(-1))
     assert (e.wins, e.cell, e.states) == (wins, int(var[cell]) if cell >= 0 else -1, states)
+
 
 @pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=list(HealthCheck), deadline=None)

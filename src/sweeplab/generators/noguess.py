@@ -296,6 +296,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     `method`: "rejection", "chain", or "auto" (rejection for up to `rejection_tries` boards, then the
     chain). `steps`: the chain's moves (default: `chain_moves`, the rule). `chain_start`: "insert"
     (the repair where it stalls) or "repair". `tries`: rejection's boards, or the repair's moves.
+    Raises GenerationError when nothing certifies within them, unless `allow_uncertified`, which
+    returns the last board marked `certified=False`.
     """
     level = _Level(width, height, mines, x, y, topology, budget)
     if method not in METHODS:

@@ -187,10 +187,7 @@ class Game:
         opened, hit = K.open_cell(self._state, self.board.flat_numbers, self.board.flat_mines, self._nbr, i,
                                   self._queue)
         self._opened += opened
-        if hit >= 0:
-            self._lose([hit], t)
-        elif check_win:
-            self._check_win(t)
+        self._end_if_over([hit] if hit >= 0 else [], t, check_win)
         self._log("open", x, y, t, opened)
         return opened
 
@@ -217,10 +214,7 @@ class Game:
             if n >= 0:
                 self._opened += n
                 self._log("open", x, y, t, n)
-        if hit >= 0:
-            self._lose([hit], t)
-        else:
-            self._check_win(t)
+        self._end_if_over([hit] if hit >= 0 else [], t)
         return got
 
     def flag(self, x: int, y: int) -> str:
@@ -251,10 +245,7 @@ class Game:
             opened, hits = K.chord(self._state, self.board.flat_numbers, self.board.flat_mines, self._nbr, i,
                                    self._hits, self._queue)
             self._opened += opened
-            if hits:
-                self._lose(list(self._hits[:hits]), t)
-            else:
-                self._check_win(t)
+            self._end_if_over(list(self._hits[:hits]), t)
         self._log("chord", x, y, t, opened)
         return opened
 
@@ -279,6 +270,14 @@ class Game:
 
     def _log(self, kind: str, x: int, y: int, t: float, opened: int = 0) -> None:
         self.log.append(Action(kind, int(x), int(y), t - self._created, opened))
+
+    def _end_if_over(self, hits: list[int], t: float, check_win: bool = True) -> None:
+        """After cells were opened: lost where `hits` (mines opened) are, else won if every safe cell is
+        open (unless the first click's rule says its click is not to be tested for a win)."""
+        if hits:
+            self._lose(hits, t)
+        elif check_win:
+            self._check_win(t)
 
     def _check_win(self, t: float) -> None:
         assert self.board is not None  # laid at the first opening click, before any win

@@ -62,7 +62,9 @@ def test_each_form_takes_its_least_light_margin_and_a_term_is_kept_only_where_it
     richest = forms[-1]  # its grid holds every other form's constants and (p, q, c)
     assert M.light_margin(results, richest[5]) <= M.light_margin(results, M.fit_rule(results, exact, p, q, c)[1]) + 1e-9
     light = [M.light_margin(results, f[5]) for f in forms]
-    assert light == sorted(light, reverse=True)  # (each form holds the one before it)
+    # each form holds the one before it (its grid holds the other's constants), so it is no worse, up to
+    # the rounding of margins computed in a different order
+    assert all(later <= earlier * (1 + 1e-9) for earlier, later in zip(light, light[1:]))
     chosen = M.chosen_form(results, forms)
     i = forms.index(chosen)
     assert light[i] <= min(light) * (1 + M.FORM_GAIN) + 1e-12

@@ -7,7 +7,29 @@ settings.register_profile("sweeplab", deadline=None, suppress_health_check=[Heal
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sweeplab"))
 
 
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
 import pytest  # noqa: E402
+
+# The product's own warm-ups, which between them compile most kernels the suite uses: the board child's
+# (rejection and the chain), and the analysis worker's with the server's (analysis, players, every mode).
+WARM_UPS = ("from sweeplab.play import board_child; board_child.warm()",
+            "from sweeplab.play import analyse_worker, server; analyse_worker.warm(); server.warm_up()")
+
+
+def pytest_configure(config):
+    """Compile once, before the test workers start: on an empty kernel cache (a fresh clone, or any
+    change to the sources, which keys the cache) two workers would each compile the same kernels at
+    the same time, minutes of CPU each. The warm-ups run in two processes side by side and fill the
+    cache the workers then load from. Not in a worker, nor without workers, nor where a kernel is cached."""
+    if getattr(config, "workerinput", None) is not None or not getattr(config.option, "numprocesses", None):
+        return
+    from sweeplab._numba_cache import cache_dir
+    if any(name.endswith(".nbi") for _, _, names in os.walk(cache_dir()) for name in names):
+        return  # (an index file: some kernel is cached already)
+    for process in [subprocess.Popen([sys.executable, "-c", code]) for code in WARM_UPS]:
+        process.wait()  # (a warm-up that fails leaves its kernels to the tests, which then say what broke)
 
 
 # Tests that take a second or more on the shared 2-core box carry @pytest.mark.slow themselves, so

@@ -13,7 +13,7 @@ asked, and "done"); a bug answers ("error", "Type: message") and the next job is
 from __future__ import annotations
 
 
-def _warm() -> None:
+def warm() -> None:
     """Load every kernel a job uses (numba's cache, or a compile on the first run after an install),
     so that no job's time is spent on it."""
     from .analyse_position import AnalysisPosition
@@ -42,7 +42,7 @@ def main() -> None:
     from ..replays.child import limit_memory, serve
 
     limit_memory(sys.argv)  # (before the kernels load: --memory BYTES, from the server)
-    _warm()
+    warm()
     serve(answer, parts=True)
 
 

@@ -221,6 +221,11 @@ def test_certifier_agrees_with_the_project_solver_after_moves_on_dense_boards():
 
 
 @pytest.mark.slow
+def moved_cells(src, dst, src2, dst2):
+    """A change as play_moved takes it (int32, as the generators pass it)."""
+    return np.int32(src), np.int32(dst), np.int32(src2), np.int32(dst2)
+
+
 def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
     """`play_moved` keeps the old play's deductions whose reasons still hold; the verdict must be a
     fresh play's, for accepted and rejected moves, pairs of moves and added mines, chained one after
@@ -252,7 +257,7 @@ def test_a_moved_mine_replayed_from_the_old_log_gets_a_fresh_plays_verdict():
                     move_mine(mines, numbers, nbr, a2, b2)
                 move_mine(mines, numbers, nbr, a, b)
             assert (numbers == K.count_numbers(mines, nbr)).all()
-            moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b, a2, b2)
+            moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, moved_cells(a, b, a2, b2))
             fresh = play_fresh((mines, K.count_numbers(mines, nbr), nbr), click, 200_000, new_play(n), fresh_scratch)
             assert moved == fresh
             verdicts.add((moved, "add" if a < 0 else "pair" if a2 >= 0 else "move"))
@@ -341,7 +346,7 @@ def test_play_moved_reaches_a_fresh_plays_position_from_any_log(shape, density, 
             if kind > 0.7 and others.size and room.size:  # the chain's pair: a second mine to a second cell
                 a2, b2 = int(rng.choice(others)), int(rng.choice(room))
                 move_mine(mines, numbers, nbr, a2, b2)
-        moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, a, b, a2, b2)
+        moved = play_moved((mines, numbers, nbr), click, 200_000, cur, nxt, scratch, moved_cells(a, b, a2, b2))
         want = play_fresh((mines, numbers, nbr), click, 200_000, fresh, scratch)
         assert moved == want
         # a solved play may leave mines unflagged once every safe cell is open

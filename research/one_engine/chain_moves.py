@@ -40,7 +40,7 @@ def _complete(numbers, nbr, pi, pb, si, sb, left, budget):
 
 
 @njit
-def _nothing(board, click, old, play, scratch, src, dst, src2, dst2):
+def _nothing(board, click, old, play, scratch, moved):
     return 0, 0
 
 
@@ -53,8 +53,8 @@ def certify_in_phases(mines, numbers, nbr, click, old, play, scratch, src, dst, 
     times = {"replay": 0, "settle": 0, "complete": 0, "reveal": 0}
     counts = {"rounds": 0, "total_rounds": 0}
     t = time.perf_counter_ns()
-    status, wtop = R._replay(board, click, old, play, scratch, np.int32(src), np.int32(dst),
-                               np.int32(-1), np.int32(-1))
+    status, wtop = R._replay(board, click, old, play, scratch, (np.int32(src), np.int32(dst), np.int32(-1),
+                                                                np.int32(-1)))
     times["replay"] = time.perf_counter_ns() - t - base
     counts["replayed"] = int(meta[EVENTS])
     if status != P.PLAY_ON:
@@ -98,8 +98,8 @@ def main(argv=None) -> None:
     room = C.workspace(W, H)
     fresh_room = C.workspace(W, H)
     # the empty call's cost, taken off each timed call
-    args0 = ((block, block, nbr), click, room[0], room[1], room[2], np.int32(0), np.int32(0), np.int32(-1),
-             np.int32(-1))
+    args0 = ((block, block, nbr), click, room[0], room[1], room[2], (np.int32(0), np.int32(0), np.int32(-1),
+                                                                     np.int32(-1)))
     _nothing(*args0)
     empty = []
     for _ in range(2000):

@@ -83,8 +83,8 @@ def try_move(p, src, dst):
         set_mine(p.mines, p.numbers, p.nbr, dst, True)
     else:
         move_mine(p.mines, p.numbers, p.nbr, src, dst)
-    return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch, np.int32(src),
-                      np.int32(dst), np.int32(-1), np.int32(-1))
+    return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch,
+                      (np.int32(src), np.int32(dst), np.int32(-1), np.int32(-1)))
 
 
 @njit(inline='always')
@@ -94,8 +94,8 @@ def try_pair(p, a1, b1, a2, b2):
     `undo(p, a2, b2)` and `undo(p, a1, b1)`."""
     move_mine(p.mines, p.numbers, p.nbr, a1, b1)
     move_mine(p.mines, p.numbers, p.nbr, a2, b2)
-    return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch, np.int32(a1),
-                      np.int32(b1), np.int32(a2), np.int32(b2))
+    return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch,
+                      (np.int32(a1), np.int32(b1), np.int32(a2), np.int32(b2)))
 
 
 @njit(inline='always')

@@ -150,21 +150,22 @@ def _component_clean(pb, nbr, si, sb, x):
 
 
 @njit
-def play_moved(board, click, budget, old, play, scratch, src, dst, src2, dst2):
+def play_moved(board, click, budget, old, play, scratch, moved):
     """Play `board` (mines, numbers, neighbour table), which differs from the board logged in `old`
-    (a play's log: pi, pb, meta) by a mine moved from `src` to `dst` (or, with src = -1, by a mine
-    added at `dst`) and, unless dst2 = -1, a second mine moved from `src2` to `dst2`, logging into
+    (a play's log: pi, pb, meta) by `moved` (src, dst, src2, dst2: int32): a mine moved from `src` to
+    `dst` (or, with src = -1, a mine added at `dst`) and, unless dst2 = -1, a second mine moved from
+    `src2` to `dst2`, logging into
     `play` with the grid's `scratch` (si, sb, sm). Same verdict as `play_fresh` (but for the leaf
     budget: see the module docstring); meta[NEEDED_TOTAL] here says whether the log uses the total,
     not whether it had to. How: see `_replay`."""
-    status, wtop = _replay(board, click, old, play, scratch, src, dst, src2, dst2)
+    status, wtop = _replay(board, click, old, play, scratch, moved)
     if status != PLAY_ON:
         return status
     return run(board, budget, play, scratch, wtop)
 
 
 @njit(_nrt=False)
-def _replay(board, click, old, play, scratch, src, dst, src2, dst2):
+def _replay(board, click, old, play, scratch, moved):
     """play_moved's replay of the old log on the changed board. Returns (status, waiting): status
     BOOM, SOLVED, or PLAY_ON when `_run` must finish the play, with `waiting` numbers on its work
     list.
@@ -183,6 +184,7 @@ def _replay(board, click, old, play, scratch, src, dst, src2, dst2):
     is one more pair of stale cells, and one more number gone: a board two mines away is replayed
     once, not through the board between."""
     mines, numbers, nbr = board
+    src, dst, src2, dst2 = moved
     old_i, old_b, old_m = old
     pi, pb, meta = play
     si, sb, sm = scratch

@@ -173,7 +173,7 @@ def zini_kernel(mines, numbers, nbr):
     seen = np.empty(8, dtype=np.int32)
     stamp = np.full(n, -1, dtype=np.int64)  # the move that last refreshed a cell's premium
     heap = np.empty(2 * n + 16, dtype=np.int64)  # keys (8 - premium) * n + cell: best premium, then first cell
-    size = 0
+    size = np.int64(0)  # (a literal 0 would compile _zini_push and _heap_pop once more, for it)
     for i in range(n):
         size, heap = _zini_push(i, mines, numbers, labels, nbr, opened, flagged, seen, heap, size)
     clicks = 0

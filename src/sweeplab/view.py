@@ -70,6 +70,13 @@ class View:
         return self._mine_count - int(np.count_nonzero(self.flagged))
 
     @property
+    def flat(self) -> np.ndarray:
+        """The cells in one row, a copy the engine's kernels take: writable, as the no-guess plays'
+        numbers are (they change in place), since a read-only array is another type to numba and
+        every kernel it reaches would be compiled once more for it."""
+        return self._cells.reshape(-1).copy()
+
+    @property
     def neighbours(self) -> np.ndarray:
         return grid.neighbour_table(self._width, self._height, self._topology)
 

@@ -80,7 +80,7 @@ def try_move(p, src, dst):
     """Move the mine at `src` to the free cell `dst` (src < 0: lay a new mine at dst) and certify
     the changed board from the last play's log; the verdict. Then `keep(p)` or `undo(p, src, dst)`."""
     if src < 0:
-        set_mine(p.mines, p.numbers, p.nbr, dst, True)
+        set_mine(p.mines, p.numbers, p.nbr, dst, np.bool_(True))
     else:
         move_mine(p.mines, p.numbers, p.nbr, src, dst)
     return play_moved((p.mines, p.numbers, p.nbr), p.click, p.budget, p.play, p.spare, p.scratch,
@@ -118,7 +118,7 @@ def keep(p):
 def undo(p, src, dst):
     """Take back the tried move (the last play still stands for the board)."""
     if src < 0:
-        set_mine(p.mines, p.numbers, p.nbr, dst, False)
+        set_mine(p.mines, p.numbers, p.nbr, dst, np.bool_(False))
     else:
         move_mine(p.mines, p.numbers, p.nbr, dst, src)
 

@@ -133,11 +133,11 @@ def _settled(cells, nbr, trust_flags, mine_count, si, sm):
     if known > mine_count:
         return 2, known, pi, pb, meta
     sb = np.zeros((5, n), dtype=np.bool_)
-    wtop = 0
+    wtop = np.int64(0)  # (literals would compile settle again, for them: it shares the plays' signature)
     for i in range(n - 1, -1, -1):  # every number waits, the first on top
         if pb[ST, i] == OPEN_STATE:
             wtop = push(si, sb, wtop, i)
-    if settle(cells, nbr, (pi, pb, meta), (si, sb, sm), wtop, -1) == BROKEN:
+    if settle(cells, nbr, (pi, pb, meta), (si, sb, sm), wtop, np.int64(-1)) == BROKEN:
         return 3, 0, pi, pb, meta
     return 0, known, pi, pb, meta
 
@@ -206,7 +206,7 @@ def _analyse(cells, nbr, trust_flags, mine_count, si, sm):
         F, ws = tables[k]
         for j in range(L):
             wfin[j] = ratio[k, j] / top[k]
-        backward(cs, k, F, ws, wfin[:sizes[k] + 1], feasible[k, :sizes[k] + 1], (p_var, can_mine, can_safe), True)
+        backward(cs, k, F, ws, wfin[:sizes[k] + 1], feasible[k, :sizes[k] + 1], (p_var, can_mine, can_safe), np.bool_(True))
     # a counted cell's reason: its component's layouts alone, unless the total ruled out some of
     # their mine counts
     alone = np.ones(C, dtype=np.bool_)
@@ -280,7 +280,7 @@ def analyse(view: View, *, trust_flags: bool = False) -> Analysis:
     """
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
-    return _analysis(view, view.cells.reshape(-1), bool(trust_flags), view)
+    return _analysis(view, view.flat, bool(trust_flags), view)
 
 
 def analyse_trial(view: View, cells: np.ndarray) -> Analysis:
@@ -344,7 +344,7 @@ def exact_counts(view: View, trust_flags: bool, k: int, bits: int) -> list[int]:
     they need up to `bits` bits: counted modulo several primes near 2**61 and joined."""
     mods = moduli(bits // 60 + 2)
     si, sm = _scratch(view.width, view.height, view.topology)
-    status, residues = component_residues(view.cells.reshape(-1), view.neighbours, bool(trust_flags), si, sm, k,
+    status, residues = component_residues(view.flat, view.neighbours, bool(trust_flags), si, sm, k,
                                           np.array(mods, dtype=np.int64))
     if status != OK:
         raise TooComplexError(f"a frontier component of this position is past the counting budget "

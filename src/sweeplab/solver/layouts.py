@@ -57,7 +57,7 @@ def _constraints(cells, nbr, told, mine_count):
     most numbers first, off-frontier cells last; cell_cons, cell_ncons, need, nfree)."""
     n = cells.shape[0]
     pi, pb, _ = new_play(n)
-    status, _, known = view_position(cells, nbr, True, pi, pb, told)
+    status, _, known = view_position(cells, nbr, np.bool_(True), pi, pb, told)
     st = pb[ST]
     fidx, front, nf, off, con_cell, nc, need0, nfree0, con_start, con_front, fcons, fdeg, parent = \
         build(st, cells, nbr, pi[HID], pi[KNO], pi[HMASK])
@@ -99,7 +99,7 @@ def enumerate_layouts(view: View, mines: np.ndarray, undecided: np.ndarray, limi
     mines; hidden cells neither undecided nor known mines as safe.
 
     The mine total is one more constraint, over every undecided cell."""
-    cells = view.cells.reshape(-1)
+    cells = view.flat
     told = np.where(mines.reshape(-1) | (cells == FLAG), 1, np.where(undecided.reshape(-1), -1, 0)).astype(np.int8)
     ok, order, cell_cons, cell_ncons, need, nfree = _constraints(cells, view.neighbours, told, view.mine_count)
     if not ok:

@@ -299,7 +299,7 @@ def deduce_rules(view: View, *, trust_flags: bool = False) -> tuple[np.ndarray, 
     """
     if not isinstance(view, View):
         raise TypeError(f"solvers take only a sweeplab View (what a player sees), not {type(view).__name__}")
-    cells = view.cells.reshape(-1)
+    cells = view.flat
     n = cells.shape[0]
     pi, pb, _ = new_play(n)
     status, bad, _ = view_position(cells, view.neighbours, bool(trust_flags), pi, pb, NOTHING_TOLD)

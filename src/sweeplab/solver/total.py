@@ -280,7 +280,7 @@ def _residues(counts, big, U, M, primes, fact, inv):
             for k in range(L):
                 exact = big.shape[0] > 0 and big[r, c, k] >= 0
                 res[c, k] = big[r, c, k] if exact else np.int64(counts[c, k]) % p
-        out[r] = combine_with(res, supp, sizes, U, M, False, (p, fact[r], inv[r]))[8]
+        out[r] = combine_with(res, supp, sizes, U, M, np.bool_(False), (p, fact[r], inv[r]))[8]
     return out
 
 

@@ -54,12 +54,13 @@ variation, beside the relaxation time (1 / (1 - the second eigenvalue)), the stu
 the rule.
 
 Last, the rule's constants from the fitted points' needs (`fit_forms`): for each form of FORMS,
-BURN_IN x mines x min(free / (free - mines), 2) ** p, times (free / 100) ** q (the size term) and c
-where the click is in a corner's block (the click term), the p, q and c whose largest margin below
-40% of the free cells mined is least, each with the least BURN_IN that gives every fitted point a
-margin of at least 1.5 and every small level of `--exact` at least its exact need (EXACT_NEEDS: TV
-0.001); the form taken is the one with the fewest terms whose largest margin below 40% is within
-10% of the least (`chosen_form`), then the held-out points' margins under it.
+BURN_IN x mines x min(free / (free - mines), 2) ** (p x (free / 100) ** s) (the density's power
+growing with the size where s > 0), times (free / 100) ** q (the size term) and c where the click's
+block holds a corner cell (the click term), the p, q, s and c whose largest margin below 40% of the
+free cells mined is least, each with the least BURN_IN that gives every fitted point a margin of at
+least 1.5 and every small level of `--exact` at least its exact need (EXACT_NEEDS: TV 0.001); the
+form taken is the one with the fewest terms whose largest margin below 40% is within 10% of the
+least (`chosen_form`), then the held-out points' margins under it.
 """
 
 from __future__ import annotations

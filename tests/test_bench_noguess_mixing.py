@@ -60,12 +60,14 @@ def test_each_form_takes_its_least_light_margin_and_a_term_is_kept_only_where_it
     forms = M.fit_forms(results, exact)
     assert [f[0] for f in forms] == [name for name, *_ in M.FORMS]
     for _, fp, fq, fc, fs, burn, margins, _ in forms:  # each form's best is fit_rule's at its constants
-        assert (burn, margins) == pytest.approx(M.fit_rule(results, exact, fp, fq, fc, fs), rel=1e-9)
+        one_burn, one_margins = M.fit_rule(results, exact, fp, fq, fc, fs)
+        assert burn == pytest.approx(one_burn, rel=1e-9) and margins == pytest.approx(one_margins, rel=1e-9)
     richest = forms[-1]  # its grid holds every other form's constants and (p, q, c, s)
     assert M.light_margin(results, richest[6]) <= M.light_margin(results,
                                                                  M.fit_rule(results, exact, p, q, c, s)[1]) + 1e-9
     light = [M.light_margin(results, f[6]) for f in forms]
-    assert light == sorted(light, reverse=True)  # (each form holds the one before it)
+    # each form holds the one before it (the fit ranks the light margins to 6 decimals)
+    assert all(later <= earlier + 1e-6 for earlier, later in zip(light, light[1:]))
     chosen = M.chosen_form(results, forms)
     i = forms.index(chosen)
     assert light[i] <= min(light) * (1 + M.FORM_GAIN) + 1e-12

@@ -137,7 +137,7 @@ def stages(k: int) -> None:
           f"{'play us':>7} {'moves/play':>10}   (means over {k} boards)")
     for w, h, m, x, y in AGAINST[1:5]:
         level = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
-        steps = G.chain_moves(level.free, m)
+        steps = G.chain_moves(level.free, m, level.corner)
         rows = []
         for i in range(k + 1):
             t0 = time.process_time()

@@ -54,19 +54,19 @@ variation, beside the relaxation time (1 / (1 - the second eigenvalue)), the stu
 the rule.
 
 Last, the rule's constants from the fitted points' needs (`fit_forms`): for each form of FORMS,
-BURN_IN x mines x min(free / (free - mines), 2) ** p, times (free / 100) ** q (the size term) and c
-where the click is in a corner's block (the click term), the p, q and c whose largest margin below
-40% of the free cells mined is least, each with the least BURN_IN that gives every fitted point a
-margin of at least 1.5 and every small level of `--exact` at least its exact need (EXACT_NEEDS: TV
-0.001); the form taken is the one with the fewest terms whose largest margin below 40% is within
-10% of the least (`chosen_form`), then the held-out points' margins under it.
+BURN_IN x mines x min(free / (free - mines), 2) ** (p x (free / 100) ** s) (the density's power
+growing with the size where s > 0), times (free / 100) ** q (the size term) and c where the click's
+block holds a corner cell (the click term), the p, q, s and c whose largest margin below 40% of the
+free cells mined is least, each with the least BURN_IN that gives every fitted point a margin of at
+least 1.5 and every small level of `--exact` at least its exact need (EXACT_NEEDS: TV 0.001); the
+form taken is the one with the fewest terms whose largest margin below 40% is within 10% of the
+least (`chosen_form`), then the held-out points' margins under it.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import itertools
 import math
 import os
 import re
@@ -93,11 +93,14 @@ LONG_CHAINS = 2  # per start
 TOLERANCE = 0.01  # of a figure's standard deviation: the bias a burn-in may leave
 BOOTSTRAP = 200  # resamples of the chains for a need's interval
 FIT_POWERS = tuple(float(p) for p in np.arange(3.0, 16.01, 0.5))
-FIT_SIZES = tuple(float(q) for q in np.arange(-0.5, 2.01, 0.125))
+FIT_SIZES = tuple(float(q) for q in np.arange(-1.0, 2.01, 0.0625))
 FIT_CLICKS = tuple(float(c) for c in np.arange(1.0, 3.01, 0.25))
-# The forms fitted, the fewest terms first: (name, the size powers q, the corner's factors c).
-FORMS = (("mines, density", (0.0,), (1.0,)), ("mines, density, size", FIT_SIZES, (1.0,)),
-         ("mines, density, size, click", FIT_SIZES, FIT_CLICKS))
+FIT_DENSITY_SIZES = tuple(float(s) for s in np.arange(0.0, 0.501, 0.05))
+# The forms fitted, the fewest terms first, each holding the one before it: (name, the size powers q,
+# the corner's factors c, the powers s of the size in the density's power).
+FORMS = (("mines, density", (0.0,), (1.0,), (0.0,)), ("mines, density, size", FIT_SIZES, (1.0,), (0.0,)),
+         ("mines, density by size, size", FIT_SIZES, (1.0,), FIT_DENSITY_SIZES),
+         ("mines, density by size, size, click", FIT_SIZES, FIT_CLICKS, FIT_DENSITY_SIZES))
 FORM_GAIN = 0.1  # a form with more terms is taken where it lowers the largest light margin by more than this share
 MARGIN = 1.5  # the least rule / need the fit allows at any point
 HELD_OUT = ((30, 16, 170, "centre"), (24, 24, 200, "centre"), (20, 20, 120, "corner"), (30, 16, 120, "corner"),
@@ -301,14 +304,15 @@ def stationary_law(d: dict):
     return stationary, mu, sd, [f for f in range(len(FIGURES)) if sd[f] > 0]
 
 
-def analyse(d: dict, check: dict | None) -> dict:
+def analyse(d: dict, check: dict | None, corner: bool) -> dict:
     """The table's figures for one point's records (moves throughout); need_90 a 90% bootstrap
     interval of the need (each start's burn-in chains drawn again with replacement, the stationary
-    law as measured); nR-hat and |z| from the check's chains at the rule's length, where given."""
+    law as measured); `corner`: the click's block holds a corner cell (the rule's click term);
+    nR-hat and |z| from the check's chains at the rule's length, where given."""
     burn, every = d["burn"], int(d["every"])
     free, mines = int(d["free"]), int(d["mines"])
     stationary, mu, sd, live = stationary_law(d)
-    out = {"acc": float(d["acc"]), "unit": L.relaxation(free, mines), "rule": L.chain_moves(free, mines),
+    out = {"acc": float(d["acc"]), "unit": L.relaxation(free, mines), "rule": L.chain_moves(free, mines, corner),
            "tau_int": (0.0, ""), "free": free, "mines": mines, "units": (burn.shape[2] - 1) // RECORDS_PER_UNIT}
     for f in live:
         t = integrated_time(stationary[:, :, f]) * every
@@ -358,28 +362,29 @@ def parse_point(text: str) -> tuple[int, int, int, str]:
     return w, h, mines, m[4]
 
 
-def shape(r: dict, p: float, q: float = 0.0, c: float = 1.0) -> float:
-    """A form of the rule at a point, BURN_IN aside: mines x min(free / (free - mines), the cap) ** p
-    x (free / SIZE_UNIT) ** q, times c where the click is in a corner's block."""
-    return L.rule_form(r["free"], r["mines"], 1.0, p, q) * (c if r["click"] == "corner" else 1.0)
+def shape(r: dict, p, q=0.0, c=1.0, s=0.0):
+    """A form of the rule at a point, BURN_IN aside: mines x min(free / (free - mines), the cap) **
+    (p x (free / SIZE_UNIT) ** s) x (free / SIZE_UNIT) ** q, times c where the click is in a
+    corner's block (p, q, c and s numbers or arrays of one shape: then an array)."""
+    return L.rule_form(r["free"], r["mines"], r["click"] == "corner", 1.0, p, q, s, c)
 
 
 def exact_points() -> list[dict]:
     """The small levels' exact needs (EXACT_NEEDS) as points of the fit."""
     out = []
     for (w, h, m, (x, y)), need in zip(EXACT_LEVELS, EXACT_NEEDS):
-        corner = min(x, w - 1 - x) <= 1 and min(y, h - 1 - y) <= 1
         out.append({"free": w * h - int(grid.block_mask(w, h, x, y).sum()), "mines": m, "need": float(need),
-                    "click": "corner" if corner else "centre"})
+                    "click": "corner" if L.corner_click(w, h, x, y) else "centre"})
     return out
 
 
-def fit_rule(results: list[dict], exact: list[dict], p: float, q: float, c: float) -> tuple[float, list[float]]:
-    """The least BURN_IN of the form (p, q, c) with margin (rule / need) at least MARGIN at every
+def fit_rule(results: list[dict], exact: list[dict], p: float, q: float, c: float,
+             s: float = 0.0) -> tuple[float, list[float]]:
+    """The least BURN_IN of the form (p, q, c, s) with margin (rule / need) at least MARGIN at every
     measured point and at least 1 at every exact one, and the measured points' margins."""
-    burn = max(MARGIN * max(r["need"] / shape(r, p, q, c) for r in results),
-               max((r["need"] / shape(r, p, q, c) for r in exact), default=0.0))
-    return burn, [burn * shape(r, p, q, c) / r["need"] for r in results]
+    burn = max(MARGIN * max(r["need"] / shape(r, p, q, c, s) for r in results),
+               max((r["need"] / shape(r, p, q, c, s) for r in exact), default=0.0))
+    return burn, [burn * shape(r, p, q, c, s) / r["need"] for r in results]
 
 
 def light_margin(results: list[dict], margins: list[float]) -> float:
@@ -388,26 +393,32 @@ def light_margin(results: list[dict], margins: list[float]) -> float:
 
 
 def fit_forms(results: list[dict], exact: list[dict]) -> list[tuple]:
-    """Per form of FORMS, its best constants: (name, p, q, c, BURN_IN, margins, moves in all), the
+    """Per form of FORMS, its best constants: (name, p, q, c, s, BURN_IN, margins, moves in all), the
     best those whose largest margin below 40% of the free cells mined is least (the moves the
-    points' boards cost break ties)."""
+    points' boards cost break ties), fitted as `fit_rule` fits one, over the whole grid at once."""
     out = []
-    for name, sizes, factors in FORMS:
-        fits = []
-        for p, q, c in itertools.product(FIT_POWERS, sizes, factors):
-            burn, margins = fit_rule(results, exact, p, q, c)
-            cost = sum(burn * shape(r, p, q, c) for r in results)
-            fits.append((round(light_margin(results, margins), 6), cost, p, q, c, burn, margins))
-        light, cost, p, q, c, burn, margins = min(fits)
-        out.append((name, p, q, c, burn, margins, cost))
+    light = np.array([r["mines"] < 0.4 * r["free"] for r in results])
+    for name, sizes, factors, density_sizes in FORMS:
+        grid_ = [a.ravel() for a in np.meshgrid(FIT_POWERS, sizes, factors, density_sizes, indexing="ij")]
+        rules = np.array([shape(r, *grid_) for r in results])  # [point, constants], BURN_IN 1
+        per_need = rules / np.array([r["need"] for r in results])[:, None]
+        burn = MARGIN / per_need.min(axis=0)
+        if exact:
+            burn = np.maximum(burn, np.max([r["need"] / shape(r, *grid_) for r in exact], axis=0))
+        margins = burn * per_need
+        lights = np.round(margins[light].max(axis=0) if light.any() else np.zeros(burn.shape), 6)
+        cost = burn * rules.sum(axis=0)
+        best = int(np.lexsort((cost, lights))[0])
+        p, q, c, s = (float(a[best]) for a in grid_)
+        out.append((name, p, q, c, s, float(burn[best]), [float(m) for m in margins[:, best]], float(cost[best])))
     return out
 
 
 def chosen_form(results: list[dict], forms: list[tuple]) -> tuple:
     """The form the rule takes: the first of FORMS (the fewest terms) whose largest margin below 40%
     is within FORM_GAIN of the least any form reaches (a term is kept only where it earns that)."""
-    least = min(light_margin(results, f[5]) for f in forms)
-    return next(f for f in forms if light_margin(results, f[5]) <= least * (1 + FORM_GAIN))
+    least = min(light_margin(results, f[6]) for f in forms)
+    return next(f for f in forms if light_margin(results, f[6]) <= least * (1 + FORM_GAIN))
 
 
 def point_path(folder, point, chains, seed) -> str:
@@ -464,7 +475,7 @@ def jobs_for(points, a) -> tuple[list, dict]:
                 if not os.path.exists(part):
                     jobs.append((part, ("burn", point, horizon(level.free, point[2]), first, last, key)))
             batches[base + ".npz"] = parts
-        moves = L.chain_moves(level.free, point[2])
+        moves = L.chain_moves(level.free, point[2], level.corner)
         check = f"{base}_rule{moves}_{a.check_chains}.npz"
         if a.check_chains and not a.table and not os.path.exists(check):
             jobs.append((check, ("check", point, moves, a.check_chains, key)))
@@ -490,7 +501,8 @@ def exact_table() -> None:
         p = chain_transition(w, h, m, x, y, boards)
         spectrum = np.linalg.eigh(p)
         second = float(np.sort(np.abs(spectrum[0]))[-2])
-        near, nearer, rule = moves_within(spectrum, 0.01), moves_within(spectrum, 0.001), L.chain_moves(free, m)
+        near, nearer = moves_within(spectrum, 0.01), moves_within(spectrum, 0.001)
+        rule = L.chain_moves(free, m, L.corner_click(w, h, x, y))
         print(f"{f'{w}x{h}/{m}':>8} {f'{x},{y}':>6} {m / free:>7.0%} {len(boards):>6} {1 / (1 - second):>6.0f} "
               f"{L.relaxation(free, m):>6.0f} {near:>7} {nearer:>8} {rule:>6} {rule / nearer:>15.1f}", flush=True)
     print("(relax: 1 / (1 - the second largest eigenvalue's size), in moves; clock: the study's unit, "
@@ -547,8 +559,9 @@ def main() -> None:
                 for q in parts:
                     os.remove(q)
     print(f"ran {len(jobs)} tasks in {time.time() - t:.0f} s; rule: chain_moves = {L.BURN_IN} x mines x "
-          f"min(free / (free - mines), {L.RATIO_CAP:g}) ** {L.BURN_IN_POWER} x (free / {L.SIZE_UNIT}) ** "
-          f"{L.SIZE_POWER}; {a.chains} chains from each start (at most; a point's richest records with --table), "
+          f"min(free / (free - mines), {L.RATIO_CAP:g}) ** ({L.BURN_IN_POWER} x (free / {L.SIZE_UNIT}) ** "
+          f"{L.DENSITY_SIZE_POWER}) x (free / {L.SIZE_UNIT}) ** {L.SIZE_POWER} x ({L.CORNER_FACTOR} where the click's "
+          f"block holds a corner cell); {a.chains} chains from each start (at most; a point's richest records with --table), "
           f"{a.check_chains} to the rule's length; tolerance {TOLERANCE} sd; moves are proposed moves")
     header = (f"{'level':>10} {'click':>6} {'density':>7} {'acc':>5} {'tau_int':>19} {'bias0':>26} {'tau_burn':>25} "
               f"{'need':>6} {'need 90%':>13} {'chains':>6} {'rule':>6} {'margin':>6} {'nR-hat':>6} {'|z|':>5} {'cpu s':>5}")
@@ -562,18 +575,18 @@ def main() -> None:
             w, h, mines, name = point
             base = (richest_path if a.table else point_path)(a.dir, point, a.chains, a.seed)
             level, _, _ = level_of(point)
-            check = f"{base}_rule{L.chain_moves(level.free, mines)}_{a.check_chains}.npz"
+            check = f"{base}_rule{L.chain_moves(level.free, mines, level.corner)}_{a.check_chains}.npz"
             if not os.path.exists(base + ".npz") and point not in dict(PUBLISHED):
                 continue
             if not os.path.exists(base + ".npz"):  # (--table: the findings' need)
                 r = {"free": level.free, "mines": mines, "need": float(dict(PUBLISHED)[point]),
-                     "rule": L.chain_moves(level.free, mines), "click": name}
+                     "rule": L.chain_moves(level.free, mines, level.corner), "click": name}
                 (fitted if label == "fitted on" else others).append(r)
                 print(f"{f'{w}x{h}/{mines}':>10} {name:>6} {mines / level.free:>7.0%} {'(the findings table)':>77} "
                       f"{r['need']:>6.0f} {'':>13} {64:>6} {r['rule']:>6} {r['rule'] / r['need']:>6.2f}", flush=True)
                 continue
             d = dict(np.load(base + ".npz"))
-            r = {**analyse(d, dict(np.load(check)) if os.path.exists(check) else None), "click": name}
+            r = {**analyse(d, dict(np.load(check)) if os.path.exists(check) else None, level.corner), "click": name}
             lo, hi = r["need_90"]
             (fitted if label == "fitted on" else others).append(r)
             (ti, tn), (b0, bs, bn), (tb, tbn) = r["tau_int"], r["bias0"], r["tau_burn"]
@@ -589,27 +602,29 @@ def main() -> None:
         return
     exact = exact_points()
     forms = fit_forms(fitted, exact)
-    print(f"the rule's forms: BURN_IN x mines x min(free / (free - mines), {L.RATIO_CAP:g}) ** p x (free / {L.SIZE_UNIT}) "
-          f"** q x (c where the click is in a corner's block); per form the p, q and c whose largest margin below "
-          f"40% is least, with the least BURN_IN giving every fitted point a margin of at least {MARGIN} and every "
-          f"small level at least its exact need (TV 0.001, --exact):")
-    print(f"{'form':>24} {'p':>5} {'q':>6} {'c':>5} {'BURN_IN':>9} {'margins':>12} {'below 40%':>9} {'moves in all':>12}")
-    for name, p, q, c, burn, margins, cost in forms:
-        print(f"{name:>24} {p:>5g} {q:>6g} {c:>5g} {burn:>9.4g} {f'{min(margins):.2f}-{max(margins):.2f}':>12} "
-              f"{light_margin(fitted, margins):>9.2f} {int(cost):>12,}")
-    name, p, q, c, burn, margins, _ = chosen_form(fitted, forms)
-    print(f"the fit: {name}, p {p:g}, q {q:g}, c {c:g}, BURN_IN {burn:.4g}; margins {min(margins):.2f} to "
+    print(f"the rule's forms: BURN_IN x mines x min(free / (free - mines), {L.RATIO_CAP:g}) ** (p x (free / "
+          f"{L.SIZE_UNIT}) ** s) x (free / {L.SIZE_UNIT}) ** q x (c where the click is in a corner's block); per form "
+          f"the p, q, c and s whose largest margin below 40% is least, with the least BURN_IN giving every fitted "
+          f"point a margin of at least {MARGIN} and every small level at least its exact need (TV 0.001, --exact):")
+    print(f"{'form':>35} {'p':>5} {'q':>7} {'c':>5} {'s':>5} {'BURN_IN':>9} {'margins':>12} {'below 40%':>9} "
+          f"{'moves in all':>12}")
+    for name, p, q, c, s, burn, margins, cost in forms:
+        print(f"{name:>35} {p:>5g} {q:>7g} {c:>5g} {s:>5g} {burn:>9.4g} "
+              f"{f'{min(margins):.2f}-{max(margins):.2f}':>12} {light_margin(fitted, margins):>9.2f} {int(cost):>12,}")
+    name, p, q, c, s, burn, margins, _ = chosen_form(fitted, forms)
+    print(f"the fit: {name}, p {p:g}, q {q:g}, c {c:g}, s {s:g}, BURN_IN {burn:.4g}; margins {min(margins):.2f} to "
           f"{max(margins):.2f}, below 40% up to {light_margin(fitted, margins):.2f}")
     for r, m in zip(fitted, margins):
         print(f"  {r['mines']:>4} mines on {r['free']:>4} free cells, {r['click']:>6}: need {r['need']:>8.0f} "
-              f"rule {burn * shape(r, p, q, c):>8.0f} margin {m:>5.2f}")
+              f"rule {burn * shape(r, p, q, c, s):>8.0f} margin {m:>5.2f}")
     for r in exact:
-        print(f"  exact: {r['mines']} mines on {r['free']} free cells: rule {burn * shape(r, p, q, c):.0f}, "
-              f"TV 0.001 need {r['need']:.0f}, rule / need {burn * shape(r, p, q, c) / r['need']:.2f}")
+        rule = burn * shape(r, p, q, c, s)
+        print(f"  exact: {r['mines']} mines on {r['free']} free cells: rule {rule:.0f}, "
+              f"TV 0.001 need {r['need']:.0f}, rule / need {rule / r['need']:.2f}")
     for r in others:
+        rule = burn * shape(r, p, q, c, s)
         print(f"  held out: {r['mines']} mines on {r['free']} free cells, {r['click']}: need {r['need']:.0f}, "
-              f"rule {burn * shape(r, p, q, c):.0f}, margin {burn * shape(r, p, q, c) / r['need']:.2f}")
-
+              f"rule {rule:.0f}, margin {rule / r['need']:.2f}")
 
 if __name__ == "__main__":
     import bench_noguess_mixing  # tasks pickle by reference to this module (workers import it), not to __main__

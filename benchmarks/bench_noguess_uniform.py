@@ -143,13 +143,14 @@ def main() -> None:
                                                                ("3BV", "openings", "edge", "corner", "total")))
     for point in chosen:
         w, h, m, x, y, reference = point
-        free = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET).free
+        level = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
+        free = level.free
         default, ref_a, ref_b = (sample(point, what, a.dir, a.boards) for what in ("default", "ref a", "ref b"))
         both = Sample.join([ref_a, ref_b])
         share = f"{m / free:.0%} of the free cells"
         k = 200 if reference == "rejection" else 20  # (at a chains point a board costs up to seconds)
         print(f"{w}x{h}/{m} from ({x}, {y}) ({share}); reference: {reference}; the rule: "
-              f"{G.chain_moves(free, m)} moves, a batch every {G.batch_spacing(free, m)}; the default's first {k} "
+              f"{G.chain_moves(free, m, level.corner)} moves, a batch every {G.batch_spacing(free, m)}; the default's first {k} "
               f"boards: {methods(point, k)}")
         print(row("default against both refs", compare(default, both)))
         if a.stored:

@@ -39,32 +39,35 @@ def as_results(points):
 
 @settings(max_examples=50, deadline=None)
 @given(st.lists(POINT, min_size=2, max_size=12), st.sampled_from(M.FIT_POWERS), st.sampled_from(M.FIT_SIZES),
-       st.sampled_from(M.FIT_CLICKS))
-def test_the_fit_gives_every_point_its_margin_and_each_small_level_its_exact_need(points, p, q, c):
+       st.sampled_from(M.FIT_CLICKS), st.sampled_from(M.FIT_DENSITY_SIZES))
+def test_the_fit_gives_every_point_its_margin_and_each_small_level_its_exact_need(points, p, q, c, s):
     results, exact = as_results(points), M.exact_points()
-    burn, margins = M.fit_rule(results, exact, p, q, c)
+    burn, margins = M.fit_rule(results, exact, p, q, c, s)
     assert min(margins) >= M.MARGIN * (1 - 1e-9)
-    assert all(burn * M.shape(r, p, q, c) >= r["need"] * (1 - 1e-9) for r in exact)
+    assert all(burn * M.shape(r, p, q, c, s) >= r["need"] * (1 - 1e-9) for r in exact)
     for r, m in zip(results, margins):
-        assert m == pytest.approx(burn * M.shape(r, p, q, c) / r["need"])
+        assert m == pytest.approx(burn * M.shape(r, p, q, c, s) / r["need"])
     # the least such constant: one measured point at exactly the margin, or one small level at its need
     assert min(margins) == pytest.approx(M.MARGIN) or any(
-        burn * M.shape(r, p, q, c) == pytest.approx(r["need"]) for r in exact)
+        burn * M.shape(r, p, q, c, s) == pytest.approx(r["need"]) for r in exact)
 
 
 @settings(max_examples=10, deadline=None)
 @given(st.lists(POINT, min_size=3, max_size=8), st.sampled_from(M.FIT_POWERS), st.sampled_from(M.FIT_SIZES),
-       st.sampled_from(M.FIT_CLICKS))
-def test_each_form_takes_its_least_light_margin_and_a_term_is_kept_only_where_it_earns_it(points, p, q, c):
+       st.sampled_from(M.FIT_CLICKS), st.sampled_from(M.FIT_DENSITY_SIZES))
+def test_each_form_takes_its_least_light_margin_and_a_term_is_kept_only_where_it_earns_it(points, p, q, c, s):
     results, exact = as_results(points), M.exact_points()
     forms = M.fit_forms(results, exact)
-    assert [f[0] for f in forms] == [name for name, _, _ in M.FORMS]
-    richest = forms[-1]  # its grid holds every other form's constants and (p, q, c)
-    assert M.light_margin(results, richest[5]) <= M.light_margin(results, M.fit_rule(results, exact, p, q, c)[1]) + 1e-9
-    light = [M.light_margin(results, f[5]) for f in forms]
-    # each form holds the one before it (its grid holds the other's constants), so it is no worse, up to
-    # the rounding of margins computed in a different order
-    assert all(later <= earlier * (1 + 1e-9) for earlier, later in zip(light, light[1:]))
+    assert [f[0] for f in forms] == [name for name, *_ in M.FORMS]
+    for _, fp, fq, fc, fs, burn, margins, _ in forms:  # each form's best is fit_rule's at its constants
+        one_burn, one_margins = M.fit_rule(results, exact, fp, fq, fc, fs)
+        assert burn == pytest.approx(one_burn, rel=1e-9) and margins == pytest.approx(one_margins, rel=1e-9)
+    richest = forms[-1]  # its grid holds every other form's constants and (p, q, c, s)
+    assert M.light_margin(results, richest[6]) <= M.light_margin(results,
+                                                                 M.fit_rule(results, exact, p, q, c, s)[1]) + 1e-9
+    light = [M.light_margin(results, f[6]) for f in forms]
+    # each form holds the one before it (the fit ranks the light margins to 6 decimals)
+    assert all(later <= earlier + 1e-6 for earlier, later in zip(light, light[1:]))
     chosen = M.chosen_form(results, forms)
     i = forms.index(chosen)
     assert light[i] <= min(light) * (1 + M.FORM_GAIN) + 1e-12
@@ -81,10 +84,10 @@ def test_a_needs_interval_collapses_where_every_chain_of_a_start_is_the_same():
     long = rng.standard_normal((4, (M.LONG_UNITS - M.BURN_UNITS) * M.RECORDS_PER_UNIT, figures))
     d = {"burn": np.stack([np.repeat(one[None], 32, axis=0), np.repeat(-one[None], 32, axis=0)]), "long": long,
          "every": 10, "acc": 0.5, "free": 400, "mines": 120}
-    r = M.analyse(d, None)
+    r = M.analyse(d, None, False)
     assert r["need"] > 0 and r["need_90"] == pytest.approx((r["need"], r["need"]))
     d["burn"] = d["burn"] + rng.standard_normal(d["burn"].shape)
-    lo, hi = M.analyse(d, None)["need_90"]
+    lo, hi = M.analyse(d, None, False)["need_90"]
     assert lo < hi
 
 

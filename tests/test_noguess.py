@@ -28,7 +28,7 @@ from sweeplab.generators.certify import (
     play_moved,
     set_mine,
 )
-from sweeplab.generators.chain_length import chain_moves, rejection_tries
+from sweeplab.generators.chain_length import CORNER_FACTOR, chain_moves, corner_click, rejection_tries
 from sweeplab.generators.noguess import boards, generate
 from sweeplab.generators.uniform import uniform_board
 from sweeplab.rng import stream_key
@@ -402,7 +402,7 @@ def test_the_chain_makes_the_rules_moves_from_either_start():
     free = 30 * 16 - 9
     for start in ("insert", "repair"):
         r = generate(30, 16, 150, 15, 8, 5, method="chain", chain_start=start)
-        assert (r.method, r.start, r.steps) == ("chain", start, chain_moves(free, 150))
+        assert (r.method, r.start, r.steps) == ("chain", start, chain_moves(free, 150, False))
         assert 0 < r.accepted < r.steps and (r.tries > 0) == (start == "repair")
         assert certify(r.board, 15, 8)[0] and r.board.mine_count == 150
     with pytest.raises(InvalidBoardError, match="allowed: insert, repair"):
@@ -411,17 +411,31 @@ def test_the_chain_makes_the_rules_moves_from_either_start():
 
 def test_the_rule_grows_with_the_mines_and_the_density():
     # more mines, or the same mines on fewer cells, need more moves; an empty or a full board none
-    assert chain_moves(471, 99) < chain_moves(471, 130) < chain_moves(471, 170) < chain_moves(471, 200)
-    assert chain_moves(711, 200) < chain_moves(471, 200)
-    assert chain_moves(471, 0) == chain_moves(471, 471) == 0
-    assert rejection_tries(471, 0) >= 1
+    for corner in (False, True):
+        assert (chain_moves(471, 99, corner) < chain_moves(471, 130, corner) < chain_moves(471, 170, corner)
+                < chain_moves(471, 200, corner))
+        assert chain_moves(711, 200, corner) < chain_moves(471, 200, corner)
+        assert chain_moves(471, 0, corner) == chain_moves(471, 471, corner) == 0
+        assert rejection_tries(471, 0, corner) >= 1
 
 
-@given(st.integers(16, 1500), st.floats(0.05, 0.9), st.integers(2, 4))
-def test_the_rule_spends_more_moves_a_mine_on_a_larger_board_of_the_same_density(free, share, k):
-    # the mixing study: at one density a larger board mixes no faster per mine (slower where dense)
+@given(st.integers(16, 1500), st.floats(0.45, 0.9), st.integers(2, 4), st.booleans())
+def test_the_rule_spends_more_moves_a_mine_on_a_larger_dense_board_of_the_same_density(free, share, k, corner):
+    # the mixing study: from 40% of the free cells mined a larger board mixes slower per mine (per
+    # mine at 40%: 16x16 34 moves, 30x16 77, 30x24 175); lighter, the need per mine is about flat
+    # in size, or falls (at 20%: 9x9 2.9, 16x16 2.3, 30x16 1.9), and the rule may too
     mines = max(1, int(share * free))
-    assert chain_moves(k * free, k * mines) >= k * chain_moves(free, mines) - k
+    assert chain_moves(k * free, k * mines, corner) >= k * chain_moves(free, mines, corner) - k
+
+
+def test_a_click_whose_block_holds_a_corner_cell_gets_the_corner_factor():
+    assert all(corner_click(30, 16, x, y) for x, y in ((0, 0), (1, 1), (29, 0), (28, 14), (0, 15)))
+    assert not any(corner_click(30, 16, x, y) for x, y in ((2, 2), (15, 0), (0, 8), (27, 1), (15, 8)))
+    assert not corner_click(30, 16, 0, 0, "torus")  # (a torus has no corner)
+    for free, mines in ((471, 130), (711, 200), (72, 10)):
+        assert chain_moves(free, mines, True) == pytest.approx(CORNER_FACTOR * chain_moves(free, mines, False), abs=2)
+    r = generate(30, 16, 150, 1, 0, 5, method="chain")
+    assert r.steps == chain_moves(30 * 16 - 6, 150, True)  # (a 2x3 block at the top edge)
 
 
 def test_where_the_insertion_stalls_the_repair_starts():
@@ -433,7 +447,7 @@ def test_where_the_insertion_stalls_the_repair_starts():
 def test_auto_leaves_rejection_for_the_chain_when_it_is_not_cheap():
     # 30x16 with 99 mines: about 7 boards a certified one, well within what the chain would cost
     r = generate(30, 16, 99, 15, 8, 0)
-    assert r.method == "rejection" and r.tries <= rejection_tries(471, 99)
+    assert r.method == "rejection" and r.tries <= rejection_tries(471, 99, False)
     # with 130 thousands of boards: the chain
     r = generate(30, 16, 130, 3, 3, 0)
     assert r.method == "chain" and r.certified and certify(r.board, 3, 3)[0]

@@ -14,7 +14,7 @@ from sweeplab import grid
 from sweeplab._numba_cache import njit
 from sweeplab.generators import noguess as G
 from sweeplab.generators.certify import BUDGET, SOLVED, position, settle, start, try_move, undo, workspace
-from sweeplab.generators.chain_length import chain_moves, relaxation
+from sweeplab.generators.chain_length import chain_moves, corner_click, relaxation
 from sweeplab.lab.uniformity import (
     certified_boards,
     chain_transition,
@@ -240,7 +240,7 @@ def test_the_rules_length_brings_the_chain_to_uniform_from_every_certified_board
     p = transition(UNIFORM_LEVEL)
     assert np.allclose(p, p.T, rtol=0, atol=1e-15) and np.allclose(p.sum(axis=1), 1)
     free = w * h - int(grid.block_mask(w, h, x, y).sum())
-    rule = chain_moves(free, m)
+    rule = chain_moves(free, m, corner_click(w, h, x, y))
     spectrum = np.linalg.eigh(p)
     assert farthest_from_uniform(spectrum, rule) <= NEAR
     assert farthest_from_uniform(spectrum, int(relaxation(free, m))) > 0.5  # (a relaxation is far from enough here)

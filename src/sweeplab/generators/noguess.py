@@ -53,7 +53,7 @@ from .certify import (
     undo,
     workspace,
 )
-from .chain_length import batch_spacing, chain_moves, rejection_tries
+from .chain_length import batch_spacing, chain_moves, corner_click, rejection_tries
 from .repair import repair
 
 METHODS = ("auto", "rejection", "chain")
@@ -249,6 +249,7 @@ class _Level:
         self.width, self.height, self.mines, self.x, self.y, self.topology = width, height, mines, x, y, topology
         self.n, self.click, self.budget = width * height, y * width + x, budget
         self.free = self.n - int(np.count_nonzero(self.excluded))
+        self.corner = corner_click(width, height, x, y, topology)
         self.nbr = grid.neighbour_table(width, height, topology)
         self.room = workspace(width, height, topology)
 
@@ -307,7 +308,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     state = np.uint64(seed_key(seed))
     limit = DEFAULT_TRIES if tries is None else tries
     if method != "chain":
-        laid = min(limit, rejection_tries(level.free, mines)) if method == "auto" else limit
+        laid = min(limit, rejection_tries(level.free, mines, level.corner)) if method == "auto" else limit
         p, state, used, ok = _rejection(level.n, mines, level.excluded, level.nbr, level.click, state, laid, budget,
                                         level.room)
         if ok or method == "rejection":
@@ -319,7 +320,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         if not allow_uncertified:
             raise level.error(limit, "chain")
         return NoGuessResult(level.board(p.mines), False, "chain", int(used), 0, 0, how)
-    steps = chain_moves(level.free, mines) if steps is None else steps
+    steps = chain_moves(level.free, mines, level.corner) if steps is None else steps
     state, accepted, p = _chain(p, level.excluded, np.uint64(state), steps)
     return NoGuessResult(level.board(p.mines), True, "chain", int(used), int(accepted), int(steps), how)
 

@@ -136,14 +136,14 @@ def stages(k: int) -> None:
     print(f"{'level':>10} {'start ms':>8} {'insert':>6} {'chain ms':>8} {'moves':>6} {'kept':>5} {'us/move':>7} "
           f"{'play us':>7} {'moves/play':>10}   (means over {k} boards)")
     for w, h, m, x, y in AGAINST[1:5]:
-        level = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
+        level = G.Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
         steps = G.chain_moves(level.free, m, level.corner)
         rows = []
         for i in range(k + 1):
             t0 = time.process_time()
-            p, state, ok, _, how = G._begin(level, np.uint64(stream_key(3, i)), G.DEFAULT_TRIES, "insert")
+            p, state, ok, _, how = G.start_chain(level, np.uint64(stream_key(3, i)), G.DEFAULT_TRIES, "insert")
             t1 = time.process_time()
-            state, kept, p = G._chain(p, level.excluded, np.uint64(state), steps)
+            state, kept, p = G.chain(p, level.excluded, np.uint64(state), steps)
             rows.append((t1 - t0, time.process_time() - t1, how == "insert", kept))
         rows = np.array(rows[1:])  # (the first compiles)
         room = workspace(w, h)

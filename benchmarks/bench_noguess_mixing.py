@@ -137,7 +137,7 @@ def record(p, excluded, state, records, every, region, judge_room, out):
     kept = 0
     for r in range(records):
         if r > 0:
-            state, a, p = G._chain(p, excluded, state, every)
+            state, a, p = G.chain(p, excluded, state, every)
             kept += a
         openings, bbbv = openings_and_bbbv(p.mines, p.numbers, p.nbr)
         out[r, 0] = bbbv
@@ -159,7 +159,7 @@ def level_of(point):
     """A point's level (its click's block excluded) and click cell."""
     w, h, mines, name = point
     x, y = clicks(w, h)[name]
-    return G._Level(w, h, mines, x, y, "bounded", G.DEFAULT_LEAF_BUDGET), x, y
+    return G.Level(w, h, mines, x, y, "bounded", G.DEFAULT_LEAF_BUDGET), x, y
 
 
 def horizon(free: int, mines: int) -> int:
@@ -173,7 +173,7 @@ def begin(level, key, how):
     """A chain's start of the kind `how`, seeded by `key` (a repair can run out of moves at the
     densest points: then it starts again from the next seed)."""
     for attempt in range(10):
-        p, state, ok, _, got = G._begin(level, np.uint64(stream_key(key, attempt)), G.DEFAULT_TRIES, how,
+        p, state, ok, _, got = G.start_chain(level, np.uint64(stream_key(key, attempt)), G.DEFAULT_TRIES, how,
                                         insert_tries=1000 * level.mines)
         if ok and got == how:
             return p
@@ -225,7 +225,7 @@ def run_check(point, moves, chains, seed) -> dict:
         for c in range(chains):
             key = stream_key(seed, 2 * c + s)
             p = begin(level, key, how)
-            state, _, p = G._chain(p, level.excluded, np.uint64(stream_key(key, 11)), silent)
+            state, _, p = G.chain(p, level.excluded, np.uint64(stream_key(key, 11)), silent)
             record(p, level.excluded, np.uint64(state), n, every, region, judge, at[s, c])
     return {"at": at, "moves": moves}
 

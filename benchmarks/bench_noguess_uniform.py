@@ -143,7 +143,7 @@ def main() -> None:
                                                                ("3BV", "openings", "edge", "corner", "total")))
     for point in chosen:
         w, h, m, x, y, reference = point
-        level = G._Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
+        level = G.Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
         free = level.free
         default, ref_a, ref_b = (sample(point, what, a.dir, a.boards) for what in ("default", "ref a", "ref b"))
         both = Sample.join([ref_a, ref_b])

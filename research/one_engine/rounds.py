@@ -82,7 +82,7 @@ def record(out: str, moves: int) -> None:
         p = C.position(mines.copy(), nbr, Y * W + X, C.DEFAULT_LEAF_BUDGET, room)
         assert C.start(p) == C.SOLVED
         t = time.time()
-        G._chain(p, excluded, np.uint64(1000 + i), moves)
+        G.chain(p, excluded, np.uint64(1000 + i), moves)
         print(f"board {i}: {len(kept['left'])} rounds so far ({time.time() - t:.0f} s)", file=sys.stderr)
     np.savez_compressed(out, **{k: np.array(v) for k, v in kept.items()})
 

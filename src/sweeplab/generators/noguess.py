@@ -21,7 +21,8 @@ rejection, is chain_length.py's, measured by the mixing study. A batch (`boards`
 chain and hands out a board every `batch_spacing` moves after the first board's; a single board
 pays its own chain. Every board returned is certified; if none is found within the tries,
 GenerationError (or, with `allow_uncertified=True`, the last board tried, marked
-`certified=False`). The same seed, level and click give the same board.
+`certified=False`). The same seed, level and click give the same board. The chain's parts, `Level`,
+`start_chain` and `chain`, are what `generate` runs, and what the mixing study runs step by step.
 """
 
 from __future__ import annotations
@@ -167,7 +168,7 @@ def _mines_and_free(mines, excluded, mpos, fpos):
 
 
 @njit
-def _chain(p, excluded, state, steps):
+def chain(p, excluded, state, steps):
     """`steps` proposals from the certified position `p`, each symmetric: mostly a uniform mine to a
     uniform free cell; one in PAIR_SHARE two distinct such mines to two distinct such cells (a few
     boards are reached by no single move); one in FRESH_SHARE a fresh uniform board (so that every
@@ -232,13 +233,13 @@ def _insert(p, excluded, state, extra, stall, tries):
         undo(p, -1, c)
         failed += 1
         if failed == stall:
-            state, _, p = _chain(p, excluded, state, stall)
+            state, _, p = chain(p, excluded, state, stall)
             _, nfr = _mines_and_free(p.mines, excluded, mined, cells)  # (the moves changed which cells are free)
             failed = 0
     return state, added, p
 
 
-class _Level:
+class Level:
     """A level and its first click, checked, with what its kernels need."""
 
     def __init__(self, width, height, mines, x, y, topology, budget):
@@ -263,7 +264,7 @@ class _Level:
             f"fewer mines (at most about {max_density_hint(self.width, self.height)}) or more tries")
 
 
-def _begin(level: _Level, state, tries: int, how: str, insert_tries: int | None = None):
+def start_chain(level: Level, state, tries: int, how: str, insert_tries: int | None = None):
     """The chain's first board: (position, state, certified, repair moves, "insert" or "repair").
     The insertion tries `insert_tries` adds (default INSERT_TRIES_PER_MINE a mine), then the repair
     REPAIRS_PER_BOARD moves on a fresh uniform board, in turn until `tries` repair moves are spent."""
@@ -300,7 +301,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
     Raises GenerationError when nothing certifies within them, unless `allow_uncertified`, which
     returns the last board marked `certified=False`.
     """
-    level = _Level(width, height, mines, x, y, topology, budget)
+    level = Level(width, height, mines, x, y, topology, budget)
     if method not in METHODS:
         raise InvalidBoardError(f"unknown no-guess method {method!r}; allowed: {', '.join(METHODS)}")
     if chain_start not in STARTS:
@@ -315,13 +316,13 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             if not ok and not allow_uncertified:
                 raise level.error(laid, "rejection")
             return NoGuessResult(level.board(p.mines), ok, "rejection", int(used), 0, 0)
-    p, state, ok, used, how = _begin(level, state, limit, chain_start)
+    p, state, ok, used, how = start_chain(level, state, limit, chain_start)
     if not ok:
         if not allow_uncertified:
             raise level.error(limit, "chain")
         return NoGuessResult(level.board(p.mines), False, "chain", int(used), 0, 0, how)
     steps = chain_moves(level.free, mines, level.corner) if steps is None else steps
-    state, accepted, p = _chain(p, level.excluded, np.uint64(state), steps)
+    state, accepted, p = chain(p, level.excluded, np.uint64(state), steps)
     return NoGuessResult(level.board(p.mines), True, "chain", int(used), int(accepted), int(steps), how)
 
 
@@ -339,12 +340,12 @@ def boards(width: int, height: int, mines: int, x: int, y: int, seed, count: int
             yield generate(width, height, mines, x, y, stream_key(key, i), topology=topology, method=method,
                            **options)
         return
-    level = _Level(width, height, mines, x, y, topology, options.get("budget", DEFAULT_LEAF_BUDGET))
+    level = Level(width, height, mines, x, y, topology, options.get("budget", DEFAULT_LEAF_BUDGET))
     spacing = batch_spacing(level.free, mines) if spacing is None else spacing
     p, _ = _played(first.board.flat_mines.copy(), level.nbr, level.click, level.budget, level.room)
     state = np.uint64(stream_key(key, count))
     for _ in range(1, count):
-        state, accepted, p = _chain(p, level.excluded, np.uint64(state), spacing)
+        state, accepted, p = chain(p, level.excluded, np.uint64(state), spacing)
         yield NoGuessResult(level.board(p.mines), True, "chain", 0, int(accepted), int(spacing), "batch")
 
 

@@ -278,7 +278,7 @@ def chain_transition(width: int, height: int, mines: int, x: int, y: int,
                      boards: np.ndarray | None = None) -> np.ndarray:
     """The no-guess chain's exact transition matrix on the certified boards of a small level (rows and
     columns in the order of `certified_boards`, or of the flat layouts `boards` given), from the
-    move's three kinds as `noguess._chain` draws them: a uniform mine to a uniform free cell; one in
+    move's three kinds as `noguess.chain` draws them: a uniform mine to a uniform free cell; one in
     PAIR_SHARE two distinct mines to two distinct free cells; one in FRESH_SHARE a uniform layout;
     each kept iff the board it gives is on the list, and what is not kept stays."""
     from ..generators.noguess import FRESH_SHARE, PAIR_SHARE

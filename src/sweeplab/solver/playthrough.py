@@ -171,7 +171,7 @@ def complete_step(numbers, nbr, pi, pb, si, sb, mines_left, budget):
             order_component(cs, c)
             status, F, ws = sweep(cs, c, F, 0.0, ws)  # (0.0: the float tables' one signature)
             if status == OK:
-                backward(cs, c, F, ws, anything, anything, out, np.bool_(False))
+                backward(cs, c, F, ws, anything, anything, out, False)
             clear(F, ws, m, status)
             if status != OK:  # numbers too tangled to sweep: this board is not certified
                 over_budget = True
@@ -251,7 +251,7 @@ def _with_total(cs, st, mines_left, budget, ws, out, safe_out, mine_out):
             if status != OK:  # (only when counting: the second pass sweeps the same components)
                 return 0, BUDGET, False
             if back:
-                backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, np.bool_(False))
+                backward(cs, c, F, ws, feasible[c, :m + 1], feasible[c, :m + 1], out, False)
                 clear(F, ws, m, status)
                 for q in range(comp_start[c], comp_start[c + 1]):
                     v = order[q]

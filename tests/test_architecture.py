@@ -6,6 +6,7 @@ function's definition), and no module or engine function grows past what one rea
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,17 @@ CERTIFY_INTERFACE = {"DEFAULT_LEAF_BUDGET", "SOLVED", "STUCK", "BUDGET", "Candid
                      "settle", "NO_BUDGET"}
 
 
+@functools.cache
+def _parsed(path: Path, stamp: tuple[int, int]) -> ast.Module:
+    """A source file's syntax tree, parsed once per version of the file (`stamp`: its change time and size)."""
+    return ast.parse(path.read_text())
+
+
+def parse(path: Path) -> ast.Module:
+    stat = path.stat()
+    return _parsed(path, (stat.st_mtime_ns, stat.st_size))
+
+
 def imports(root=PACKAGE):
     """(importing module, imported module, names) for every sweeplab import in the package, those
     inside functions too."""
@@ -39,7 +51,7 @@ def imports(root=PACKAGE):
         package = parts[:-1]  # the package a relative import starts from: an __init__.py's own, a module's
         if path.name == "__init__.py":
             parts = parts[:-1]  # an __init__.py is its package
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path)):
             if isinstance(node, ast.Import):
                 yield from ((".".join(parts), a.name, []) for a in node.names if a.name.startswith("sweeplab"))
             if isinstance(node, ast.ImportFrom):
@@ -136,7 +148,7 @@ def definitions(source=None):
         return
     for path in sorted(PACKAGE.rglob("*.py")):
         module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse(path)):
             if isinstance(node, ast.FunctionDef):
                 yield module, node
 

@@ -18,6 +18,7 @@ WARM_UPS = ("from sweeplab.play import board_child; board_child.warm()",
             "from sweeplab.play import analyse_worker, server; analyse_worker.warm(); server.warm_up()")
 
 
+@pytest.hookimpl(trylast=True)  # (after the terminal's own, so that it can say what it waits for)
 def pytest_configure(config):
     """Compile once, before the test workers start: on an empty kernel cache (a fresh clone, or any
     change to the sources, which keys the cache) two workers would each compile the same kernels at
@@ -28,6 +29,10 @@ def pytest_configure(config):
     from sweeplab._numba_cache import cache_dir
     if any(name.endswith(".nbi") for _, _, names in os.walk(cache_dir()) for name in names):
         return  # (an index file: some kernel is cached already)
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    if terminal is not None:
+        terminal.write_line("compiling the kernels once before the test workers start (nothing is cached yet; a "
+                            "minute or two)")
     for process in [subprocess.Popen([sys.executable, "-c", code]) for code in WARM_UPS]:
         process.wait()  # (a warm-up that fails leaves its kernels to the tests, which then say what broke)
 

@@ -154,10 +154,9 @@ def play_moved(board, click, budget, old, play, scratch, moved):
     """Play `board` (mines, numbers, neighbour table), which differs from the board logged in `old`
     (a play's log: pi, pb, meta) by `moved` (src, dst, src2, dst2: int32): a mine moved from `src` to
     `dst` (or, with src = -1, a mine added at `dst`) and, unless dst2 = -1, a second mine moved from
-    `src2` to `dst2`, logging into
-    `play` with the grid's `scratch` (si, sb, sm). Same verdict as `play_fresh` (but for the leaf
-    budget: see the module docstring); meta[NEEDED_TOTAL] here says whether the log uses the total,
-    not whether it had to. How: see `_replay`."""
+    `src2` to `dst2`, logging into `play` with the grid's `scratch` (si, sb, sm). Same verdict as
+    `play_fresh` (but for the leaf budget: see the module docstring); meta[NEEDED_TOTAL] here says
+    whether the log uses the total, not whether it had to. How: see `_replay`."""
     status, wtop = _replay(board, click, old, play, scratch, moved)
     if status != PLAY_ON:
         return status

@@ -378,13 +378,17 @@ def exact_points() -> list[dict]:
     return out
 
 
-def fit_rule(results: list[dict], exact: list[dict], p: float, q: float, c: float,
-             s: float = 0.0) -> tuple[float, list[float]]:
+def fit_rule(results: list[dict], exact: list[dict], p, q, c, s=0.0):
     """The least BURN_IN of the form (p, q, c, s) with margin (rule / need) at least MARGIN at every
-    measured point and at least 1 at every exact one, and the measured points' margins."""
-    burn = max(MARGIN * max(r["need"] / shape(r, p, q, c, s) for r in results),
-               max((r["need"] / shape(r, p, q, c, s) for r in exact), default=0.0))
-    return burn, [burn * shape(r, p, q, c, s) / r["need"] for r in results]
+    measured point and at least 1 at every exact one, and the measured points' margins. The constants
+    may be arrays of one shape (a grid of forms): then BURN_IN is such an array and each margin too."""
+    need = np.array([r["need"] for r in results]).reshape((-1,) + (1,) * np.ndim(p))
+    per_need = np.array([shape(r, p, q, c, s) for r in results]) / need  # the margins at BURN_IN 1
+    burn = MARGIN / per_need.min(axis=0)
+    if exact:
+        burn = np.maximum(burn, np.max([r["need"] / shape(r, p, q, c, s) for r in exact], axis=0))
+    margins = burn * per_need
+    return (burn, list(margins)) if np.ndim(p) else (float(burn), [float(m) for m in margins])
 
 
 def light_margin(results: list[dict], margins: list[float]) -> float:
@@ -395,19 +399,15 @@ def light_margin(results: list[dict], margins: list[float]) -> float:
 def fit_forms(results: list[dict], exact: list[dict]) -> list[tuple]:
     """Per form of FORMS, its best constants: (name, p, q, c, s, BURN_IN, margins, moves in all), the
     best those whose largest margin below 40% of the free cells mined is least (the moves the
-    points' boards cost break ties), fitted as `fit_rule` fits one, over the whole grid at once."""
+    points' boards cost break ties), `fit_rule` over each form's whole grid at once."""
     out = []
     light = np.array([r["mines"] < 0.4 * r["free"] for r in results])
     for name, sizes, factors, density_sizes in FORMS:
         grid_ = [a.ravel() for a in np.meshgrid(FIT_POWERS, sizes, factors, density_sizes, indexing="ij")]
-        rules = np.array([shape(r, *grid_) for r in results])  # [point, constants], BURN_IN 1
-        per_need = rules / np.array([r["need"] for r in results])[:, None]
-        burn = MARGIN / per_need.min(axis=0)
-        if exact:
-            burn = np.maximum(burn, np.max([r["need"] / shape(r, *grid_) for r in exact], axis=0))
-        margins = burn * per_need
+        burn, margins = fit_rule(results, exact, *grid_)
+        margins = np.array(margins)  # [point, constants]
         lights = np.round(margins[light].max(axis=0) if light.any() else np.zeros(burn.shape), 6)
-        cost = burn * rules.sum(axis=0)
+        cost = burn * np.array([shape(r, *grid_) for r in results]).sum(axis=0)
         best = int(np.lexsort((cost, lights))[0])
         p, q, c, s = (float(a[best]) for a in grid_)
         out.append((name, p, q, c, s, float(burn[best]), [float(m) for m in margins[:, best]], float(cost[best])))

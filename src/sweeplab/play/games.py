@@ -222,9 +222,12 @@ class Hub:
             if old is not None:
                 self._give_up(old)
         owner = owner_of(client)
+        # the wall-clock moment the game's own clock started (not now: a resumed game's clock goes on
+        # from it, and must not lose the time spent here since)
+        created = time.time() - pg.game.now
         for _ in range(GIVE_WAY):
             try:
-                self.store.start_live(pg.id, spec, created=time.time(), session=session, owner=owner,
+                self.store.start_live(pg.id, spec, created=created, session=session, owner=owner,
                                       per_client=self.per_client, most=self.most_live)
                 break
             except TooManyGamesError:

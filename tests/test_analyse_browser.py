@@ -307,18 +307,21 @@ def test_a_lost_game_explained(server, page):
 
 
 def test_a_slow_analysis_says_it_is_working_and_counts_the_seconds(server, page):
-    """A position whose perfect-play search runs to the time limit (5x5 with 6 mines and one number:
-    61,047 layouts, past the search's state cap in about 13 s) keeps the page waiting: it says so,
-    with the seconds, and the board shows it is busy; the answer ends both."""
+    """A position that runs to the analysis' time limit on any machine (100x100, a 2 on every third
+    cell of every fourth row: one frontier of thousands of cells) keeps the page waiting: it says so,
+    counting the seconds, while the board shows it is busy; the answer ends both."""
     url, _ = server
-    cells = np.full((5, 5), HIDDEN, dtype=np.int8)
-    cells[0, 0] = 1
-    page.goto(url + "analyse#p=" + AnalysisPosition(cells, 6).code)
-    note = page.locator("#r-working")
-    expect(note).to_be_visible(timeout=5_000)
-    expect(note).to_have_text(re.compile(r"Analysing… [1-9]\d* s"), timeout=5_000)
-    expect(page.locator("#board")).to_have_class(re.compile(r"\bbusy\b"))
+    cells = np.full((100, 100), HIDDEN, dtype=np.int8)
+    cells[2::4, ::3] = 2
+    page.goto(url + "analyse#p=" + AnalysisPosition(cells, 2000).code)
+    # both signs read in one evaluation: a wait on one and then the other could straddle the answer
+    working = ("s => { const n = document.getElementById('r-working'); const m = /Analysing… (\\d+) s/.exec(n.textContent);"
+               " return !n.hidden && m !== null && Number(m[1]) >= s"
+               " && document.getElementById('board').classList.contains('busy'); }")
+    page.wait_for_function(working, arg=1, timeout=30_000)
+    page.wait_for_function(working, arg=2, timeout=5_000)
     analysed(page, 0)
-    expect(note).to_be_hidden()
+    expect(page.locator("#r-working")).to_be_hidden()
     expect(page.locator("#board")).not_to_have_class(re.compile(r"\bbusy\b"))
-    assert page.evaluate("window.sweeplabAnalyse.state.report.position.mines") == 6
+    assert page.evaluate("window.sweeplabAnalyse.state.report.status") == "too_complex"
+    assert page.evaluate("window.sweeplabAnalyse.state.report.position.mines") == 2000

@@ -12,29 +12,30 @@ import sys  # noqa: E402
 
 import pytest  # noqa: E402
 
-# The product's own warm-ups, which between them compile most kernels the suite uses: the board child's
-# (rejection and the chain), and the analysis worker's with the server's (analysis, players, every mode).
-WARM_UPS = ("from sweeplab.play import board_child; board_child.warm()",
-            "from sweeplab.play import analyse_worker, server; analyse_worker.warm(); server.warm_up()")
+# The suite's processes compile their kernels (from the cache the compiler fills below); the tests of the
+# tiers (tests/test_tiers.py, tests/test_first_run.py) choose the mode they test.
+os.environ.setdefault("SWEEPLAB_KERNELS", "compiled")
 
 
 @pytest.hookimpl(trylast=True)  # (after the terminal's own, so that it can say what it waits for)
 def pytest_configure(config):
     """Compile once, before the test workers start: on an empty kernel cache (a fresh clone, or any
     change to the sources, which keys the cache) two workers would each compile the same kernels at
-    the same time, minutes of CPU each. The warm-ups run in two processes side by side and fill the
-    cache the workers then load from. Not in a worker, nor without workers, nor where a kernel is cached."""
+    the same time, minutes of CPU each. The product's compiler (sweeplab.play.warm) runs its warm-ups
+    in two processes side by side and fills the cache the workers then load from. Not in a worker, nor
+    without workers, nor where the cache is complete."""
     if getattr(config, "workerinput", None) is not None or not getattr(config.option, "numprocesses", None):
         return
     from sweeplab._numba_cache import cache_dir
-    if any(name.endswith(".nbi") for _, _, names in os.walk(cache_dir()) for name in names):
-        return  # (an index file: some kernel is cached already)
+    from sweeplab._tiers import is_complete
+    if is_complete(cache_dir()):
+        return
     terminal = config.pluginmanager.get_plugin("terminalreporter")
     if terminal is not None:
         terminal.write_line("compiling the kernels once before the test workers start (nothing is cached yet; a "
                             "minute or two)")
-    for process in [subprocess.Popen([sys.executable, "-c", code]) for code in WARM_UPS]:
-        process.wait()  # (a warm-up that fails leaves its kernels to the tests, which then say what broke)
+    # (a warm-up that fails leaves its kernels to the tests, which then say what broke)
+    subprocess.run([sys.executable, "-m", "sweeplab.play.warm", "--jobs", "2"])
 
 
 # Tests that take a second or more on the shared 2-core box carry @pytest.mark.slow themselves, so

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sweeplab"
 
 # Bottom first, as drawn in docs/architecture.md; a room may import its own floor or lower.
 FLOORS = [
-    {"errors", "rng", "grid", "msvc", "_numba_cache", "presets", "svg", "kernels", "view", "userfile", "extras"},
+    {"errors", "rng", "grid", "msvc", "_numba_cache", "_tiers", "presets", "svg", "kernels", "view", "userfile", "extras"},
     {"board", "stats", "solver"},
     {"generators", "firstclick", "figures", "automaton"},
     {"game", "cycles"},

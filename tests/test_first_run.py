@@ -1,11 +1,13 @@
 """The first run after an install, with no compiled kernels (a fresh NUMBA_CACHE_DIR): `sweeplab play`
-serves its page within seconds and compiles in the background, the first click showing that it
-works; a command that compiles says so, once, where a person watches (a terminal)."""
+serves its page within seconds and its first click runs the kernels as Python while the compiler
+works beside it (_tiers.py); a command that compiles says so, once, where a person watches (a
+terminal)."""
 
 from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -14,11 +16,16 @@ import sys
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-pytestmark = pytest.mark.slow  # each compiles kernels from nothing
+from sweeplab._tiers import MARK
+from sweeplab._tiers import NOTICE as TIERED
+
+from .test_tiers import stop_compiler
+
+pytestmark = pytest.mark.slow  # each starts from an empty kernel cache
 
 
-def fresh(tmp_path) -> dict:
-    return {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+def fresh(tmp_path, kernels: str = "tiered") -> dict:
+    return {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "SWEEPLAB_KERNELS": kernels}
 
 
 def compiled(cache) -> int:
@@ -26,7 +33,7 @@ def compiled(cache) -> int:
     return len(list(cache.rglob("*.nbi")))
 
 
-def test_first_play_serves_before_it_compiles_and_its_first_click_shows_work(tmp_path, chromium):
+def test_first_play_serves_before_it_compiles_and_its_first_click_does_not_wait_for_the_compile(tmp_path, chromium):
     # (how soon the URL comes is a figure of benchmarks/bench_first_minutes.py, not a test's bound)
     proc = subprocess.Popen([sys.executable, "-m", "sweeplab", "play", "--no-browser", "--db", str(tmp_path / "p.db")],
                             env=fresh(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -44,17 +51,19 @@ def test_first_play_serves_before_it_compiles_and_its_first_click_shows_work(tmp
             expect(page.locator("#board .cell")).to_have_count(81)  # the page while the kernels compile
             assert page.evaluate("window.sweeplab.state.mode") == "noguess"  # the default, loaded meanwhile
             page.locator('#board .cell[data-x="4"][data-y="4"]').click()
-            expect(page.locator("#board")).to_have_class("board busy", timeout=60_000)
-            expect(page.locator("#status")).to_contain_text("Laying the board")
+            expect(page.locator("#board")).to_have_attribute("data-status", re.compile("playing|won"), timeout=60_000)
+            expect(page.locator('#board .cell[data-x="4"][data-y="4"]')).to_have_class(re.compile(r"\bopen\b"))
             browser.close()
+        assert not list((tmp_path / "numba").glob(f"*/{MARK}"))  # answered while the compiler still works
         assert proc.poll() is None
-        proc.send_signal(signal.SIGINT)  # stops while still compiling, the first click still waiting
+        proc.send_signal(signal.SIGINT)  # stops while the compiler still works
         out, err = proc.communicate(timeout=30)
         assert proc.returncode == 0 and "stopped" in out and "Traceback" not in err, err
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        stop_compiler(tmp_path / "numba")
 
 
 def _on_a_terminal(args, env) -> str:
@@ -76,13 +85,22 @@ def _on_a_terminal(args, env) -> str:
     return seen.decode()
 
 
-def test_a_command_that_compiles_says_so_once_on_its_first_run_only(tmp_path):
+def test_a_command_on_its_first_run_says_once_that_it_compiles(tmp_path):
     from sweeplab._numba_cache import NOTICE
     args = [sys.executable, "-m", "sweeplab", "board", "--preset", "beginner", "--seed", "4"]
-    first = _on_a_terminal(args, fresh(tmp_path))
+    try:
+        # tiered (the default): the compiler starts beside the command, which runs its kernels as Python
+        first = _on_a_terminal(args, fresh(tmp_path))
+        assert first.count(TIERED) == 1 and first.splitlines()[0] == f"sweeplab: {TIERED}", first
+        again = _on_a_terminal(args, fresh(tmp_path))  # the first one's compiler still at work
+        assert TIERED not in again and "3BV" in again
+    finally:
+        stop_compiler(tmp_path / "numba")
+    # compiled: the command compiles its kernels itself
+    first = _on_a_terminal(args, fresh(tmp_path / "c", "compiled"))
     assert first.count(NOTICE) == 1 and first.splitlines()[0] == f"sweeplab: {NOTICE}", first
-    again = _on_a_terminal(args, fresh(tmp_path))
+    again = _on_a_terminal(args, fresh(tmp_path / "c", "compiled"))
     assert NOTICE not in again and "3BV" in again
-    piped = subprocess.run(args, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "other")},
-                           capture_output=True, text=True, timeout=600)
-    assert NOTICE not in piped.stderr  # a log or a pipe: no notice
+    piped = subprocess.run(args, env=fresh(tmp_path / "other"), capture_output=True, text=True, timeout=600)
+    stop_compiler(tmp_path / "other" / "numba")
+    assert NOTICE not in piped.stderr and TIERED not in piped.stderr  # a log or a pipe: no notice

@@ -18,6 +18,8 @@ import shutil
 
 import numba
 
+from . import _tiers
+
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -53,7 +55,8 @@ _CACHE_DIR: str | None = None
 
 
 def njit(function=None, **options):
-    """`numba.njit(cache=True, **options)` whose cache lies in `cache_dir()`.
+    """`numba.njit(cache=True, **options)` whose cache lies in `cache_dir()`, run as Python until
+    that cache is complete (_tiers.py).
 
     numba fixes a kernel's cache path when the kernel is decorated, from its one process-wide
     setting; setting it only while sweeplab's kernels are decorated leaves everyone else's as it was.
@@ -62,9 +65,10 @@ def njit(function=None, **options):
         saved = numba.config.CACHE_DIR
         numba.config.CACHE_DIR = cache_dir()
         try:
-            return numba.njit(cache=True, **options)(f)
+            kernel = numba.njit(cache=True, **options)(f)
         finally:
             numba.config.CACHE_DIR = saved
+        return kernel if numba.config.DISABLE_JIT else _tiers.wrap(kernel, cache_dir())
 
     return decorate if function is None else decorate(function)
 
@@ -96,6 +100,7 @@ def announce_compiles(say=None) -> None:
         def say(text):
             print(f"sweeplab: {text}", file=sys.stderr, flush=True)
     _announcing = True
+    _tiers.announce(say)
     said = multiprocessing.Value("b", 0)
 
     class Notice(event.Listener):

@@ -28,16 +28,18 @@ def check_host(host: str) -> None:
 
 
 def warm_in_background() -> None:
-    """Compile (or load from the cache) the kernels a game uses, in a thread, while the server already
-    answers. A first click that comes meanwhile runs off the server's event loop and waits for them
-    (the page shows that it is working); the compile notice goes to stderr."""
+    """Have the kernels a game uses compiled, or loaded from the cache, in a thread, while the server
+    already answers. On the first run after an install they run as Python until the compiler beside
+    the server is done (_tiers.py); a first click meanwhile runs off the server's event loop."""
     import threading
 
+    from .._tiers import wait_compiled
     from ..play import modes
     from ..play.server import warm_up
 
     def warm():
         try:
+            wait_compiled()
             warm_up()
         finally:
             modes.WARMING.clear()

@@ -107,8 +107,8 @@ def default_mode() -> tuple[str, str | None]:
                     "first click: its boards may need guessing.")
 
 
-# Set while `sweeplab play` compiles the game's kernels in the background (its first run after an
-# install): a first click then waits for them, off the server's event loop.
+# Set while `sweeplab play` has the game's kernels compiled in the background (its first run after an
+# install): a first click then runs them as Python, slower, off the server's event loop.
 WARMING = threading.Event()
 
 

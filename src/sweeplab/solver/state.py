@@ -99,8 +99,8 @@ def _slot(dx, dy):
 def _step(nbr, i, dx, dy):
     """The cell (dx, dy) away from i (each within +-3) by neighbour steps, or -1 off the grid."""
     while dx != 0 or dy != 0:
-        sx = (dx > 0) - (dx < 0)
-        sy = (dy > 0) - (dy < 0)
+        sx = int(dx > 0) - int(dx < 0)
+        sy = int(dy > 0) - int(dy < 0)
         i = nbr[i, _slot(sx, sy)]
         if i < 0:
             return -1
@@ -192,6 +192,7 @@ def reuse_quiet(scratch, on: bool) -> None:
 @njit(inline='always')
 def popcount(x):
     """Set bits of a frame (x >= 0, below 2**56), without a branch per bit."""
+    x = np.int64(x)  # (interpreted, a narrower integer would not hold the masks)
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F

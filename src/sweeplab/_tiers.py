@@ -1,0 +1,192 @@
+"""Kernels run as plain Python until they are compiled.
+
+numba compiles a kernel at its first call, and the engine takes most of a minute of CPU to compile:
+a new user's first click would wait for it. A kernel is Python that numba types, so it also runs as
+written, a hundred times slower, which is quick for a game's first moves (an expert no-guess board
+is a few certifying plays: under a second). So a process that starts before the kernels are in
+numba's cache runs each kernel as Python, and starts a compiler beside it (`python -m
+sweeplab.play.warm`, at a lower priority) that compiles what a player meets first into the cache
+and then marks the cache complete. From then on every call goes to the compiled kernel, a call
+made from inside an interpreted one too: a long chain that began as Python finishes compiled. The
+same source runs either way, so a seed gives the same board either way (tests/test_tiers.py).
+
+SWEEPLAB_KERNELS chooses: `tiered` (the default), `compiled` (compile at the first call, as numba
+does: the compiler itself, and benchmarks of the compile) or `interpreted` (never compile: tests
+comparing the two, or stepping through a kernel in a debugger).
+"""
+
+from __future__ import annotations
+
+import atexit
+import fcntl
+import functools
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+from numba.core import types
+from numba.extending import typeof_impl
+
+MODES = ("tiered", "compiled", "interpreted")
+MARK = "complete"        # the file the compiler leaves in the cache directory when it is done
+LOCK = "compiling.lock"  # held by the one compiler of a cache directory
+LOOK_EVERY = 0.5         # seconds between two looks for the mark, while interpreting
+NOTICE = ("compiling kernels in the background (once after an install or an update); until then they run as "
+          "plain Python, slower")
+
+
+def mode() -> str:
+    """SWEEPLAB_KERNELS, checked."""
+    chosen = os.environ.get("SWEEPLAB_KERNELS", "tiered")
+    if chosen not in MODES:
+        raise RuntimeError(f"SWEEPLAB_KERNELS must be one of {', '.join(MODES)}, got {chosen!r}")
+    return chosen
+
+
+def is_complete(cache: str) -> bool:
+    return os.path.exists(os.path.join(cache, MARK))
+
+
+def lock(cache: str, wait: bool = True):
+    """The cache's compiler lock, held (an open file: closing it lets go); None where another holds it
+    and `wait` is False."""
+    os.makedirs(cache, exist_ok=True)
+    held = open(os.path.join(cache, LOCK), "a")
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        held.close()
+        return None
+    return held
+
+
+def compiling(cache: str) -> bool:
+    """Whether a compiler holds the cache's lock now."""
+    held = lock(cache, wait=False)
+    if held is None:
+        return True
+    held.close()
+    return False
+
+
+def mark_complete(cache: str) -> None:
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, MARK), "w") as f:
+        f.write("the kernels a player meets first are compiled here\n")
+
+
+class Tiered:
+    """A kernel that runs as Python until the cache is complete, then compiled. numba types it as the
+    kernel it wraps, so compiled callers call the compiled kernel directly."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self.py_func = dispatcher.py_func
+        functools.update_wrapper(self, self.py_func)
+
+    def __call__(self, *args, **kwargs):
+        if _STATE.ready():
+            return self.dispatcher(*args, **kwargs)
+        return self.py_func(*args, **kwargs)
+
+    def __getattr__(self, name):  # signatures, overloads, stats...: the kernel's own
+        return getattr(self.dispatcher, name)
+
+    def __repr__(self):
+        return f"<tiered kernel {self.__module__}.{self.__qualname__}>"
+
+
+@typeof_impl.register(Tiered)
+def _typeof_tiered(value, context):
+    return types.Dispatcher(value.dispatcher)
+
+
+class _State:
+    """The process's tier: decided at its first kernel, from SWEEPLAB_KERNELS and the cache's mark."""
+
+    def __init__(self):
+        self.cache: str | None = None
+        self.interpreting = False  # kernels wrapped in this process
+        self.compiled = True       # calls go to the compiled kernels
+        self.forever = False       # SWEEPLAB_KERNELS=interpreted
+        self.next_look = 0.0
+        self.compiler: subprocess.Popen | None = None
+        self.say = None            # where to announce the compiler (_numba_cache.announce_compiles)
+
+    def decide(self, cache: str) -> None:
+        if self.cache is not None:
+            return
+        self.cache = cache
+        chosen = mode()
+        self.interpreting = chosen == "interpreted" or (chosen == "tiered" and not is_complete(cache))
+        self.compiled = not self.interpreting
+        self.forever = chosen == "interpreted"
+        if self.interpreting:
+            # numpy warns where an integer wraps; a compiled kernel wraps silently, and so does this one
+            warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"sweeplab\.")
+
+    def ready(self) -> bool:
+        if self.compiled:
+            return True
+        if self.forever:
+            return False
+        now = time.monotonic()
+        if now < self.next_look:
+            return False
+        self.next_look = now + LOOK_EVERY
+        if is_complete(self.cache):
+            self.compiled = True
+            return True
+        self.start_compiler()
+        return False
+
+    def start_compiler(self) -> None:
+        """The compiler, once per process, unless another holds the cache's lock; it outlives the
+        process, so that a short command still leaves the cache compiled for the next."""
+        if self.compiler is not None or self.compiled or self.forever or compiling(self.cache):
+            return
+        env = dict(os.environ, SWEEPLAB_KERNELS="compiled", NUMBA_CACHE_DIR=os.path.dirname(self.cache))
+        if not os.environ.get("NUMBA_CACHE_DIR"):
+            env.pop("NUMBA_CACHE_DIR")  # (the package's own __pycache__, as cache_dir() chose)
+        self.compiler = subprocess.Popen([sys.executable, "-m", "sweeplab.play.warm", "--background"], env=env,
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True)
+        atexit.register(self.compiler.poll)  # (reaps it if it ended first: no zombie in the report)
+        if self.say is not None:
+            self.say(NOTICE)
+
+
+_STATE = _State()
+
+
+def wrap(dispatcher, cache: str):
+    """The kernel as this process runs it: numba's dispatcher, or a Tiered one while interpreting."""
+    _STATE.decide(cache)
+    return Tiered(dispatcher) if _STATE.interpreting else dispatcher
+
+
+def compiled() -> bool:
+    """Whether kernels run compiled now (True where they never were interpreted)."""
+    return _STATE.ready()
+
+
+def wait_compiled(timeout: float | None = None) -> bool:
+    """Wait until the kernels run compiled (starting the compiler if need be); False at the timeout."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while not _STATE.ready():
+        if _STATE.forever or (end is not None and time.monotonic() >= end):
+            return False
+        _STATE.start_compiler()
+        time.sleep(LOOK_EVERY)
+    return True
+
+
+def announce(say) -> None:
+    """Say, once, when this process starts the compiler."""
+    _STATE.say = say
+
+
+__all__ = ["LOCK", "MARK", "MODES", "NOTICE", "Tiered", "announce", "compiled", "compiling", "is_complete", "lock",
+           "mark_complete", "mode", "wait_compiled", "wrap"]

@@ -10,6 +10,11 @@ NUMBA_CACHE_DIR is a fresh empty folder, so every kernel it needs compiles:
   cells, probabilities, strong's move, unavoidable guesses, perfect play where it fits);
 - solve: `sweeplab solve FILE` of the same expert position.
 
+Each scenario runs in each kernel mode of --modes: `compiled` (every kernel compiles at its first call:
+what the compile costs) and `tiered` (the default a user gets: the kernels run as Python while a
+compiler beside the process fills the cache; that compiler is stopped when the scenario ends and is
+not counted: what the user waits for). A tree without the tiers compiles in both.
+
 Per scenario: the process's wall and CPU seconds (its children's rusage), medians over the rounds.
 Per kernel (with --kernels): numba's compile events (`numba.core.event`, "numba:compile") timed in
 the process's CPU seconds (a loaded machine stretches wall time, not these): a kernel's inclusive
@@ -18,7 +23,7 @@ those), and how many signatures it was compiled for. A kernel inlined into its c
 (`inline='always'`) has no compile of its own: its cost is its callers'.
 
     python benchmarks/bench_compile.py [--src DIR ...] [--rounds 3] [--scenarios click,dense,analysis,solve]
-                                       [--kernels 15]
+                                       [--modes compiled,tiered] [--kernels 15]
 
 With several --src (source trees, e.g. another checkout's src/) the trees take turns within each
 round; the table gives each tree's medians.
@@ -39,6 +44,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import machine  # noqa: E402
+
+from sweeplab._tiers import stop_compilers  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent / "src"
 
@@ -118,16 +125,17 @@ print("\\nBENCH_COMPILE " + json.dumps({"kernels": kernels}))
 """
 
 
-def run(src: str, scenario: str, position: Path, work: Path) -> dict:
+def run(src: str, scenario: str, mode: str, position: Path, work: Path) -> dict:
     """One scenario in a fresh process on an empty kernel cache: its wall and CPU seconds and its compiles."""
     cache = Path(tempfile.mkdtemp(dir=work))
-    env = {**os.environ, "PYTHONPATH": src, "NUMBA_CACHE_DIR": str(cache)}
+    env = {**os.environ, "PYTHONPATH": src, "NUMBA_CACHE_DIR": str(cache), "SWEEPLAB_KERNELS": mode}
     code = CHILD.replace("exec(SCENARIO)", SCENARIOS[scenario].strip())
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code, str(position)], env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    stop_compilers(str(cache))
     if out.returncode != 0:
         raise SystemExit(f"{scenario} on {src} failed:\n{out.stderr[-3000:]}")
     line = [ln for ln in out.stdout.splitlines() if ln.startswith("BENCH_COMPILE ")][-1]
@@ -141,6 +149,7 @@ def main() -> None:
     ap.add_argument("--src", action="append", help="source tree(s) to measure (default: this checkout's src/)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
+    ap.add_argument("--modes", default="compiled,tiered", help="kernel modes (SWEEPLAB_KERNELS) to run each scenario in")
     ap.add_argument("--kernels", type=int, default=15, help="kernels listed per scenario and tree (0: none)")
     a = ap.parse_args()
     srcs = [str(Path(s).resolve()) for s in (a.src or [str(HERE)])]
@@ -148,7 +157,10 @@ def main() -> None:
     unknown = set(scenarios) - set(SCENARIOS)
     if unknown:
         raise SystemExit(f"unknown scenario(s) {sorted(unknown)}; allowed: {', '.join(SCENARIOS)}")
-    results: dict[tuple[str, str], list[dict]] = {}
+    modes = a.modes.split(",")
+    if set(modes) - {"compiled", "tiered"}:
+        raise SystemExit(f"unknown mode(s) in {a.modes!r}; allowed: compiled, tiered")
+    results: dict[tuple[str, str, str], list[dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         position = work / "expert.txt"
@@ -157,26 +169,28 @@ def main() -> None:
             for scenario in scenarios:
                 order = srcs if r % 2 == 0 else srcs[::-1]  # which tree goes first alternates
                 for src in order:
-                    res = run(src, scenario, position, work)
-                    results.setdefault((src, scenario), []).append(res)
-                    print(f"round {r + 1} {scenario:8s} {src}: {res['wall']:.1f} s wall, {res['cpu']:.1f} s CPU",
-                          file=sys.stderr, flush=True)
+                    for mode in modes:
+                        res = run(src, scenario, mode, position, work)
+                        results.setdefault((src, scenario, mode), []).append(res)
+                        print(f"round {r + 1} {scenario:8s} {mode:8s} {src}: {res['wall']:.1f} s wall, "
+                              f"{res['cpu']:.1f} s CPU", file=sys.stderr, flush=True)
     print(f"# compile time from an empty numba cache; {machine()}; load {os.getloadavg()[0]:.1f}; "
           f"medians of {a.rounds} rounds")
-    print("| scenario | source | wall s | CPU s | CPU s in compiles | kernels compiled | signatures |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| scenario | kernels | source | wall s | CPU s | CPU s in compiles | kernels compiled | signatures |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
     for scenario in scenarios:
         for src in srcs:
-            rs = results[(src, scenario)]
-            tops = [sum(k["own"] for k in r["kernels"].values()) for r in rs]
-            last = rs[-1]["kernels"]
-            print(f"| {scenario} | {src} | {statistics.median(r['wall'] for r in rs):.1f} | "
-                  f"{statistics.median(r['cpu'] for r in rs):.1f} | {statistics.median(tops):.1f} | {len(last)} | "
-                  f"{sum(k['signatures'] for k in last.values())} |")
-    if a.kernels:
+            for mode in modes:
+                rs = results[(src, scenario, mode)]
+                tops = [sum(k["own"] for k in r["kernels"].values()) for r in rs]
+                last = rs[-1]["kernels"]
+                print(f"| {scenario} | {mode} | {src} | {statistics.median(r['wall'] for r in rs):.1f} | "
+                      f"{statistics.median(r['cpu'] for r in rs):.1f} | {statistics.median(tops):.1f} | {len(last)} | "
+                      f"{sum(k['signatures'] for k in last.values())} |")
+    if a.kernels and "compiled" in modes:
         for scenario in scenarios:
             for src in srcs:
-                rs = results[(src, scenario)]
+                rs = results[(src, scenario, "compiled")]
                 names = set().union(*(r["kernels"] for r in rs))
 
                 def med(name, key, rs=rs):

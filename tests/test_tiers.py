@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweeplab._tiers import LOCK, MARK, compiling, is_complete, lock
+from sweeplab._tiers import LOCK, MARK, compiling, is_complete, lock, stop_compilers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,22 +79,8 @@ def _env(**changes) -> dict:
     return env
 
 
-def stop_compiler(cache_base: Path, quiet: float = 5.0) -> None:
-    """Kill the compilers a test's cold processes left behind, with their warm-ups: each writes its pid
-    in the cache's lock file once it holds the lock (leading a process group of its own), and one that
-    waited for the lock takes it when the first is gone; done once none has come for `quiet` seconds."""
-    since = time.monotonic()
-    while time.monotonic() - since < quiet:
-        for held in cache_base.glob(f"*/{LOCK}"):
-            text = held.read_text().strip()
-            if text:
-                held.write_text("")
-                try:
-                    os.killpg(int(text), signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                since = time.monotonic()
-        time.sleep(0.2)
+def stop_compiler(cache_base: Path) -> None:
+    stop_compilers(str(cache_base))
 
 
 @pytest.mark.slow

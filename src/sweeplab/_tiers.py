@@ -183,10 +183,33 @@ def wait_compiled(timeout: float | None = None) -> bool:
     return True
 
 
+def stop_compilers(base: str, quiet: float = 5.0) -> None:
+    """Kill the compilers working on the caches under `base` (a test's or a benchmark's throwaway one),
+    with their warm-ups: each writes its pid in the cache's lock once it holds it, leading a process
+    group of its own, and one that waited for the lock takes it when the first is gone; done once
+    none has come for `quiet` seconds."""
+    import glob
+    import signal
+
+    since = time.monotonic()
+    while time.monotonic() - since < quiet:
+        for path in glob.glob(os.path.join(base, "*", LOCK)):
+            with open(path) as f:
+                text = f.read().strip()
+            if text:
+                open(path, "w").close()
+                try:
+                    os.killpg(int(text), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                since = time.monotonic()
+        time.sleep(0.2)
+
+
 def announce(say) -> None:
     """Say, once, when this process starts the compiler."""
     _STATE.say = say
 
 
 __all__ = ["LOCK", "MARK", "MODES", "NOTICE", "Tiered", "announce", "compiled", "compiling", "is_complete", "lock",
-           "mark_complete", "mode", "wait_compiled", "wrap"]
+           "mark_complete", "mode", "stop_compilers", "wait_compiled", "wrap"]

@@ -114,7 +114,7 @@ WARMING = threading.Event()
 
 def slow_first_click(mode_name: str, width: int, height: int, mines: int) -> bool:
     """Whether laying this board at the first click may take long (a no-guess board denser or larger
-    than expert: up to seconds; any board while the kernels still compile), so that it is better done
+    than expert: up to seconds; any board while the kernels still run as Python), so that it is better done
     off the server's event loop."""
     return WARMING.is_set() or (mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height))
 

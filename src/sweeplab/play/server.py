@@ -255,7 +255,7 @@ async def act(request):
         # board child (board_child.py) under a deadline, while this request waits without the GIL.
         laid = await threads.run("boards", layer.lay, pg.mode, g.width, g.height, g.mine_count, pg.seed, x, y)
         state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False, laid=laid))
-    elif first:  # any board while the kernels still compile: in a thread, other games answered meanwhile
+    elif first:  # any board while the kernels run as Python: in a thread, other games answered meanwhile
         state = await threads.run("games", lambda: hub.act(pg, kind, x, y, file=False))
     else:
         # Other first clicks (an expert no-guess board: a few ms) run on the event loop: a worker

@@ -239,14 +239,14 @@
 
   function working() {
     // An answer that takes longer than a blink gets a sign of work, counting the seconds: a hard
-    // position takes up to its time limit, and the first analysis after an install waits for the
-    // solver's kernels to compile. Returns what ends it.
+    // position takes up to its time limit, and the analyses of an install's first minutes run the
+    // solver's kernels as Python while they compile. Returns what ends it.
     const note = $("r-working"), board = $("board"), since = performance.now();
     let ticking = null;
     const say = () => {
       const secs = Math.floor((performance.now() - since) / 1000);
-      note.textContent = `Analysing… ${secs} s` + (secs >= 3 ? " (a hard position, or the first analysis after an " +
-                                                   "install, which compiles the solver first)" : "");
+      note.textContent = `Analysing… ${secs} s` + (secs >= 3 ? " (a hard position, or an analysis in the first " +
+                                                   "minutes after an install, while the solver compiles)" : "");
       note.hidden = false;
       board.classList.add("busy");
     };

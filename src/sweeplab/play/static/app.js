@@ -433,7 +433,7 @@ class PlayPage {
 
   working(firstClick) {
     // An answer that takes longer than a blink gets a sign of work: the board's cursor and a line in
-    // the status bar (a first click may lay a dense no-guess board, or wait for the first run's compile).
+    // the status bar (a first click may lay a dense no-guess board, or run before the first run's compile is done).
     const board = this.$("board"), status = this.$("status"), since = performance.now();
     let shown = null, ticking = null;
     const say = () => {

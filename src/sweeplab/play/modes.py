@@ -112,11 +112,15 @@ def default_mode() -> tuple[str, str | None]:
 WARMING = threading.Event()
 
 
+def dense_no_guess(mode_name: str, width: int, height: int, mines: int) -> bool:
+    """A no-guess board denser or larger than expert: seconds of the chain, laid in the board child."""
+    return mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height)
+
+
 def slow_first_click(mode_name: str, width: int, height: int, mines: int) -> bool:
-    """Whether laying this board at the first click may take long (a no-guess board denser or larger
-    than expert: up to seconds; any board while the kernels still run as Python), so that it is better done
-    off the server's event loop."""
-    return WARMING.is_set() or (mode_name == "noguess" and (width * height > 480 or mines * 480 > 99 * width * height))
+    """Whether laying this board at the first click may take long (a dense no-guess board; any board
+    while the kernels still run as Python), so that it is better done off the server's event loop."""
+    return WARMING.is_set() or dense_no_guess(mode_name, width, height, mines)
 
 
 def check_mode(name) -> Mode:

@@ -249,8 +249,8 @@ async def act(request):
     kind, x, y = data["kind"], data["x"], data["y"]
     g = pg.game
     first = g.board is None and kind == "open" and M.slow_first_click(pg.mode, g.width, g.height, g.mine_count)
-    if first and pg.mode == "noguess" and type(x) is int and type(y) is int and 0 <= x < g.width \
-            and 0 <= y < g.height:
+    if first and M.dense_no_guess(pg.mode, g.width, g.height, g.mine_count) and type(x) is int and type(y) is int \
+            and 0 <= x < g.width and 0 <= y < g.height:
         # A dense or large no-guess board can take many seconds, holding the interpreter: laid in the
         # board child (board_child.py) under a deadline, while this request waits without the GIL.
         laid = await threads.run("boards", layer.lay, pg.mode, g.width, g.height, g.mine_count, pg.seed, x, y)

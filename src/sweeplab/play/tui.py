@@ -371,7 +371,7 @@ class MinesweeperApp(App):
             return
         g = self.pg.game
         if g.board is None and kind == "open" and M.slow_first_click(self.pg.mode, g.width, g.height, g.mine_count):
-            # a dense no-guess board, or kernels still compiling: in a thread, the screen saying so
+            # a dense no-guess board, or kernels still running as Python: in a thread, the screen saying so
             self.working = True
             self.say("Laying the board… (a dense no-guess board, or the first game after an install, takes a while)")
             self.run_worker(lambda: self._act_in_thread(self.pg, kind, x, y), thread=True)

@@ -117,32 +117,43 @@ def test_a_cold_process_opens_an_expert_no_guess_board_as_python_and_starts_the_
         stop_compiler(tmp_path)
 
 
-def test_calls_go_to_the_compiled_kernel_once_the_cache_is_complete(tmp_path):
-    code = ("import os, time\n"
-            "import numpy as np\n"
-            "from sweeplab import _tiers\n"
-            "from sweeplab._numba_cache import cache_dir\n"
-            "from sweeplab.kernels import count_numbers\n"
-            "from sweeplab.grid import neighbour_table\n"
-            "mines, nbr = np.zeros(9, np.bool_), neighbour_table(3, 3, 'bounded')\n"
-            "mines[4] = True\n"
-            "before = count_numbers(mines, nbr).tolist(), len(count_numbers.signatures)\n"
-            "_tiers.mark_complete(cache_dir())\n"
-            "time.sleep(_tiers.LOOK_EVERY * 1.5)\n"
-            "after = count_numbers(mines, nbr).tolist(), len(count_numbers.signatures)\n"
-            "print(before == ([1, 1, 1, 1, 0, 1, 1, 1, 1], 0), after == (before[0], 1))\n")
-    held = None
+KERNELS = """
+import time
+
+from sweeplab import _tiers
+from sweeplab._numba_cache import cache_dir, njit
+
+
+@njit
+def inner(x):
+    return x + 1
+
+
+@njit
+def outer(x):
+    _tiers.mark_complete(cache_dir())  # (plain Python: outer only ever runs interpreted here)
+    time.sleep(_tiers.LOOK_EVERY * 1.5)
+    return inner(x)
+
+
+print(outer(1), len(inner.signatures))  # the call under way stays Python, its inner call too
+print(inner(1), len(inner.signatures))  # a call from Python now goes to the compiled kernel
+"""
+
+
+def test_calls_from_python_go_compiled_once_the_cache_is_complete_and_a_call_under_way_stays_python(tmp_path):
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    cache = _run("from sweeplab._numba_cache import cache_dir; print(cache_dir())",
+                 {**env, "SWEEPLAB_KERNELS": "compiled"}).stdout.strip()
+    held = lock(cache)  # (held here: the cold process starts no compiler)
     try:
-        # the compiler's lock held here: the cold process starts none, and the test marks the cache itself
-        out = _run("from sweeplab._numba_cache import cache_dir; print(cache_dir())",
-                   _env(NUMBA_CACHE_DIR=str(tmp_path), SWEEPLAB_KERNELS="compiled"))
-        held = lock(out.stdout.strip())
-        out = _run(code, _env(NUMBA_CACHE_DIR=str(tmp_path)), timeout=300)
+        (tmp_path / "kernels.py").write_text(KERNELS)
+        out = subprocess.run([sys.executable, str(tmp_path / "kernels.py")], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=300)
         assert out.returncode == 0, out.stderr
-        assert out.stdout.split() == ["True", "True"]
+        assert out.stdout.split() == ["2", "0", "2", "1"]
     finally:
-        if held is not None:
-            held.close()
+        held.close()
 
 
 def test_the_compiler_waits_for_the_one_at_work_and_compiles_nothing_once_complete(tmp_path):

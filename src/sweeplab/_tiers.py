@@ -6,9 +6,10 @@ written, a hundred times slower, which is quick for a game's first moves (an exp
 is a few certifying plays: under a second). So a process that starts before the kernels are in
 numba's cache runs each kernel as Python, and starts a compiler beside it (`python -m
 sweeplab.play.warm`, at a lower priority) that compiles what a player meets first into the cache
-and then marks the cache complete. From then on every call goes to the compiled kernel, a call
-made from inside an interpreted one too: a long chain that began as Python finishes compiled. The
-same source runs either way, so a seed gives the same board either way (tests/test_tiers.py).
+and then marks the cache complete. From then on every call from Python goes to the compiled
+kernel; a call under way finishes as Python (work that would take longer as Python than the compile
+waits for it: `wait_compiled`). The same source runs either way, so a seed gives the same board either way
+(tests/test_tiers.py).
 
 SWEEPLAB_KERNELS chooses: `tiered` (the default), `compiled` (compile at the first call, as numba
 does: the compiler itself, and benchmarks of the compile) or `interpreted` (never compile: tests
@@ -23,6 +24,7 @@ import functools
 import os
 import subprocess
 import sys
+import threading
 import time
 import warnings
 
@@ -87,9 +89,18 @@ class Tiered:
         functools.update_wrapper(self, self.py_func)
 
     def __call__(self, *args, **kwargs):
-        if _STATE.ready():
+        calls = _STATE.calls
+        depth = getattr(calls, "depth", 0)
+        if depth == 0 and _STATE.ready():
             return self.dispatcher(*args, **kwargs)
-        return self.py_func(*args, **kwargs)
+        # A call made from inside an interpreted kernel stays interpreted: its arguments are what
+        # Python computed (a numpy scalar where numba would have widened it, a Python int where
+        # numba kept a uint64), and a compiled kernel typed for those could compute otherwise.
+        calls.depth = depth + 1
+        try:
+            return self.py_func(*args, **kwargs)
+        finally:
+            calls.depth = depth
 
     def __getattr__(self, name):  # signatures, overloads, stats...: the kernel's own
         return getattr(self.dispatcher, name)
@@ -112,6 +123,7 @@ class _State:
         self.compiled = True       # calls go to the compiled kernels
         self.forever = False       # SWEEPLAB_KERNELS=interpreted
         self.next_look = 0.0
+        self.calls = threading.local()  # depth: interpreted kernels under way in this thread
         self.compiler: subprocess.Popen | None = None
         self.say = None            # where to announce the compiler (_numba_cache.announce_compiles)
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import grid
 from .._numba_cache import njit
+from .._tiers import wait_compiled
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick
@@ -65,6 +66,7 @@ PAIR_SHARE = 8  # of the chain's proposals, one in PAIR_SHARE moves two mines at
 FRESH_SHARE = 64  # ... and one in FRESH_SHARE lays a fresh uniform board
 INSERT_TRIES_PER_MINE = 16  # adds the insertion tries before the repair starts instead
 INSERT_STALL = 64  # the insertion shakes its board with as many chain moves after this many failed adds in a row
+INTERPRETED_MOVES = 10_000  # a longer chain takes longer as Python (~7 ms a move) than the kernels' compile
 
 
 @dataclass(frozen=True)
@@ -322,6 +324,8 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
             raise level.error(limit, "chain")
         return NoGuessResult(level.board(p.mines), False, "chain", int(used), 0, 0, how)
     steps = chain_moves(level.free, mines, level.corner) if steps is None else steps
+    if steps > INTERPRETED_MOVES:
+        wait_compiled()  # (on the first run after an install: _tiers.py)
     state, accepted, p = chain(p, level.excluded, np.uint64(state), steps)
     return NoGuessResult(level.board(p.mines), True, "chain", int(used), int(accepted), int(steps), how)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -154,6 +155,30 @@ def test_calls_from_python_go_compiled_once_the_cache_is_complete_and_a_call_und
         assert out.stdout.split() == ["2", "0", "2", "1"]
     finally:
         held.close()
+
+
+@pytest.mark.slow
+def test_a_long_chain_begun_as_python_compiles_its_kernels_and_gives_the_seeds_board(tmp_path):
+    from sweeplab._numba_cache import cache_dir
+    from sweeplab.generators.noguess import INTERPRETED_MOVES, generate
+
+    steps = INTERPRETED_MOVES + 1
+    want = generate(9, 9, 30, 4, 4, 5, method="chain", steps=steps)  # compiled, as the suite runs
+    copy = tmp_path / "numba" / Path(cache_dir()).name  # the suite's kernels, less the mark: a cold process
+    shutil.copytree(cache_dir(), copy, ignore=shutil.ignore_patterns(MARK, LOCK))
+    held = lock(str(copy))  # (held here: the cold process starts no compiler)
+    try:
+        out = _run("from sweeplab import _tiers\n"
+                   "from sweeplab.generators.noguess import generate\n"
+                   "from tests.test_tiers import _digest\n"
+                   "assert not _tiers.compiled()\n"
+                   f"r = generate(9, 9, 30, 4, 4, 5, method='chain', steps={steps})\n"
+                   "print(_digest(r.board.flat_mines), r.accepted, _tiers.compiled())\n",
+                   _env(NUMBA_CACHE_DIR=str(tmp_path / "numba")))
+    finally:
+        held.close()
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [_digest(want.board.flat_mines), str(want.accepted), "True"]
 
 
 def test_the_compiler_waits_for_the_one_at_work_and_compiles_nothing_once_complete(tmp_path):

@@ -7,9 +7,9 @@ is a few certifying plays: under a second). So a process that starts before the 
 numba's cache runs each kernel as Python, and starts a compiler beside it (`python -m
 sweeplab.play.warm`, at a lower priority) that compiles what a player meets first into the cache
 and then marks the cache complete. From then on every call from Python goes to the compiled
-kernel; a call under way finishes as Python (work that would take longer as Python than the compile
-waits for it: `wait_compiled`). The same source runs either way, so a seed gives the same board either way
-(tests/test_tiers.py).
+kernel; a call under way finishes as Python (work that would take longer as Python than its
+kernels' compile compiles them at once instead: `compile_here`). The same source runs either way, so
+a seed gives the same board either way (tests/test_tiers.py).
 
 SWEEPLAB_KERNELS chooses: `tiered` (the default), `compiled` (compile at the first call, as numba
 does: the compiler itself, and benchmarks of the compile) or `interpreted` (never compile: tests
@@ -218,10 +218,17 @@ def stop_compilers(base: str, quiet: float = 5.0) -> None:
         time.sleep(0.2)
 
 
+def compile_here() -> None:
+    """From now on this process's kernels compile at their first call, as numba's do, whether or not
+    the compiler beside it is done: for work longer as Python than its kernels' compile (a dense
+    board's chain)."""
+    _STATE.compiled = True
+
+
 def announce(say) -> None:
     """Say, once, when this process starts the compiler."""
     _STATE.say = say
 
 
-__all__ = ["LOCK", "MARK", "MODES", "NOTICE", "Tiered", "announce", "compiled", "compiling", "is_complete", "lock",
-           "mark_complete", "mode", "stop_compilers", "wait_compiled", "wrap"]
+__all__ = ["LOCK", "MARK", "MODES", "NOTICE", "Tiered", "announce", "compile_here", "compiled", "compiling", "is_complete",
+           "lock", "mark_complete", "mode", "stop_compilers", "wait_compiled", "wrap"]

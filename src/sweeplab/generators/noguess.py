@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import grid
 from .._numba_cache import njit
-from .._tiers import wait_compiled
+from .._tiers import compile_here
 from ..board import Board
 from ..errors import GenerationError, InvalidBoardError
 from ..firstclick import FirstClick
@@ -325,7 +325,7 @@ def generate(width: int, height: int, mines: int, x: int, y: int, seed, *, topol
         return NoGuessResult(level.board(p.mines), False, "chain", int(used), 0, 0, how)
     steps = chain_moves(level.free, mines, level.corner) if steps is None else steps
     if steps > INTERPRETED_MOVES:
-        wait_compiled()  # (on the first run after an install: _tiers.py)
+        compile_here()  # (on the first run after an install: _tiers.py)
     state, accepted, p = chain(p, level.excluded, np.uint64(state), steps)
     return NoGuessResult(level.board(p.mines), True, "chain", int(used), int(accepted), int(steps), how)
 

@@ -22,7 +22,7 @@ from ..replays.child import Child
 
 SECONDS = 20.0  # the most a first click may take to lay its board
 MEMORY = 2 * 2 ** 30  # the child's address space (the interpreter and its kernels take ~0.8 GB)
-START_TIMEOUT = 900.0  # its first start may wait for the kernels' compile
+START_TIMEOUT = 900.0  # its first start may compile the kernels
 
 
 class Layer:
@@ -94,12 +94,12 @@ def warm() -> None:
 
 
 def main() -> None:
-    from .._tiers import wait_compiled
+    from .._tiers import compile_here
     from ..replays.child import limit_memory, serve
     limit_memory(sys.argv)
     # A dense board's chain is thousands of plays, minutes as Python: on the first run after an install
-    # the child waits for the compiler (_tiers.py) before it says it is ready, as it would compile.
-    wait_compiled()
+    # the child compiles its kernels before it says it is ready (_tiers.py).
+    compile_here()
     warm()
     serve(handle)
 

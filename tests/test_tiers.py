@@ -203,3 +203,13 @@ def test_an_unknown_kernel_mode_is_refused_with_the_modes_allowed():
     out = _run("import sweeplab", _env(SWEEPLAB_KERNELS="fast"))
     assert out.returncode != 0
     assert "SWEEPLAB_KERNELS must be one of tiered, compiled, interpreted, got 'fast'" in out.stderr
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_kernels_to_numba():
+    # (a folder under a file: no compiler's lock nor mark can be written there)
+    out = _run("from sweeplab import _tiers\n"
+               "from sweeplab.kernels import count_numbers\n"
+               "print(type(count_numbers).__name__, _tiers.compiled())\n",
+               _env(NUMBA_CACHE_DIR="/dev/null/numba"))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["CPUDispatcher", "True"]

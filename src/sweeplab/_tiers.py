@@ -73,6 +73,14 @@ def compiling(cache: str) -> bool:
     return False
 
 
+def _writable(cache: str) -> bool:
+    try:
+        os.makedirs(cache, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(cache, os.W_OK)
+
+
 def mark_complete(cache: str) -> None:
     os.makedirs(cache, exist_ok=True)
     with open(os.path.join(cache, MARK), "w") as f:
@@ -132,7 +140,9 @@ class _State:
             return
         self.cache = cache
         chosen = mode()
-        self.interpreting = chosen == "interpreted" or (chosen == "tiered" and not is_complete(cache))
+        # (a cache this process cannot write holds no compiler's lock nor mark: numba compiles, as its own)
+        self.interpreting = chosen == "interpreted" or (chosen == "tiered" and not is_complete(cache)
+                                                        and _writable(cache))
         self.compiled = not self.interpreting
         self.forever = chosen == "interpreted"
         if self.interpreting:

@@ -146,8 +146,9 @@ class _State:
         self.compiled = not self.interpreting
         self.forever = chosen == "interpreted"
         if self.interpreting:
-            # numpy warns where an integer wraps; a compiled kernel wraps silently, and so does this one
-            warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"sweeplab\.")
+            # numpy warns where a scalar's arithmetic wraps or meets a NaN; a compiled kernel says nothing
+            warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero) encountered",
+                                    RuntimeWarning, r"sweeplab\.")
 
     def ready(self) -> bool:
         if self.compiled:
@@ -190,7 +191,8 @@ def wrap(dispatcher, cache: str):
 
 
 def compiled() -> bool:
-    """Whether kernels run compiled now (True where they never were interpreted)."""
+    """Whether calls from Python go to the compiled kernels now (True where they never were
+    interpreted); a look for the mark, which starts the compiler where none works yet."""
     return _STATE.ready()
 
 
@@ -231,8 +233,8 @@ def stop_compilers(base: str, quiet: float = 5.0) -> None:
 def compile_here() -> None:
     """From now on this process's kernels compile at their first call, as numba's do, whether or not
     the compiler beside it is done: for work longer as Python than its kernels' compile (a dense
-    board's chain)."""
-    _STATE.compiled = True
+    board's chain). Not where SWEEPLAB_KERNELS=interpreted says never."""
+    _STATE.compiled = not _STATE.forever
 
 
 def announce(say) -> None:

@@ -126,7 +126,7 @@ class _State:
     """The process's tier: decided at its first kernel, from SWEEPLAB_KERNELS and the cache's mark."""
 
     def __init__(self):
-        self.cache: str | None = None
+        self.cache = ""                # the kernel cache's directory, once decided
         self.interpreting = False  # kernels wrapped in this process
         self.compiled = True       # calls go to the compiled kernels
         self.forever = False       # SWEEPLAB_KERNELS=interpreted
@@ -136,7 +136,7 @@ class _State:
         self.say = None            # where to announce the compiler (_numba_cache.announce_compiles)
 
     def decide(self, cache: str) -> None:
-        if self.cache is not None:
+        if self.cache:
             return
         self.cache = cache
         chosen = mode()

@@ -19,7 +19,7 @@ from playwright.sync_api import expect, sync_playwright
 from sweeplab._tiers import MARK
 from sweeplab._tiers import NOTICE as TIERED
 
-from .test_tiers import stop_compiler
+from .test_tiers import compiler_at_work, stop_compiler
 
 pytestmark = pytest.mark.slow  # each starts from an empty kernel cache
 
@@ -92,6 +92,7 @@ def test_a_command_on_its_first_run_says_once_that_it_compiles(tmp_path):
         # tiered (the default): the compiler starts beside the command, which runs its kernels as Python
         first = _on_a_terminal(args, fresh(tmp_path))
         assert first.count(TIERED) == 1 and first.splitlines()[0] == f"sweeplab: {TIERED}", first
+        assert compiler_at_work(tmp_path / "numba")
         again = _on_a_terminal(args, fresh(tmp_path))  # the first one's compiler still at work
         assert TIERED not in again and "3BV" in again
     finally:

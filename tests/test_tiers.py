@@ -84,6 +84,17 @@ def stop_compiler(cache_base: Path) -> None:
     stop_compilers(str(cache_base))
 
 
+def compiler_at_work(cache_base: Path, timeout: float = 60) -> bool:
+    """Wait until a compiler holds the lock of a cache under `cache_base` (it writes its pid once it
+    does: its interpreter takes a moment to start); False at the timeout."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if any(held.read_text().strip() for held in cache_base.glob(f"*/{LOCK}")):
+            return True
+        time.sleep(0.25)
+    return False
+
+
 @pytest.mark.slow
 def test_a_seed_gives_the_same_boards_games_and_probabilities_interpreted_and_compiled():
     interpreted = _run("import json; from tests.test_tiers import results; print(json.dumps(results()))",
@@ -108,12 +119,7 @@ def test_a_cold_process_opens_an_expert_no_guess_board_as_python_and_starts_the_
         assert (status, mines, compiled, signatures) == ("playing", "99", "False", "0")
         caches = list(tmp_path.glob("sweeplab-*"))
         assert len(caches) == 1 and not is_complete(str(caches[0]))
-        pid = caches[0] / LOCK
-        for _ in range(120):  # the compiler it started takes the lock once its interpreter is up
-            if pid.exists() and pid.read_text().strip():
-                break
-            time.sleep(0.25)
-        assert compiling(str(caches[0]))
+        assert compiler_at_work(tmp_path) and compiling(str(caches[0]))
     finally:
         stop_compiler(tmp_path)
 

@@ -51,6 +51,7 @@ def compile_kernels(jobs: int = 1, log=None) -> bool:
         mark_complete(cache)
         return True
     finally:
+        held.truncate(0)  # (no compiler now: its pid names no one to stop)
         held.close()
 
 

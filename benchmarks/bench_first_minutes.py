@@ -1,6 +1,7 @@
 """A new user's first minutes: how soon the first `sweeplab play` (no compiled kernels: an empty
-NUMBA_CACHE_DIR) prints its URL, and how soon one Ctrl-C stops `sweeplab bench` (two workers, the
-kernels cached) with its exit status and the lines it wrote on stderr.
+NUMBA_CACHE_DIR) prints its URL and answers the first click of an expert no-guess game (over HTTP,
+as the page sends it, right after the URL), and how soon one Ctrl-C stops `sweeplab bench` (two
+workers, the kernels cached) with its exit status and the lines it wrote on stderr.
 
     python benchmarks/bench_first_minutes.py [--src DIR ...] [--rounds 3]
 
@@ -23,14 +24,19 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import machine  # noqa: E402
+
+from sweeplab._tiers import stop_compilers  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent / "src"
 
 
-def first_url(src: str, work: Path, timeout: float) -> float:
-    """Seconds from the start of `sweeplab play --no-browser` on an empty kernel cache to its URL line."""
+def first_url(src: str, work: Path, timeout: float) -> tuple[float, float]:
+    """Seconds from the start of `sweeplab play --no-browser` on an empty kernel cache to its URL line,
+    and from the URL to the answer of an expert no-guess game's first click at the centre."""
     cache = Path(tempfile.mkdtemp(dir=work))
     env = {**os.environ, "PYTHONPATH": src, "NUMBA_CACHE_DIR": str(cache)}
     t0 = time.perf_counter()
@@ -48,10 +54,20 @@ def first_url(src: str, work: Path, timeout: float) -> float:
             if "serving at http" in line:
                 seconds = time.perf_counter() - t0
                 break
+        click = float("inf")
+        if seconds < timeout:
+            url = line.split("serving at ")[1].split()[0]
+            t1 = time.perf_counter()
+            with httpx.Client(base_url=url, timeout=timeout) as c:
+                game = c.post("/api/games", json={"mode": "noguess", "level": "expert"}).json()
+                r = c.post(f"/api/games/{game['id']}/actions", json={"kind": "open", "x": 15, "y": 8})
+            if r.status_code == 200:
+                click = time.perf_counter() - t1
     finally:
         proc.kill()  # (the kernels still compile behind it: nothing of this run is kept)
         proc.wait()
-    return seconds
+        stop_compilers(str(cache))
+    return seconds, click
 
 
 def bench_stop(src: str, work: Path, cache: Path, timeout: float) -> tuple[float, int, int]:
@@ -111,8 +127,11 @@ def main() -> None:
     head = f"{'figure':52}" + "".join(f" | {'tree ' + str(i + 1):>14}" for i in range(len(srcs)))
     print(head)
     print("-" * len(head))
-    rows = [("first play, empty kernel cache: s to the URL", lambda s: f"{statistics.median(urls[s]):.2f}"),
-            ("  (every round)", lambda s: " ".join(f"{v:.1f}" for v in urls[s])),
+    rows = [("first play, empty kernel cache: s to the URL", lambda s: f"{statistics.median(u[0] for u in urls[s]):.2f}"),
+            ("  (every round)", lambda s: " ".join(f"{u[0]:.1f}" for u in urls[s])),
+            ("  then s to its first expert no-guess click's answer",
+             lambda s: f"{statistics.median(u[1] for u in urls[s]):.2f}"),
+            ("  (every round)", lambda s: " ".join(f"{u[1]:.1f}" for u in urls[s])),
             ("bench, 2 workers: s from one Ctrl-C to the exit",
              lambda s: f"{statistics.median(r[0] for r in stops[s]):.2f}"),
             ("  (every round)", lambda s: " ".join(f"{r[0]:.2f}" for r in stops[s])),

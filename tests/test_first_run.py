@@ -16,10 +16,10 @@ import sys
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from sweeplab._tiers import MARK
+from sweeplab._tiers import MARK, stop_compilers
 from sweeplab._tiers import NOTICE as TIERED
 
-from .test_tiers import compiler_at_work, stop_compiler
+from .test_tiers import compiler_at_work
 
 pytestmark = pytest.mark.slow  # each starts from an empty kernel cache
 
@@ -63,7 +63,7 @@ def test_first_play_serves_before_it_compiles_and_its_first_click_does_not_wait_
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        stop_compiler(tmp_path / "numba")
+        stop_compilers(str(tmp_path / "numba"))
 
 
 def _on_a_terminal(args, env) -> str:
@@ -96,12 +96,12 @@ def test_a_command_on_its_first_run_says_once_that_it_compiles(tmp_path):
         again = _on_a_terminal(args, fresh(tmp_path))  # the first one's compiler still at work
         assert TIERED not in again and "3BV" in again
     finally:
-        stop_compiler(tmp_path / "numba")
+        stop_compilers(str(tmp_path / "numba"))
     # compiled: the command compiles its kernels itself
     first = _on_a_terminal(args, fresh(tmp_path / "c", "compiled"))
     assert first.count(NOTICE) == 1 and first.splitlines()[0] == f"sweeplab: {NOTICE}", first
     again = _on_a_terminal(args, fresh(tmp_path / "c", "compiled"))
     assert NOTICE not in again and "3BV" in again
     piped = subprocess.run(args, env=fresh(tmp_path / "other"), capture_output=True, text=True, timeout=600)
-    stop_compiler(tmp_path / "other" / "numba")
+    stop_compilers(str(tmp_path / "other" / "numba"))
     assert NOTICE not in piped.stderr and TIERED not in piped.stderr  # a log or a pipe: no notice

@@ -80,10 +80,6 @@ def _env(**changes) -> dict:
     return env
 
 
-def stop_compiler(cache_base: Path) -> None:
-    stop_compilers(str(cache_base))
-
-
 def compiler_at_work(cache_base: Path, timeout: float = 60) -> bool:
     """Wait until a compiler holds the lock of a cache under `cache_base` (it writes its pid once it
     does: its interpreter takes a moment to start); False at the timeout."""
@@ -121,7 +117,7 @@ def test_a_cold_process_opens_an_expert_no_guess_board_as_python_and_starts_the_
         assert len(caches) == 1 and not is_complete(str(caches[0]))
         assert compiler_at_work(tmp_path) and compiling(str(caches[0]))
     finally:
-        stop_compiler(tmp_path)
+        stop_compilers(str(tmp_path))
 
 
 KERNELS = """

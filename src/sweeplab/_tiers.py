@@ -18,18 +18,20 @@ comparing the two, or stepping through a kernel in a debugger).
 
 from __future__ import annotations
 
-import atexit
 import fcntl
 import functools
 import os
-import subprocess
 import sys
 import threading
 import time
 import warnings
+from typing import TYPE_CHECKING
 
 from numba.core import types
 from numba.extending import typeof_impl
+
+if TYPE_CHECKING:
+    import subprocess
 
 MODES = ("tiered", "compiled", "interpreted")
 MARK = "complete"        # the file the compiler leaves in the cache directory when it is done
@@ -170,9 +172,10 @@ class _State:
         process, so that a short command still leaves the cache compiled for the next."""
         if self.compiler is not None or self.compiled or self.forever or compiling(self.cache):
             return
-        env = dict(os.environ, SWEEPLAB_KERNELS="compiled", NUMBA_CACHE_DIR=os.path.dirname(self.cache))
-        if not os.environ.get("NUMBA_CACHE_DIR"):
-            env.pop("NUMBA_CACHE_DIR")  # (the package's own __pycache__, as cache_dir() chose)
+        import atexit
+        import subprocess
+
+        env = dict(os.environ, SWEEPLAB_KERNELS="compiled")  # (the same NUMBA_CACHE_DIR: the same cache)
         self.compiler = subprocess.Popen([sys.executable, "-m", "sweeplab.play.warm", "--background"], env=env,
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL, start_new_session=True)

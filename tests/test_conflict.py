@@ -191,10 +191,15 @@ def one_wrong_number(width: int, height: int, topology: str, density: float, see
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["bounded", "bounded", "torus"]), st.integers(9, 30), st.integers(9, 30),
        st.floats(0.1, 0.3), st.booleans(), st.integers(0, 2**32 - 1))
+@example("torus", 30, 30, 0.234375, False, 30)  # every window round the wrong number too tangled to count
 def test_one_wrong_number_is_in_a_core_that_cannot_hold_and_needs_each_of_its_numbers(
         topology, width, height, density, trust_flags, seed):
     view, wrong = one_wrong_number(width, height, topology, density, seed)
-    core = conflict_core(view, trust_flags=trust_flags)
+    try:
+        core = conflict_core(view, trust_flags=trust_flags)
+    except TooComplexError as e:  # the bounded answer for a position past the counting budget
+        assert "counting-table entries" in str(e)
+        return
     if not core:  # (a number made one less can still fit; a search over the whole board would be long)
         analyse_without_total(view, trust_flags=trust_flags)
         return

@@ -186,3 +186,25 @@ def test_the_exact_chi_square_matches_a_plain_computation():
     assert dof == 4 and per_dof == pytest.approx(chi2 / 4)
     assert z == pytest.approx(((chi2 / 4) ** (1 / 3) - (1 - 2 / 36)) / math.sqrt(2 / 36))
     assert exact_chi_square(np.full(10, 8))[2] < -3  # exactly even counts: far below an exact sampler's spread
+
+
+def test_a_sample_of_any_generators_layouts_says_which_certify_and_keeps_their_figures():
+    import itertools
+
+    from sweeplab.board import Board
+    from sweeplab.lab.uniformity import sample_of
+    from tests.test_noguess import brute_force_no_guess
+    w, h, m, x, y = 4, 4, 5, 0, 3
+    free = np.flatnonzero(~grid.block_mask(w, h, x, y))
+    layouts = []
+    for cells in itertools.combinations(free.tolist(), m):
+        flat = np.zeros(w * h, dtype=bool)
+        flat[list(cells)] = True
+        layouts.append(flat)
+    sample, certified = sample_of(w, h, x, y, iter(layouts), len(layouts), "every layout")
+    want = [brute_force_no_guess(Board._from_flat(w, h, flat, "bounded"), x, y) for flat in layouts]
+    assert 0 < sum(want) < len(want) and list(certified) == want
+    assert not sample.needs_total[~certified].any() and sample.needs_total[certified].any()
+    assert (sample.counts == np.sum(layouts, axis=0)).all() and sample.boards == len(layouts)
+    assert [tuple(r) for r in zip(sample.edge, sample.corner, sample.touching)] == [
+        plain_figures(flat, w, h) for flat in layouts]

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import grid
 from .._numba_cache import njit
+from ..board import Board
 from ..errors import SweeplabError
 from ..generators.certify import NO_BUDGET, SOLVED, certify, position, start, workspace
 from ..grid import around
@@ -198,29 +199,40 @@ def draw_sample(width, height, mines, x, y, boards, seed, *, method="auto", step
     from ..generators.noguess import boards as batch_of
     from ..generators.noguess import generate
 
-    nbr = grid.neighbour_table(width, height)
-    counts = np.zeros(width * height, dtype=np.int64)
-    bv, op, need = (np.empty(boards, dtype=np.int64), np.empty(boards, dtype=np.int64),
-                    np.empty(boards, dtype=np.bool_))
-    figures = np.empty((boards, 3), dtype=np.int64)
-    edge, corner = rim(width, height)
     key = seed_key(seed)
     options = dict(method=method, steps=steps, tries=tries, chain_start=chain_start)
     t0 = time.perf_counter()
     made = (batch_of(width, height, mines, x, y, key, boards, **options) if batch else
             (generate(width, height, mines, x, y, stream_key(key, start + i), **options) for i in range(boards)))
-    for i, r in enumerate(made):
-        b = r.board
+    sample, certified = sample_of(width, height, x, y, (r.board.flat_mines for r in made), boards,
+                                  label or f"noguess/{method}")
+    if not certified.all():  # the generator's promise, checked again from scratch
+        raise SweeplabError(f"board {int(np.argmin(certified))} of the sample is not certified: a bug, please "
+                            "report it")
+    sample.seconds = time.perf_counter() - t0
+    return sample
+
+
+def sample_of(width, height, x, y, layouts, boards: int, label: str) -> tuple[Sample, np.ndarray]:
+    """The sample of `boards` flat layouts (any generator's) clicked first at (x, y), and which of them
+    the certifier passes from there, each played from scratch (a board it fails counts as not
+    needing the total)."""
+    nbr = grid.neighbour_table(width, height)
+    counts = np.zeros(width * height, dtype=np.int64)
+    bv, op = np.empty(boards, dtype=np.int64), np.empty(boards, dtype=np.int64)
+    need, certified = np.zeros(boards, dtype=np.bool_), np.empty(boards, dtype=np.bool_)
+    figures = np.empty((boards, 3), dtype=np.int64)
+    edge, corner = rim(width, height)
+    for i, flat in enumerate(layouts):
+        b = Board._from_flat(width, height, np.array(flat, dtype=np.bool_), "bounded")
         counts += b.flat_mines
         bv[i] = bbbv_kernel(b.flat_mines, b.flat_numbers, nbr)
         op[i] = label_openings(b.flat_mines, b.flat_numbers, nbr)[1]
         figures[i] = layout_figures(b.flat_mines, nbr, edge, corner)
-        ok, needed = certify(b, x, y, budget=NO_BUDGET)
-        if not ok:  # the generator's promise, checked again from scratch
-            raise SweeplabError(f"board {i} of the sample is not certified: a bug, please report it")
-        need[i] = needed
-    return Sample(width, height, counts, bv, op, need, label or f"noguess/{method}", time.perf_counter() - t0,
-                  edge=figures[:, 0], corner=figures[:, 1], touching=figures[:, 2])
+        certified[i], needed = certify(b, x, y, budget=NO_BUDGET)
+        need[i] = certified[i] and needed
+    return Sample(width, height, counts, bv, op, need, label, edge=figures[:, 0], corner=figures[:, 1],
+                  touching=figures[:, 2]), certified
 
 
 @njit

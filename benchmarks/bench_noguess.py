@@ -128,13 +128,14 @@ def against(per_level: int, tatham: str | None, adjust_boards: int, rounds: int)
 
 
 def stages(k: int) -> None:
-    """Where a chain board's time goes: the start (insertion or repair) and the chain; and what a
-    rejection board's play costs against a chain move (MOVES_PER_PLAY)."""
+    """Where a chain board's time goes: the start (insertion or repair) and the chain; what a
+    rejection board's play costs against a chain move (MOVES_PER_PLAY); and a board from `generate`
+    (`auto`: rejection's boards first) against one from the chain alone."""
     from sweeplab.generators.certify import position, start, workspace
     from sweeplab.kernels import lay_uniform
 
     print(f"{'level':>10} {'start ms':>8} {'insert':>6} {'chain ms':>8} {'moves':>6} {'kept':>5} {'us/move':>7} "
-          f"{'play us':>7} {'moves/play':>10}   (means over {k} boards)")
+          f"{'play us':>7} {'moves/play':>10} {'auto/chain':>10}   (means over {k} boards)")
     for w, h, m, x, y in AGAINST[1:5]:
         level = G.Level(w, h, m, x, y, "bounded", G.DEFAULT_LEAF_BUDGET)
         steps = G.chain_moves(level.free, m, level.corner)
@@ -154,9 +155,16 @@ def stages(k: int) -> None:
             start(position(flat, level.nbr, level.click, level.budget, room))
         play = (time.process_time() - t) / 200
         move = rows[:, 1].mean() / steps
+        # what `auto`'s rejection boards add to a board the chain makes: generate as a game calls it,
+        # against the chain alone, the same seeds
+        auto, alone = [], []
+        for i in range(k):  # (taking turns, so that the box's load falls on both alike)
+            auto += timed(lambda _: generate(w, h, m, x, y, stream_key(1, i)), 1)[1]
+            alone += timed(lambda _: generate(w, h, m, x, y, stream_key(1, i), method="chain"), 1)[1]
         print(f"{f'{w}x{h}/{m}':>10} {rows[:, 0].mean() * 1e3:>8.2f} {rows[:, 2].mean():>6.2f} "
               f"{rows[:, 1].mean() * 1e3:>8.2f} {steps:>6} {rows[:, 3].mean() / steps:>5.2f} {move * 1e6:>7.1f} "
-              f"{play * 1e6:>7.1f} {play / move:>10.1f}", flush=True)
+              f"{play * 1e6:>7.1f} {play / move:>10.1f} {statistics.median(auto) / statistics.median(alone):>10.2f}",
+              flush=True)
 
 
 def densest() -> None:

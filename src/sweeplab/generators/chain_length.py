@@ -32,8 +32,10 @@ CORNER_FACTOR = 1.25
 # A batch hands out a board every SPACING relaxations (`relaxation`, the study's clock): about the
 # largest integrated autocorrelation time the study measures (2.2 to 2.9 of them, half mined).
 SPACING = 3
-# What a rejection board's play costs in chain moves (benchmarks/bench_noguess.py --stages): `auto`
-# lays at most the boards that cost what the chain would.
+# `auto` lays at most one rejection board per MOVES_PER_PLAY of the chain's moves. A rejection board's
+# play costs 1 to 3 chain moves at expert densities (benchmarks/bench_noguess.py --stages), so where
+# no board certifies, rejection spends a quarter to four fifths of what the chain then costs: the
+# price of not knowing the solvable share (where it is large, rejection's boards are exact and cheap).
 MOVES_PER_PLAY = 4
 
 

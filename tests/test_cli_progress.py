@@ -96,3 +96,17 @@ def test_a_batch_of_boards_shows_a_bar_on_a_terminal_and_one_summary(tmp_path):
     code, text = on_a_terminal("board", "--preset", "beginner", "--count", "300", "-o", str(out))
     assert code == 0, text
     assert "300/300" in text and text.count("300 boards, 9x9, 10 mines; mean") == 1, text
+
+
+def test_a_no_guess_board_shows_the_time_it_takes_on_a_terminal_and_nothing_on_a_pipe(tmp_path):
+    args = ("board", "--generator", "noguess", "--width", "16", "--height", "16", "--mines", "60", "--click", "8,8")
+    code, text = on_a_terminal(*args, "-o", str(tmp_path / "a.txt"))
+    assert code == 0, text
+    assert "laying a noguess 16x16/60 board" in text and "16x16, 60 mines, 3BV" in text, text
+    piped = subprocess.run([sys.executable, "-m", "sweeplab", *args, "-o", str(tmp_path / "b.txt")], capture_output=True,
+                           text=True, timeout=600)
+    assert piped.returncode == 0 and "laying" not in piped.stderr + piped.stdout, piped.stderr
+    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()  # (the same seed: the same board)
+    # other generators make a board in microseconds and say nothing but its figures
+    code, text = on_a_terminal("board", "--preset", "expert", "-o", str(tmp_path / "c.txt"))
+    assert code == 0 and "laying" not in text and "30x16, 99 mines, 3BV" in text, text

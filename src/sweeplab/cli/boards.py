@@ -147,7 +147,8 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
     win98) and the 16-bit start-up --seed or a --state; --count N then writes the session's next
     N boards. noguess makes the N boards as one batch seeded by --seed: where its chain serves, one warm
     chain hands out a board every few moves (uniform each, far cheaper than a chain per board). Other
-    generators write board i from seed --seed + i. On a terminal a progress bar runs while a batch is made.
+    generators write board i from seed --seed + i. On a terminal a progress bar runs while a batch is made,
+    and a line with the seconds spent while a no-guess board is (a dense one runs its chain for seconds).
     """
     info = generators.lookup(generator)
     winmine_version = _winmine_version(info.name)
@@ -177,7 +178,7 @@ def board(preset, width, height, mines, seed, generator, first_click, click_at, 
     writer = BoardWriter(fmt, out, count)
     batch = Batch()
     try:
-        with batch_progress(count, f"{generator} {w}x{h}/{m}") as advance:
+        with batch_progress(count, f"{generator} {w}x{h}/{m}", single=info.name == "noguess") as advance:
             for b in made_boards(info.name, winmine_version, w, h, m, seed, first_click, click_at, topology, count,
                                  **options):
                 writer.add(b, click=click_at)
@@ -242,19 +243,30 @@ class Batch:
 PROGRESS_AFTER = 2  # boards: a single board needs no bar
 
 
-def batch_progress(count: int, label: str):
+def batch_progress(count: int, label: str, single: bool = False):
     """A progress bar on stderr while a batch is made, only where stderr is a terminal (a log or a pipe
-    gets the summary alone); a context giving the function that counts one board done."""
+    gets the summary alone); with `single`, a line with the time spent while one board is made (a
+    dense no-guess board runs its chain for seconds). A context giving the function that counts one
+    board done."""
     import contextlib
-    if count < PROGRESS_AFTER or not sys.stderr.isatty():
+    if count < PROGRESS_AFTER and not single or not sys.stderr.isatty():
         return contextlib.nullcontext(lambda: None)
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     @contextlib.contextmanager
     def shown():
-        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), transient=True)
+        columns = ((TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()) if count > 1 else
+                   (SpinnerColumn(), TextColumn(f"laying a {label} board"), TimeElapsedColumn()))
+        bar = Progress(*columns, console=Console(stderr=True), transient=True)
         task = bar.add_task(label, total=count)
         with bar:
             yield lambda: bar.advance(task)

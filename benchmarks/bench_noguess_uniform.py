@@ -2,6 +2,7 @@
 
     python benchmarks/bench_noguess_uniform.py --dir uniform            # the table (resumable)
     python benchmarks/bench_noguess_uniform.py --dir uniform --workers 2
+    python benchmarks/bench_noguess_uniform.py --dir uniform --cluster local --workers 2   # on Dask
     python benchmarks/bench_noguess_uniform.py --dir uniform --points 0 --boards 4000   # one point, smaller
     python benchmarks/bench_noguess_uniform.py --others 3000 --tatham DIR   # Tatham's and ms-toollib's boards
 
@@ -227,7 +228,9 @@ def main() -> None:
     ap.add_argument("--others", type=int, default=0, help="boards a generator for the table of other generators")
     ap.add_argument("--tatham", help="Tatham's Puzzles source folder for --others (mines.c and what it needs)")
     ap.add_argument("--plots", help="folder for --others' heat maps, one a generator and level")
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (or the LocalCluster's)")
+    ap.add_argument("--cluster", choices=["local"], help="a Dask LocalCluster of --workers processes")
+    ap.add_argument("--scheduler", help="a Dask scheduler, tcp://HOST:PORT (its workers import sweeplab)")
     ap.add_argument("--boards", type=int, default=BOARDS, help=f"boards a sample (a multiple of {CHUNK})")
     ap.add_argument("--batch-boards", type=int, default=1000, help="boards of batches a rejection point")
     ap.add_argument("--chain-boards", type=int, default=0, help="boards of their own chain a rejection point "
@@ -249,9 +252,11 @@ def main() -> None:
     todo = [(point, what, s, t) for point in chosen for what, k in samples(point, a) for s, t in chunks(k)]
     work = [(i, i + 1) for i, job in enumerate(todo) if not os.path.exists(chunk_path(job[0], job[1], a.dir, *job[2:]))]
     t = time.time()
-    for _ in fan_out(functools.partial(_chunk, todo, a.dir), work, workers=a.workers):
+    for _ in fan_out(functools.partial(_chunk, todo, a.dir), work, workers=a.workers, cluster=a.cluster,
+                     scheduler=a.scheduler):
         pass
-    print(f"machine: shared 2-core x86_64; {a.boards} boards a sample ({time.time() - t:.0f} s drawing here)")
+    print(f"machine: shared 2-core x86_64; {a.boards} boards a sample ({time.time() - t:.0f} s drawing here: "
+          f"{len(work)} chunks drawn, {len(todo) - len(work)} read back)")
     print(f"  {'':<30} {'chi2/dof':>8} {'sd':>6} " + " ".join(f"{f:>8}" for f in
                                                                ("3BV", "openings", "edge", "corner", "total")))
     for point in chosen:

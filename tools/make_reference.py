@@ -59,6 +59,7 @@ def main() -> None:
                     help="one warm chain a chunk from this start, instead of rejection")
     ap.add_argument("--workers", type=int, default=1, help="local processes (1: this one)")
     ap.add_argument("--scheduler", default=None, help="a Dask scheduler's address instead of local processes")
+    ap.add_argument("--cluster", choices=["local"], help="a Dask LocalCluster of --workers processes")
     ap.add_argument("--join", default=None, help="join the chunks on disk into this .npz and stop")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
@@ -75,7 +76,7 @@ def main() -> None:
             if not os.path.exists(os.path.join(a.dir, f"chunk_{s:06d}.npz"))]
     work = functools.partial(draw_chunk, a.width, a.height, a.mines, a.seed, a.dir, chains=a.chains,
                              click=tuple(a.click) if a.click else None)
-    for _ in fan_out(work, todo, workers=a.workers, scheduler=a.scheduler):
+    for _ in fan_out(work, todo, workers=a.workers, scheduler=a.scheduler, cluster=a.cluster):
         pass
 
 

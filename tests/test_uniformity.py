@@ -161,21 +161,30 @@ def test_a_reference_drawn_in_chunks_on_the_lab_runner_is_the_one_drawn_at_once(
         assert list(getattr(joined, name)) == list(getattr(whole, name))
 
 
-def test_the_list_of_certified_boards_is_every_layout_brute_force_certifies():
+# A small level whose every layout is listed: 4x4 with 5 mines, clicked in a corner's block.
+SMALL = (4, 4, 5, 0, 3)
+
+
+def every_layout_and_brute_force_verdict(w, h, m, x, y) -> tuple[list[np.ndarray], list[bool]]:
+    """Every flat layout of the level's free cells, and whether brute force finds each no-guess."""
     import itertools
 
     from sweeplab.board import Board
     from tests.test_noguess import brute_force_no_guess
-    w, h, m, x, y = 4, 4, 5, 0, 3
     free = np.flatnonzero(~grid.block_mask(w, h, x, y))
-    want = []
+    layouts = []
     for cells in itertools.combinations(free.tolist(), m):
         flat = np.zeros(w * h, dtype=bool)
         flat[list(cells)] = True
-        if brute_force_no_guess(Board._from_flat(w, h, flat, "bounded"), x, y):
-            want.append(flat)
-    got = certified_boards(w, h, m, x, y)
-    assert 0 < len(want) < math.comb(free.size, m)
+        layouts.append(flat)
+    return layouts, [brute_force_no_guess(Board._from_flat(w, h, flat, "bounded"), x, y) for flat in layouts]
+
+
+def test_the_list_of_certified_boards_is_every_layout_brute_force_certifies():
+    layouts, verdicts = every_layout_and_brute_force_verdict(*SMALL)
+    want = [flat for flat, ok in zip(layouts, verdicts) if ok]
+    got = certified_boards(*SMALL)
+    assert 0 < len(want) < len(layouts)
     assert sorted(map(bytes, got)) == sorted(map(bytes, np.array(want)))
 
 
@@ -189,20 +198,10 @@ def test_the_exact_chi_square_matches_a_plain_computation():
 
 
 def test_a_sample_of_any_generators_layouts_says_which_certify_and_keeps_their_figures():
-    import itertools
-
-    from sweeplab.board import Board
     from sweeplab.lab.uniformity import sample_of
-    from tests.test_noguess import brute_force_no_guess
-    w, h, m, x, y = 4, 4, 5, 0, 3
-    free = np.flatnonzero(~grid.block_mask(w, h, x, y))
-    layouts = []
-    for cells in itertools.combinations(free.tolist(), m):
-        flat = np.zeros(w * h, dtype=bool)
-        flat[list(cells)] = True
-        layouts.append(flat)
+    w, h, _, x, y = SMALL
+    layouts, want = every_layout_and_brute_force_verdict(*SMALL)
     sample, certified = sample_of(w, h, x, y, iter(layouts), len(layouts), "every layout")
-    want = [brute_force_no_guess(Board._from_flat(w, h, flat, "bounded"), x, y) for flat in layouts]
     assert 0 < sum(want) < len(want) and list(certified) == want
     assert not sample.needs_total[~certified].any() and sample.needs_total[certified].any()
     assert (sample.counts == np.sum(layouts, axis=0)).all() and sample.boards == len(layouts)

@@ -6,8 +6,9 @@ on edge cells and on corners, the mine-mine neighbour pairs and whether it needs
 frequencies (a two-sample test, one degree per cell that can hold a mine; an exact sampler scores
 1 on average, with a standard deviation of sqrt(2 / dof)) and each figure's means with their
 difference in standard errors (an exact sampler: a standard normal). `draw_sample` draws a sample
-from the generator, each board checked again from scratch. `certified_boards` lists every
-certified board of a small level, so that a sampler can be judged against the exact uniform law
+from the generator, each board checked again from scratch, and `sample_of` makes one of any
+generator's layouts, saying which of them certify. `certified_boards` lists every certified board
+of a small level, so that a sampler can be judged against the exact uniform law
 (`exact_chi_square`), and `chain_transition` gives the no-guess chain's exact transition matrix on
 that list, so that its mixing there is computed rather than measured (`moves_within`).
 """

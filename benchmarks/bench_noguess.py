@@ -85,7 +85,8 @@ def against(per_level: int, tatham: str | None, adjust_boards: int, rounds: int)
         import ms_toollib as mst
     except ImportError:
         mst = None
-    generate(30, 16, 170, 15, 8, 0)  # compile
+    generate(30, 16, 170, 15, 8, 0)  # compile (the chain)
+    list(boards(30, 16, 130, 15, 8, 0, 2))  # ... and a batch's first play, called from Python
     times = {level: ([], [], []) for level in AGAINST}  # per level: ours, Tatham's, adjust's, per round
     made = {level: [] for level in AGAINST}
     for r in range(rounds):

@@ -264,8 +264,9 @@ def batch_progress(count: int, label: str, single: bool = False):
 
     @contextlib.contextmanager
     def shown():
-        columns = ((TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()) if count > 1 else
-                   (SpinnerColumn(), TextColumn(f"laying a {label} board"), TimeElapsedColumn()))
+        # (the seconds spent too: a dense no-guess batch's first board runs the whole chain)
+        columns = ((TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+                   if count > 1 else (SpinnerColumn(), TextColumn(f"laying a {label} board"), TimeElapsedColumn()))
         bar = Progress(*columns, console=Console(stderr=True), transient=True)
         task = bar.add_task(label, total=count)
         with bar:

@@ -28,15 +28,15 @@ errors (an exact sampler: standard normal). Rows: each sample against both refer
 the two references against each other (what two exact samples of the same law score).
 
 `--others N` sets other no-guess generators beside the same yardstick: at 30x16/99 and 30x16/130
-clicked at the centre, N boards of Simon Tatham's Mines (its `minegen`, built from the source
-folder given to `--tatham` as `bench_noguess.py --against` builds it; board i seeded "sweeplab-<i>"),
-of ms-toollib's `laymine_solvable_adjust` (which takes no seed: its sample differs run to run; a
-try it reports failed is asked again, and its time counted) and
-of sweeplab's default, each against the exact rejection reference kept in tests/data. Every board
-is played again by the project's certifier (how many it fails is printed), and the figures are
-printed as means with their difference from the reference's in standard errors; a second block
-compares only the boards that need no mine total, on both sides, since a generator whose solver
-uses the total less certifies fewer of the boards that need it.
+clicked at the centre, N boards of sweeplab's default, of Simon Tatham's Mines (its `minegen`,
+built from the source folder given to `--tatham` as `bench_noguess.py --against` builds it; board
+i seeded "sweeplab-<i>") and of ms-toollib's `laymine_solvable_adjust` (which takes no seed, so its
+sample differs run to run; a try it reports failed is asked again, and its time counted), each
+against the exact rejection reference kept in tests/data. Every board is played again by the
+project's certifier (how many it fails is printed), and the figures are printed as means with
+their difference from the reference's in standard errors; a second block compares only the boards
+that need no mine total, on both sides, since a generator whose solver uses the total less
+certifies fewer of the boards that need it.
 """
 
 from __future__ import annotations
@@ -240,6 +240,8 @@ def main() -> None:
     ap.add_argument("--points", default=",".join(str(i) for i in range(TABLE)),
                     help="the points to measure, by their index in POINTS (comma-separated)")
     a = ap.parse_args()
+    if a.others < 0:
+        ap.error(f"--others is a number of boards, at least 1 (0: the table instead), got {a.others}")
     if a.others:
         others(a.others, a.tatham, a.plots)
         return

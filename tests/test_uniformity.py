@@ -207,3 +207,13 @@ def test_a_sample_of_any_generators_layouts_says_which_certify_and_keeps_their_f
     assert (sample.counts == np.sum(layouts, axis=0)).all() and sample.boards == len(layouts)
     assert [tuple(r) for r in zip(sample.edge, sample.corner, sample.touching)] == [
         plain_figures(flat, w, h) for flat in layouts]
+
+
+def test_a_sample_given_more_or_fewer_layouts_than_its_boards_says_so():
+    from sweeplab.errors import SweeplabError
+    from sweeplab.lab.uniformity import sample_of
+    flat = np.zeros(16, dtype=bool)
+    flat[[0, 5]] = True
+    for layouts, boards in ((2, 3), (3, 2)):
+        with pytest.raises(SweeplabError, match=f"a sample of {boards} boards was given"):
+            sample_of(4, 4, 3, 3, [flat] * layouts, boards, "short or long")

@@ -249,7 +249,7 @@ def batch_progress(count: int, label: str, single: bool = False):
     dense no-guess board runs its chain for seconds). A context giving the function that counts one
     board done."""
     import contextlib
-    if count < PROGRESS_AFTER and not single or not sys.stderr.isatty():
+    if (count < PROGRESS_AFTER and not single) or not sys.stderr.isatty():
         return contextlib.nullcontext(lambda: None)
     from rich.console import Console
     from rich.progress import (

@@ -224,7 +224,11 @@ def sample_of(width, height, x, y, layouts, boards: int, label: str) -> tuple[Sa
     need, certified = np.zeros(boards, dtype=np.bool_), np.empty(boards, dtype=np.bool_)
     figures = np.empty((boards, 3), dtype=np.int64)
     edge, corner = rim(width, height)
+    made = 0
     for i, flat in enumerate(layouts):
+        if i == boards:  # (the arrays are sized for `boards`)
+            raise SweeplabError(f"a sample of {boards} boards was given more layouts")
+        made += 1
         b = Board._from_flat(width, height, np.array(flat, dtype=np.bool_), "bounded")
         counts += b.flat_mines
         bv[i] = bbbv_kernel(b.flat_mines, b.flat_numbers, nbr)
@@ -232,6 +236,8 @@ def sample_of(width, height, x, y, layouts, boards: int, label: str) -> tuple[Sa
         figures[i] = layout_figures(b.flat_mines, nbr, edge, corner)
         certified[i], needed = certify(b, x, y, budget=NO_BUDGET)
         need[i] = certified[i] and needed
+    if made < boards:
+        raise SweeplabError(f"a sample of {boards} boards was given {made} layouts")
     return Sample(width, height, counts, bv, op, need, label, edge=figures[:, 0], corner=figures[:, 1],
                   touching=figures[:, 2]), certified
 
